@@ -1,0 +1,155 @@
+// Environment variables and CLI flags -> one typed, validated Config. A bad value stops the server with one line naming it.
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { base62 } from "./lib/ids";
+
+export interface Config {
+  host: string;
+  port: number;
+  publicUrl: string;
+  dataDir: string;
+  secret: string;
+  adminEmail: string | null;
+  adminPassword: string | null;
+  initialCredits: number;
+  defaultRpm: number;
+  syncTimeoutMs: number;
+  workers: number;
+  webhookRetryScheduleMs: number[];
+  webhookRetryWindowMs: number;
+  webhookTimeoutMs: number;
+  llm: { baseUrl: string; apiKey: string | null; model: string | null; timeoutMs: number } | null;
+  /** Characters of reference + input text the fulltext policy may send to a model. */
+  contextBudgetChars: number;
+  oidc: { issuer: string; audience: string | null; jwksUrl: string | null } | null;
+}
+
+export class ConfigError extends Error {
+  override name = "ConfigError";
+}
+
+type Source = Record<string, string | undefined>;
+
+/** `--data-dir x` / `--data-dir=x` → ASSAY_DATA_DIR. Flags win over the environment. */
+export function flagsToEnv(argv: string[]): Source {
+  const out: Source = {};
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i];
+    if (!arg.startsWith("--")) continue;
+    const eq = arg.indexOf("=");
+    const name = eq === -1 ? arg.slice(2) : arg.slice(2, eq);
+    let value = eq === -1 ? argv[i + 1] : arg.slice(eq + 1);
+    if (eq === -1) {
+      if (value === undefined || value.startsWith("--")) throw new ConfigError(`flag --${name} needs a value`);
+      i++;
+    }
+    out[`ASSAY_${name.toUpperCase().replaceAll("-", "_")}`] = value;
+  }
+  return out;
+}
+
+const DURATION = /^(\d+)(ms|s|m|h|d)$/;
+const UNIT_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
+
+export function parseDuration(name: string, raw: string): number {
+  const m = DURATION.exec(raw.trim());
+  if (!m) throw new ConfigError(`${name}: "${raw}" is not a duration like 90s, 5m, 2h or 1d`);
+  return Number(m[1]) * UNIT_MS[m[2]];
+}
+
+export function loadConfig(env: Source = process.env, argv: string[] = []): Config {
+  const src: Source = { ...env, ...flagsToEnv(argv) };
+  const str = (name: string, fallback: string) => {
+    const v = src[name];
+    return v === undefined || v === "" ? fallback : v;
+  };
+  const opt = (name: string) => {
+    const v = src[name];
+    return v === undefined || v === "" ? null : v;
+  };
+  const int = (name: string, fallback: number, min: number, max: number) => {
+    const raw = opt(name);
+    if (raw === null) return fallback;
+    if (!/^\d+$/.test(raw.trim())) throw new ConfigError(`${name}: "${raw}" is not a whole number`);
+    const n = Number(raw);
+    if (n < min || n > max) throw new ConfigError(`${name}: ${n} is outside ${min}..${max}`);
+    return n;
+  };
+  const url = (name: string, raw: string) => {
+    try {
+      const u = new URL(raw);
+      if (u.protocol !== "http:" && u.protocol !== "https:") throw new Error();
+      return raw.replace(/\/+$/, "");
+    } catch {
+      throw new ConfigError(`${name}: "${raw}" is not an http(s) URL`);
+    }
+  };
+
+  const port = int("ASSAY_PORT", 8080, 0, 65535);
+  const dataDir = path.resolve(str("ASSAY_DATA_DIR", "./data"));
+  const adminEmail = opt("ASSAY_ADMIN_EMAIL");
+  const adminPassword = opt("ASSAY_ADMIN_PASSWORD");
+  if ((adminEmail === null) !== (adminPassword === null)) {
+    throw new ConfigError("ASSAY_ADMIN_EMAIL and ASSAY_ADMIN_PASSWORD must be set together");
+  }
+  if (adminPassword !== null && adminPassword.length < 8) {
+    throw new ConfigError("ASSAY_ADMIN_PASSWORD: must be at least 8 characters");
+  }
+  const initialCreditsRaw = str("ASSAY_INITIAL_CREDITS", "100");
+  const initialCredits = Number(initialCreditsRaw);
+  if (!Number.isFinite(initialCredits) || initialCredits < 0) {
+    throw new ConfigError(`ASSAY_INITIAL_CREDITS: "${initialCreditsRaw}" is not a number ≥ 0`);
+  }
+  const schedule = str("ASSAY_WEBHOOK_RETRY_SCHEDULE", "1m,5m,30m,2h,6h")
+    .split(",")
+    .map((part) => parseDuration("ASSAY_WEBHOOK_RETRY_SCHEDULE", part));
+  const llmBase = opt("ASSAY_LLM_BASE_URL");
+  const oidcIssuer = opt("ASSAY_OIDC_ISSUER");
+
+  return {
+    host: str("ASSAY_HOST", "127.0.0.1"),
+    port,
+    publicUrl: url("ASSAY_PUBLIC_URL", str("ASSAY_PUBLIC_URL", `http://localhost:${port || 8080}`)),
+    dataDir,
+    secret: opt("ASSAY_SECRET") ?? "", // filled by ensureDataDir
+    adminEmail,
+    adminPassword,
+    initialCredits,
+    defaultRpm: int("ASSAY_DEFAULT_RPM", 600, 1, 100_000),
+    syncTimeoutMs: int("ASSAY_SYNC_TIMEOUT_MS", 60_000, 0, 3_600_000),
+    workers: int("ASSAY_WORKERS", 2, 1, 64),
+    webhookRetryScheduleMs: schedule,
+    webhookRetryWindowMs: parseDuration("ASSAY_WEBHOOK_RETRY_WINDOW", str("ASSAY_WEBHOOK_RETRY_WINDOW", "24h")),
+    webhookTimeoutMs: int("ASSAY_WEBHOOK_TIMEOUT_MS", 10_000, 1, 600_000),
+    llm: llmBase
+      ? {
+          baseUrl: url("ASSAY_LLM_BASE_URL", llmBase),
+          apiKey: opt("ASSAY_LLM_API_KEY"),
+          model: opt("ASSAY_LLM_MODEL"),
+          timeoutMs: int("ASSAY_LLM_TIMEOUT_MS", 120_000, 1, 3_600_000),
+        }
+      : null,
+    contextBudgetChars: int("ASSAY_CONTEXT_BUDGET_CHARS", 400_000, 1_000, 100_000_000),
+    oidc: oidcIssuer
+      ? {
+          issuer: oidcIssuer,
+          audience: opt("ASSAY_OIDC_AUDIENCE"),
+          jwksUrl: opt("ASSAY_OIDC_JWKS_URL") ? url("ASSAY_OIDC_JWKS_URL", opt("ASSAY_OIDC_JWKS_URL")!) : null,
+        }
+      : null,
+  };
+}
+
+/** Creates the data dir and fills `secret` from ASSAY_SECRET or from `<dataDir>/secret`, generated once. */
+export function ensureDataDir(config: Config): Config {
+  mkdirSync(path.join(config.dataDir, "objects"), { recursive: true });
+  if (config.secret) return config;
+  const file = path.join(config.dataDir, "secret");
+  if (!existsSync(file)) {
+    writeFileSync(file, base62(48), { mode: 0o600, flag: "wx" });
+    chmodSync(file, 0o600);
+  }
+  const secret = readFileSync(file, "utf8").trim();
+  if (secret.length < 32) throw new ConfigError(`ASSAY_SECRET: ${file} holds a secret shorter than 32 characters`);
+  return { ...config, secret };
+}

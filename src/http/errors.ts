@@ -1,0 +1,80 @@
+// ApiError and the one mapper that turns any thrown error into Assay's error body.
+import { t } from "elysia";
+
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+    readonly param?: string,
+    readonly headers?: Record<string, string>,
+  ) {
+    super(message);
+    this.name = "ApiError";
+  }
+}
+
+export const ErrorBody = t.Object(
+  {
+    error: t.Object({
+      code: t.String({ examples: ["validation_error"] }),
+      message: t.String({ examples: ["name is required"] }),
+      param: t.Optional(t.String({ examples: ["name"] })),
+      request_id: t.String({ examples: ["req_4f8Qk2LmZ9xW1aBcDeFgHiJk"] }),
+    }),
+  },
+  { $id: "#/components/schemas/Error", title: "Error" },
+);
+
+export function errorJson(code: string, message: string, requestId: string, param?: string) {
+  return { error: param === undefined ? { code, message, request_id: requestId } : { code, message, param, request_id: requestId } };
+}
+
+/** Elysia's validation error → the field it is about, as a dotted path ("scopes.2"). */
+function validationParam(err: any): { param?: string; message: string } {
+  const first = err?.all?.[0] ?? err?.valueError;
+  const rawPath: string = first?.path ?? "";
+  const param = rawPath.replace(/^\//, "").replaceAll("/", ".") || undefined;
+  const summary: string | undefined = first?.summary ?? first?.message;
+  let message = summary ? String(summary) : "Invalid request";
+  if (first?.schema?.error) message = String(first.schema.error);
+  if (param && !message.includes(param)) message = `${param}: ${message}`;
+  return { param, message };
+}
+
+const STATUS_CODE: Record<number, string> = {
+  400: "validation_error",
+  401: "unauthenticated",
+  403: "forbidden",
+  404: "not_found",
+  405: "not_found",
+  413: "payload_too_large",
+  415: "unsupported_media_type",
+};
+
+/** Maps anything thrown during a request to {status, body, headers}. Unknown errors never leak their message. */
+export function mapError(code: string | number, error: any, requestId: string) {
+  if (error instanceof ApiError) {
+    return { status: error.status, body: errorJson(error.code, error.message, requestId, error.param), headers: error.headers };
+  }
+  switch (code) {
+    case "VALIDATION": {
+      const { param, message } = validationParam(error);
+      return { status: 400, body: errorJson("validation_error", message, requestId, param) };
+    }
+    case "PARSE":
+      return { status: 400, body: errorJson("invalid_json", "The request body is not valid JSON", requestId) };
+    case "NOT_FOUND":
+      return { status: 404, body: errorJson("not_found", "No such route", requestId) };
+    case "INVALID_COOKIE_SIGNATURE":
+    case "INVALID_FILE_TYPE":
+      return { status: 400, body: errorJson("validation_error", "Invalid request", requestId) };
+  }
+  // Elysia's status() responses thrown as errors carry a numeric code
+  const status = typeof error?.code === "number" ? error.code : typeof code === "number" ? code : 500;
+  if (status >= 400 && status < 500 && STATUS_CODE[status]) {
+    return { status, body: errorJson(STATUS_CODE[status], typeof error?.response === "string" ? error.response : "Request failed", requestId) };
+  }
+  console.error(`[${requestId}] internal error:`, error);
+  return { status: 500, body: errorJson("internal_error", "Something went wrong on our side; quote the request id when reporting it", requestId) };
+}

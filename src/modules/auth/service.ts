@@ -1,0 +1,149 @@
+// Users, workspaces and login sessions; OIDC tokens from an external identity provider.
+import { and, eq, gt, isNull } from "drizzle-orm";
+import { createRemoteJWKSet, jwtVerify, type JWTVerifyGetKey } from "jose";
+import type { Config } from "../../config";
+import type { Clock } from "../../context";
+import { tx, type Db } from "../../db/client";
+import { sessions, users, workspaces } from "../../db/schema";
+import { ApiError } from "../../http/errors";
+import { base62, newId, sha256Hex } from "../../lib/ids";
+import { grantCredits } from "../usage/service";
+
+export const SESSION_TTL_MS = 24 * 3600 * 1000;
+export type Role = "admin" | "member";
+export type UserRow = typeof users.$inferSelect;
+
+const EMAIL = /^[^\s@]+@[^\s@]+$/;
+
+export function normalizeEmail(email: string): string {
+  return email.trim().toLowerCase();
+}
+
+/** Creates a user with a workspace of its own, credited with ASSAY_INITIAL_CREDITS. */
+export async function createUser(
+  db: Db,
+  clock: Clock,
+  config: Pick<Config, "initialCredits">,
+  input: { email: string; password?: string | null; role?: Role; oidcSub?: string | null },
+): Promise<UserRow> {
+  const email = normalizeEmail(input.email);
+  if (!EMAIL.test(email)) throw new ApiError(400, "validation_error", "email is not a valid address", "email");
+  if (input.password != null && input.password.length < 8) {
+    throw new ApiError(400, "validation_error", "password must be at least 8 characters", "password");
+  }
+  const passwordHash = input.password != null ? await Bun.password.hash(input.password, { algorithm: "argon2id" }) : null;
+  return tx(db, () => {
+    if (db.select({ id: users.id }).from(users).where(eq(users.email, email)).get()) {
+      throw new ApiError(409, "conflict", "a user with this email already exists", "email");
+    }
+    const now = clock.now();
+    const workspaceId = newId("ws");
+    db.insert(workspaces).values({ id: workspaceId, name: email, createdAt: now }).run();
+    const row: UserRow = {
+      id: newId("usr"),
+      workspaceId,
+      email,
+      passwordHash,
+      role: input.role ?? "member",
+      oidcSub: input.oidcSub ?? null,
+      createdAt: now,
+    };
+    db.insert(users).values(row).run();
+    if (config.initialCredits > 0) grantCredits(db, clock, workspaceId, config.initialCredits, "regular", "grant", "initial credits");
+    return row;
+  });
+}
+
+export function findUserByEmail(db: Db, email: string): UserRow | undefined {
+  return db.select().from(users).where(eq(users.email, normalizeEmail(email))).get();
+}
+
+/** ASSAY_ADMIN_EMAIL/PASSWORD: create that admin at start if absent (an existing user is left as it is). */
+export async function ensureAdmin(db: Db, clock: Clock, config: Config): Promise<void> {
+  if (!config.adminEmail || !config.adminPassword) return;
+  if (findUserByEmail(db, config.adminEmail)) return;
+  await createUser(db, clock, config, { email: config.adminEmail, password: config.adminPassword, role: "admin" });
+}
+
+// A fixed argon2id hash to verify against when the email is unknown, so both failures take the same time.
+let dummyHash: Promise<string> | null = null;
+
+export async function login(db: Db, clock: Clock, email: string, password: string) {
+  const user = findUserByEmail(db, email);
+  dummyHash ??= Bun.password.hash(base62(16), { algorithm: "argon2id" });
+  const ok = await Bun.password.verify(password, user?.passwordHash ?? (await dummyHash));
+  if (!user || !user.passwordHash || !ok) throw new ApiError(401, "invalid_credentials", "Email or password is incorrect");
+  const token = `sess_${base62(40)}`;
+  const now = clock.now();
+  const expiresAt = now + SESSION_TTL_MS;
+  db.insert(sessions).values({ tokenHash: sha256Hex(token), userId: user.id, expiresAt, createdAt: now }).run();
+  return { token, user, expiresAt };
+}
+
+export function sessionUser(db: Db, clock: Clock, token: string): UserRow | undefined {
+  const row = db
+    .select({ user: users })
+    .from(sessions)
+    .innerJoin(users, eq(users.id, sessions.userId))
+    .where(and(eq(sessions.tokenHash, sha256Hex(token)), isNull(sessions.revokedAt), gt(sessions.expiresAt, clock.now())))
+    .get();
+  return row?.user;
+}
+
+export function revokeSession(db: Db, clock: Clock, token: string): void {
+  db.update(sessions).set({ revokedAt: clock.now() }).where(eq(sessions.tokenHash, sha256Hex(token))).run();
+}
+
+export function toUserJson(user: UserRow) {
+  return { id: user.id, email: user.email, role: user.role };
+}
+
+/** Verifies IdP-issued JWTs against the issuer's JWKS (iss, aud, exp) and maps `sub` to a user, created on first use. */
+export class OidcVerifier {
+  private jwks: JWTVerifyGetKey | null = null;
+
+  constructor(
+    private readonly oidc: NonNullable<Config["oidc"]>,
+    private readonly fetchImpl: typeof fetch = fetch,
+  ) {}
+
+  private async keySet(): Promise<JWTVerifyGetKey> {
+    if (this.jwks) return this.jwks;
+    let jwksUrl = this.oidc.jwksUrl;
+    if (!jwksUrl) {
+      const res = await this.fetchImpl(`${this.oidc.issuer.replace(/\/+$/, "")}/.well-known/openid-configuration`);
+      if (!res.ok) throw new Error(`OIDC discovery answered ${res.status}`);
+      jwksUrl = String(((await res.json()) as { jwks_uri?: string }).jwks_uri ?? "");
+    }
+    this.jwks = createRemoteJWKSet(new URL(jwksUrl), { cacheMaxAge: 10 * 60_000, cooldownDuration: 30_000 });
+    return this.jwks;
+  }
+
+  async verify(token: string): Promise<{ sub: string; email: string | null } | null> {
+    try {
+      const { payload } = await jwtVerify(token, await this.keySet(), {
+        issuer: this.oidc.issuer,
+        audience: this.oidc.audience ?? undefined,
+        requiredClaims: ["sub", "exp"],
+      });
+      return { sub: String(payload.sub), email: typeof payload.email === "string" ? payload.email : null };
+    } catch {
+      return null;
+    }
+  }
+}
+
+export async function oidcUser(db: Db, clock: Clock, config: Config, claims: { sub: string; email: string | null }): Promise<UserRow> {
+  const existing = db.select().from(users).where(eq(users.oidcSub, claims.sub)).get();
+  if (existing) return existing;
+  // The IdP vouches for the subject, not necessarily for the email: a placeholder address keeps emails unique.
+  const email = claims.email && !findUserByEmail(db, claims.email) ? claims.email : `${sha256Hex(claims.sub).slice(0, 16)}@oidc.invalid`;
+  try {
+    return await createUser(db, clock, config, { email, oidcSub: claims.sub });
+  } catch (err) {
+    // Two first requests at once: the other one created the user.
+    const again = db.select().from(users).where(eq(users.oidcSub, claims.sub)).get();
+    if (again) return again;
+    throw err;
+  }
+}

@@ -1,0 +1,227 @@
+// API keys: creation (token shown once), listing, revocation, and the cached lookup the auth guard runs on every request.
+import { and, desc, eq } from "drizzle-orm";
+import type { Clock } from "../../context";
+import type { Db } from "../../db/client";
+import { apiKeys } from "../../db/schema";
+import { ApiError } from "../../http/errors";
+import { base62, newId, sha256Hex } from "../../lib/ids";
+
+export const SCOPES = [
+  "runs:read",
+  "runs:write",
+  "workflows:read",
+  "workflows:write",
+  "documents:write",
+  "reference_documents:read",
+  "reference_documents:write",
+  "webhooks:read",
+  "webhooks:write",
+  "usage:read",
+] as const;
+export type Scope = (typeof SCOPES)[number];
+
+export type ApiKeyRow = typeof apiKeys.$inferSelect;
+
+export function toApiKeySummary(row: ApiKeyRow) {
+  const iso = (ms: number | null) => (ms == null ? null : new Date(ms).toISOString());
+  return {
+    public_id: row.id,
+    name: row.name,
+    mode: row.mode,
+    key_prefix: row.keyPrefix,
+    last4: row.last4,
+    scopes: row.scopes,
+    status: row.status,
+    rate_limit_rpm: row.rateLimitRpm,
+    expires_at: iso(row.expiresAt),
+    last_used_at: iso(row.lastUsedAt),
+    created_at: new Date(row.createdAt).toISOString(),
+    revoked_at: iso(row.revokedAt),
+  };
+}
+
+export interface CreateKeyInput {
+  workspaceId: string;
+  userId: string;
+  name: string;
+  mode?: "live" | "test";
+  scopes?: string[];
+  rateLimitRpm?: number | null;
+  expiresAt?: string | null;
+}
+
+export function createKey(db: Db, clock: Clock, input: CreateKeyInput) {
+  const name = input.name.trim();
+  if (!name) throw new ApiError(400, "validation_error", "name must not be empty", "name");
+  const scopes = input.scopes ?? [...SCOPES];
+  scopes.forEach((scope, i) => {
+    if (!(SCOPES as readonly string[]).includes(scope)) {
+      throw new ApiError(400, "validation_error", `unknown scope "${scope}"; known scopes: ${SCOPES.join(", ")}`, `scopes.${i}`);
+    }
+  });
+  const now = clock.now();
+  let expiresAt: number | null = null;
+  if (input.expiresAt != null) {
+    expiresAt = Date.parse(input.expiresAt);
+    if (Number.isNaN(expiresAt)) throw new ApiError(400, "validation_error", "expires_at is not a date-time", "expires_at");
+    if (expiresAt <= now) throw new ApiError(400, "validation_error", "expires_at must be in the future", "expires_at");
+  }
+  const mode = input.mode ?? "live";
+  const token = `svc_${mode}_${base62(32)}`;
+  const row: ApiKeyRow = {
+    id: newId("key"),
+    workspaceId: input.workspaceId,
+    userId: input.userId,
+    name,
+    mode,
+    keyPrefix: token.slice(0, 12),
+    last4: token.slice(-4),
+    tokenHash: sha256Hex(token),
+    scopes: [...new Set(scopes)],
+    status: "active",
+    rateLimitRpm: input.rateLimitRpm ?? null,
+    expiresAt,
+    lastUsedAt: null,
+    createdAt: now,
+    revokedAt: null,
+  };
+  db.insert(apiKeys).values(row).run();
+  return {
+    public_id: row.id,
+    token,
+    name: row.name,
+    mode: row.mode,
+    scopes: row.scopes,
+    last4: row.last4,
+    created_at: new Date(now).toISOString(),
+    warning: "Store this key now: it is shown only once and cannot be read again.",
+    // Beyond the spec's SecretApiKey, so a client need not list keys to see what it just set.
+    key_prefix: row.keyPrefix,
+    rate_limit_rpm: row.rateLimitRpm,
+    expires_at: expiresAt == null ? null : new Date(expiresAt).toISOString(),
+  };
+}
+
+export function listKeys(db: Db, workspaceId: string): ApiKeyRow[] {
+  return db.select().from(apiKeys).where(eq(apiKeys.workspaceId, workspaceId)).orderBy(desc(apiKeys.createdAt), desc(apiKeys.id)).all();
+}
+
+export function revokeKey(db: Db, clock: Clock, cache: KeyCache, workspaceId: string, keyId: string): ApiKeyRow {
+  const row = db.select().from(apiKeys).where(and(eq(apiKeys.id, keyId), eq(apiKeys.workspaceId, workspaceId))).get();
+  if (!row) throw new ApiError(404, "not_found", `No API key ${keyId}`);
+  if (row.status === "revoked") return row;
+  const revokedAt = clock.now();
+  db.update(apiKeys).set({ status: "revoked", revokedAt }).where(eq(apiKeys.id, keyId)).run();
+  cache.forget(row.tokenHash);
+  return { ...row, status: "revoked", revokedAt };
+}
+
+/** What the guard needs about a key, kept in memory so a request costs one hash and one Map lookup. */
+export interface CachedKey {
+  id: string;
+  workspaceId: string;
+  userId: string;
+  mode: "live" | "test";
+  scopes: ReadonlySet<string>;
+  rateLimitRpm: number | null;
+  expiresAt: number | null;
+  lastUsedWrittenAt: number;
+  // Fixed-window rate limiter state: the minute window's start and requests counted in it.
+  windowStart: number;
+  windowCount: number;
+}
+
+/**
+ * Token hash → key. Revocation forgets the entry at once; expiry is checked on every hit; entries are re-read
+ * from the database after `ttlMs` so a change made by another process (CLI) is seen within that time.
+ */
+export class KeyCache {
+  private readonly entries = new Map<string, { key: CachedKey; loadedAt: number }>();
+  private readonly byId = new Map<string, string>();
+
+  constructor(
+    private readonly db: Db,
+    private readonly ttlMs = 30_000,
+  ) {}
+
+  private lookupStmt() {
+    return (this._stmt ??= this.db.$client.prepare<ApiKeyRow, [string]>(
+      "SELECT id, workspace_id AS workspaceId, user_id AS userId, mode, scopes, status, rate_limit_rpm AS rateLimitRpm, expires_at AS expiresAt, last_used_at AS lastUsedAt FROM api_keys WHERE token_hash = ?",
+    ));
+  }
+  private _stmt: ReturnType<Db["$client"]["prepare"]> | undefined;
+
+  /** The active, unexpired key for a token, or null. */
+  get(token: string, now: number): CachedKey | null {
+    const hash = sha256Hex(token);
+    const hit = this.entries.get(hash);
+    let key: CachedKey | null = null;
+    if (hit && now - hit.loadedAt < this.ttlMs) {
+      key = hit.key;
+    } else {
+      const row = this.lookupStmt().get(hash) as (ApiKeyRow & { scopes: string }) | null;
+      if (!row || row.status !== "active") {
+        this.forget(hash);
+        return null;
+      }
+      key = {
+        id: row.id,
+        workspaceId: row.workspaceId,
+        userId: row.userId,
+        mode: row.mode,
+        scopes: new Set(JSON.parse(row.scopes) as string[]),
+        rateLimitRpm: row.rateLimitRpm,
+        expiresAt: row.expiresAt,
+        lastUsedWrittenAt: hit?.key.lastUsedWrittenAt ?? row.lastUsedAt ?? 0,
+        windowStart: hit?.key.windowStart ?? 0,
+        windowCount: hit?.key.windowCount ?? 0,
+      };
+      this.entries.set(hash, { key, loadedAt: now });
+      this.byId.set(key.id, hash);
+    }
+    if (key.expiresAt !== null && key.expiresAt <= now) {
+      this.forget(hash);
+      return null;
+    }
+    return key;
+  }
+
+  forget(hash: string): void {
+    const hit = this.entries.get(hash);
+    if (hit) this.byId.delete(hit.key.id);
+    this.entries.delete(hash);
+  }
+
+  /** last_used_at: written at most once a minute per key, after the response (never on the request's path). */
+  touch(key: CachedKey, now: number): void {
+    if (now - key.lastUsedWrittenAt < 60_000) return;
+    key.lastUsedWrittenAt = now;
+    setTimeout(() => {
+      try {
+        this.db.update(apiKeys).set({ lastUsedAt: now }).where(eq(apiKeys.id, key.id)).run();
+      } catch (err) {
+        console.error("last_used_at update failed:", (err as Error).message);
+      }
+    }, 0);
+  }
+}
+
+/** Fixed one-minute window per key. Returns the headers to send and whether the request is allowed. */
+export function rateLimit(key: CachedKey, defaultRpm: number, now: number) {
+  const limit = key.rateLimitRpm ?? defaultRpm;
+  const windowStart = now - (now % 60_000);
+  if (key.windowStart !== windowStart) {
+    key.windowStart = windowStart;
+    key.windowCount = 0;
+  }
+  const allowed = key.windowCount < limit;
+  if (allowed) key.windowCount++;
+  const reset = Math.ceil((windowStart + 60_000) / 1000);
+  return {
+    allowed,
+    limit,
+    remaining: Math.max(0, limit - key.windowCount),
+    reset,
+    retryAfter: Math.max(1, reset - Math.floor(now / 1000)),
+  };
+}

@@ -1,0 +1,23 @@
+// Routes: GET /v1/prompt-templates, POST /v1/prompt-templates/generate.
+import { Elysia, t } from "elysia";
+import { promptTemplates } from "../../catalog";
+import type { Context } from "../../context";
+import { composePrompt } from "../../engine/prompt-generate";
+import { authGuard } from "../../http/auth-guard";
+import { ErrorBody } from "../../http/errors";
+import { GenerateBody, GeneratedPrompt, PromptTemplate } from "./model";
+
+export const promptTemplateRoutes = (ctx: Context) =>
+  new Elysia({ prefix: "/v1/prompt-templates", tags: ["Catalog"] })
+    .use(authGuard(ctx))
+    .get("/", () => ({ data: promptTemplates }), {
+      auth: "any",
+      response: { 200: t.Object({ data: t.Array(PromptTemplate) }), 401: ErrorBody },
+      detail: { summary: "List prompt templates" },
+    })
+    .post("/generate", ({ body }) => composePrompt(body, promptTemplates), {
+      auth: "workflows:write",
+      body: GenerateBody,
+      response: { 200: GeneratedPrompt, 400: ErrorBody },
+      detail: { summary: "Generate an evaluation prompt from a goal" },
+    });

@@ -1,0 +1,36 @@
+// Renders a run's output (the standard Evaluation or any JSON object) into the workflow's output file format.
+import type { Evaluation, OutputFormat, RenderedFile } from "../engine/types";
+import type { RenderMeta } from "./common";
+
+export { isEvaluation, type RenderMeta } from "./common";
+export { formatLocation } from "./location";
+
+/**
+ * An Evaluation gets the rich report layout; any other JSON value (a workflow with its own
+ * output_schema) gets the generic layout: key/value pairs, arrays of objects as tables, nested
+ * values as JSON text. Each renderer is loaded on first use: docx and exceljs are large, and
+ * loading them at start would slow the server's cold start for runs that never need them.
+ */
+export async function render(
+  format: OutputFormat,
+  evaluation: Evaluation | Record<string, unknown>,
+  meta: RenderMeta,
+): Promise<RenderedFile> {
+  switch (format) {
+    case "json":
+      return (await import("./json")).renderJson(evaluation);
+    case "markdown":
+      return (await import("./markdown")).renderMarkdown(evaluation, meta);
+    case "csv":
+      return (await import("./csv")).renderCsv(evaluation, meta);
+    case "docx":
+      return (await import("./docx")).renderDocx(evaluation, meta);
+    case "xlsx":
+      return (await import("./xlsx")).renderXlsx(evaluation, meta);
+    default: {
+      // Unreachable when callers are typed; guards a format read from the database at run time.
+      const unknown: never = format;
+      throw new Error(`Unsupported output format: ${String(unknown)}`);
+    }
+  }
+}

@@ -1,0 +1,29 @@
+// Starts Assay: data dir, database, admin bootstrap, HTTP server and background jobs; stops them cleanly.
+import { ensureDataDir, type Config } from "./config";
+import { createApp } from "./app";
+import { createContext, type Clock, type Context } from "./context";
+import { ensureAdmin } from "./modules/auth/service";
+
+export interface Running {
+  ctx: Context;
+  url: string;
+  stop(): Promise<void>;
+}
+
+export async function startServer(baseConfig: Config, clock?: Clock): Promise<Running> {
+  const config = ensureDataDir(baseConfig);
+  const ctx = createContext(config, clock);
+  await ensureAdmin(ctx.db, ctx.clock, config);
+  const app = createApp(ctx);
+  app.listen({ hostname: config.host, port: config.port, maxRequestBodySize: 64 * 1024 * 1024 });
+  const server = app.server!;
+  const url = `http://${config.host.includes(":") ? `[${config.host}]` : config.host}:${server.port}`;
+  return {
+    ctx,
+    url,
+    async stop() {
+      await app.stop();
+      ctx.db.$client.close();
+    },
+  };
+}

@@ -1,0 +1,123 @@
+// Test harness: a real app over a real SQLite file in a temp dir, requests through app.handle(), scenario tables.
+import { expect, test } from "bun:test";
+import { mkdtempSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { createApp, type App } from "../src/app";
+import { ensureDataDir, loadConfig, type Config } from "../src/config";
+import { createContext, type Clock, type Context } from "../src/context";
+import { createUser } from "../src/modules/auth/service";
+
+export const CORPUS = path.resolve(import.meta.dir, "../../shared/corpus");
+
+export class TestClock implements Clock {
+  constructor(public t = Date.parse("2026-11-22T12:00:00Z")) {}
+  now() {
+    return this.t;
+  }
+  advance(ms: number) {
+    this.t += ms;
+  }
+}
+
+export interface Harness {
+  ctx: Context;
+  app: App;
+  dir: string;
+  clock: Clock;
+  call(method: string, urlPath: string, opts?: CallOptions): Promise<Reply>;
+}
+
+export interface CallOptions {
+  token?: string;
+  body?: unknown;
+  raw?: BodyInit;
+  headers?: Record<string, string>;
+}
+
+export interface Reply {
+  status: number;
+  body: any;
+  headers: Headers;
+  text: string;
+}
+
+export function tempDir(prefix = "assay-test-"): string {
+  return mkdtempSync(path.join(os.tmpdir(), prefix));
+}
+
+export function testConfig(env: Record<string, string> = {}): Config {
+  const dir = tempDir();
+  return ensureDataDir(loadConfig({ ASSAY_DATA_DIR: dir, ASSAY_PUBLIC_URL: "http://localhost", ...env }));
+}
+
+export function harness(env: Record<string, string> = {}, clock?: Clock): Harness {
+  const config = testConfig(env);
+  const ctx = createContext(config, clock);
+  const app = createApp(ctx);
+  return {
+    ctx,
+    app,
+    dir: config.dataDir,
+    clock: ctx.clock,
+    async call(method, urlPath, opts = {}) {
+      const headers: Record<string, string> = { ...opts.headers };
+      if (opts.token) headers.authorization = `Bearer ${opts.token}`;
+      let body: BodyInit | undefined = opts.raw;
+      if (opts.body !== undefined) {
+        body = JSON.stringify(opts.body);
+        headers["content-type"] ??= "application/json";
+      }
+      const res = await app.handle(new Request(`http://localhost${urlPath}`, { method, headers, body }));
+      const text = await res.text();
+      let parsed: unknown = text;
+      try {
+        parsed = JSON.parse(text);
+      } catch {}
+      return { status: res.status, body: parsed, headers: res.headers, text };
+    },
+  };
+}
+
+/** A user with a session token, plus a live and a test key with every scope. */
+export async function signUp(h: Harness, email = `u${Math.random().toString(36).slice(2, 10)}@example.com`, role: "admin" | "member" = "member") {
+  const password = "correct horse battery";
+  const user = await createUser(h.ctx.db, h.ctx.clock, h.ctx.config, { email, password, role });
+  const login = await h.call("POST", "/v1/auth/login", { body: { email, password } });
+  expect(login.status).toBe(200);
+  const session: string = login.body.token;
+  const live = await h.call("POST", "/v1/keys", { token: session, body: { name: "live key" } });
+  const testKey = await h.call("POST", "/v1/keys", { token: session, body: { name: "test key", mode: "test" } });
+  expect(live.status).toBe(201);
+  return { user, email, password, session, liveKey: live.body.token as string, testKey: testKey.body.token as string, workspaceId: user.workspaceId };
+}
+
+export interface Scenario {
+  name: string;
+  method: string;
+  path: string;
+  token?: string | (() => string);
+  body?: unknown;
+  raw?: BodyInit;
+  headers?: Record<string, string>;
+  status: number;
+  /** Each entry must appear in the JSON body (deep partial match). */
+  expect?: Record<string, unknown>;
+  check?: (reply: Reply) => void | Promise<void>;
+}
+
+/** One test per row: the request, its status and body fragments. */
+export function scenarios(getHarness: () => Harness, rows: Scenario[]) {
+  for (const row of rows) {
+    test(row.name, async () => {
+      const h = getHarness();
+      const token = typeof row.token === "function" ? row.token() : row.token;
+      const reply = await h.call(row.method, row.path, { token, body: row.body, raw: row.raw, headers: row.headers });
+      if (reply.status !== row.status) console.error(row.name, reply.status, reply.text.slice(0, 500));
+      expect(reply.status).toBe(row.status);
+      expect(reply.headers.get("x-request-id")).toMatch(/^req_/);
+      if (row.expect) expect(reply.body).toMatchObject(row.expect);
+      await row.check?.(reply);
+    });
+  }
+}

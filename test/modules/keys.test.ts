@@ -1,0 +1,167 @@
+// API keys: creation, listing, revocation, scopes, expiry, rate limits and the guard's error codes.
+import { beforeAll, describe, expect, test } from "bun:test";
+import { eq } from "drizzle-orm";
+import { apiKeys } from "../../src/db/schema";
+import { harness, scenarios, signUp, TestClock, type Harness } from "../helpers";
+
+let h: Harness;
+let u: Awaited<ReturnType<typeof signUp>>;
+let readOnly: string;
+
+beforeAll(async () => {
+  h = harness();
+  u = await signUp(h);
+  readOnly = (await h.call("POST", "/v1/keys", { token: u.session, body: { name: "ro", scopes: ["runs:read"] } })).body.token;
+});
+
+describe("POST /v1/keys", () => {
+  scenarios(() => h, [
+    {
+      name: "creates a live key with every scope by default",
+      method: "POST",
+      path: "/v1/keys",
+      token: () => u.session,
+      body: { name: "default" },
+      status: 201,
+      expect: { name: "default", mode: "live" },
+      check: ({ body }) => {
+        expect(body.token).toMatch(/^svc_live_[0-9A-Za-z]{32}$/);
+        expect(body.public_id).toMatch(/^key_/);
+        expect(body.last4).toBe(body.token.slice(-4));
+        expect(body.scopes).toHaveLength(10);
+        expect(body.warning).toContain("once");
+      },
+    },
+    {
+      name: "creates a test key",
+      method: "POST",
+      path: "/v1/keys",
+      token: () => u.session,
+      body: { name: "t", mode: "test", scopes: ["runs:read", "runs:write"], rate_limit_rpm: 5 },
+      status: 201,
+      check: ({ body }) => {
+        expect(body.token).toMatch(/^svc_test_/);
+        expect(body.scopes).toEqual(["runs:read", "runs:write"]);
+      },
+    },
+    { name: "name is required", method: "POST", path: "/v1/keys", token: () => u.session, body: {}, status: 400, expect: { error: { code: "validation_error", param: "name" } } },
+    { name: "name over 100 characters", method: "POST", path: "/v1/keys", token: () => u.session, body: { name: "x".repeat(101) }, status: 400, expect: { error: { code: "validation_error", param: "name" } } },
+    { name: "unknown mode", method: "POST", path: "/v1/keys", token: () => u.session, body: { name: "a", mode: "prod" }, status: 400, expect: { error: { code: "validation_error", param: "mode" } } },
+    { name: "unknown scope", method: "POST", path: "/v1/keys", token: () => u.session, body: { name: "a", scopes: ["runs:read", "root"] }, status: 400, expect: { error: { code: "validation_error", param: "scopes.1" } } },
+    { name: "rate_limit_rpm out of range", method: "POST", path: "/v1/keys", token: () => u.session, body: { name: "a", rate_limit_rpm: 0 }, status: 400, expect: { error: { code: "validation_error", param: "rate_limit_rpm" } } },
+    { name: "expires_at in the past", method: "POST", path: "/v1/keys", token: () => u.session, body: { name: "a", expires_at: "2001-01-01T00:00:00Z" }, status: 400, expect: { error: { code: "validation_error", param: "expires_at" } } },
+    { name: "malformed JSON", method: "POST", path: "/v1/keys", token: () => u.session, raw: "{nope", headers: { "content-type": "application/json" }, status: 400, expect: { error: { code: "invalid_json" } } },
+    { name: "an API key cannot manage keys", method: "POST", path: "/v1/keys", token: () => u.liveKey, body: { name: "a" }, status: 401, expect: { error: { code: "session_required" } } },
+    { name: "no credentials", method: "GET", path: "/v1/keys", status: 401, expect: { error: { code: "unauthenticated" } } },
+    { name: "garbage bearer", method: "GET", path: "/v1/keys", token: "sess_nope", status: 401, expect: { error: { code: "unauthenticated" } } },
+  ]);
+});
+
+describe("GET /v1/keys and DELETE /v1/keys/:id", () => {
+  test("lists summaries without secrets, newest first", async () => {
+    const r = await h.call("GET", "/v1/keys", { token: u.session });
+    expect(r.status).toBe(200);
+    expect(r.body.data.length).toBeGreaterThanOrEqual(3);
+    for (const k of r.body.data) {
+      expect(Object.keys(k).sort()).toEqual(
+        ["created_at", "expires_at", "key_prefix", "last4", "last_used_at", "mode", "name", "public_id", "rate_limit_rpm", "revoked_at", "scopes", "status"].sort(),
+      );
+      expect(JSON.stringify(k)).not.toContain("svc_live_" + "x");
+      expect(k.key_prefix).toHaveLength(12);
+    }
+    const times = r.body.data.map((k: any) => k.created_at);
+    expect([...times].sort().reverse()).toEqual(times);
+  });
+
+  test("only a SHA-256 hash of the token is stored", async () => {
+    const rows = h.ctx.db.select().from(apiKeys).all();
+    for (const row of rows) {
+      expect(row.tokenHash).toMatch(/^[0-9a-f]{64}$/);
+      expect(JSON.stringify(row)).not.toContain(u.liveKey);
+    }
+  });
+
+  test("revoking answers the revoked summary and the key stops working at once", async () => {
+    const created = await h.call("POST", "/v1/keys", { token: u.session, body: { name: "short-lived" } });
+    expect((await h.call("GET", "/v1/products", { token: created.body.token })).status).toBe(200);
+    const del = await h.call("DELETE", `/v1/keys/${created.body.public_id}`, { token: u.session });
+    expect(del.status).toBe(200);
+    expect(del.body).toMatchObject({ public_id: created.body.public_id, status: "revoked" });
+    expect(del.body.revoked_at).toBeString();
+    const after = await h.call("GET", "/v1/products", { token: created.body.token });
+    expect(after.status).toBe(401);
+    expect(after.body.error.code).toBe("unauthenticated");
+  });
+
+  test("another workspace's key is 404", async () => {
+    const other = await signUp(h);
+    const list = await h.call("GET", "/v1/keys", { token: u.session });
+    const r = await h.call("DELETE", `/v1/keys/${list.body.data[0].public_id}`, { token: other.session });
+    expect(r.status).toBe(404);
+    expect(r.body.error.code).toBe("not_found");
+    const otherList = await h.call("GET", "/v1/keys", { token: other.session });
+    expect(otherList.body.data.every((k: any) => !list.body.data.some((m: any) => m.public_id === k.public_id))).toBe(true);
+  });
+});
+
+describe("the guard", () => {
+  test("a key without the scope gets 403 insufficient_scope naming it", async () => {
+    const r = await h.call("POST", "/v1/prompt-templates/generate", { token: readOnly, body: { goal: "grade essays" } });
+    expect(r.status).toBe(403);
+    expect(r.body.error).toMatchObject({ code: "insufficient_scope" });
+    expect(r.body.error.message).toContain("workflows:write");
+  });
+
+  test("an expired key is 401 the moment it expires", async () => {
+    const clock = new TestClock();
+    const hc = harness({}, clock);
+    const v = await signUp(hc);
+    const expiresAt = new Date(clock.t + 60_000).toISOString();
+    const k = await hc.call("POST", "/v1/keys", { token: v.session, body: { name: "exp", expires_at: expiresAt } });
+    expect(k.status).toBe(201);
+    expect((await hc.call("GET", "/v1/products", { token: k.body.token })).status).toBe(200);
+    clock.advance(60_001);
+    const r = await hc.call("GET", "/v1/products", { token: k.body.token });
+    expect(r.status).toBe(401);
+    expect(r.body.error.code).toBe("unauthenticated");
+  });
+
+  test("rate limit: 429 with Retry-After and X-RateLimit headers, reset in the next minute", async () => {
+    const clock = new TestClock(Date.parse("2026-11-22T12:00:10Z"));
+    const hc = harness({}, clock);
+    const v = await signUp(hc);
+    const k = await hc.call("POST", "/v1/keys", { token: v.session, body: { name: "slow", rate_limit_rpm: 3 } });
+    for (let i = 0; i < 3; i++) {
+      const ok = await hc.call("GET", "/v1/products", { token: k.body.token });
+      expect(ok.status).toBe(200);
+      expect(ok.headers.get("x-ratelimit-limit")).toBe("3");
+      expect(ok.headers.get("x-ratelimit-remaining")).toBe(String(2 - i));
+    }
+    const limited = await hc.call("GET", "/v1/products", { token: k.body.token });
+    expect(limited.status).toBe(429);
+    expect(limited.body.error.code).toBe("rate_limited");
+    expect(Number(limited.headers.get("retry-after"))).toBe(50);
+    expect(limited.headers.get("x-ratelimit-remaining")).toBe("0");
+    expect(limited.headers.get("x-ratelimit-reset")).toBe(String(Date.parse("2026-11-22T12:01:00Z") / 1000));
+    clock.advance(50_000);
+    expect((await hc.call("GET", "/v1/products", { token: k.body.token })).status).toBe(200);
+  });
+
+  test("ASSAY_DEFAULT_RPM applies to keys without their own limit", async () => {
+    const hc = harness({ ASSAY_DEFAULT_RPM: "2" });
+    const v = await signUp(hc);
+    await hc.call("GET", "/v1/products", { token: v.liveKey });
+    await hc.call("GET", "/v1/products", { token: v.liveKey });
+    expect((await hc.call("GET", "/v1/products", { token: v.liveKey })).status).toBe(429);
+  });
+
+  test("last_used_at is recorded after use (off the request path)", async () => {
+    const v = await signUp(h);
+    await h.call("GET", "/v1/products", { token: v.liveKey });
+    await Bun.sleep(20);
+    const row = h.ctx.db.select().from(apiKeys).where(eq(apiKeys.keyPrefix, v.liveKey.slice(0, 12))).get();
+    expect(row?.lastUsedAt).toBeNumber();
+    const listed = await h.call("GET", "/v1/keys", { token: v.session });
+    expect(listed.body.data.find((k: any) => k.public_id === row?.id).last_used_at).toBeString();
+  });
+});
