@@ -90,9 +90,9 @@ export const authGuard = (ctx: Context) =>
         security: need === "session" || need === "admin" ? [{ session: [] }] : [{ apiKey: [] }, { session: [] }],
         ...(need !== "any" && need !== "session" && need !== "admin" ? { "x-required-scope": need } : {}),
       },
-      resolve: ({ headers, set }: { headers: Record<string, string | undefined>; set: { headers: Record<string, unknown> } }) => {
-        const auth = authenticate(ctx, headers.authorization, need, set.headers);
-        return auth instanceof Promise ? auth.then((a) => ({ auth: a })) : { auth };
-      },
+      // async: Elysia awaits a resolve only when it can tell it is async (OIDC verification is).
+      resolve: async ({ headers, set }: { headers: Record<string, string | undefined>; set: { headers: Record<string, unknown> } }) => ({
+        auth: await authenticate(ctx, headers.authorization, need, set.headers),
+      }),
     }),
   });

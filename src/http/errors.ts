@@ -23,7 +23,7 @@ export const ErrorBody = t.Object(
       request_id: t.String({ examples: ["req_4f8Qk2LmZ9xW1aBcDeFgHiJk"] }),
     }),
   },
-  { $id: "#/components/schemas/Error", title: "Error" },
+  { title: "Error" },
 );
 
 export function errorJson(code: string, message: string, requestId: string, param?: string) {

@@ -9,13 +9,13 @@ import { createKey, listKeys, revokeKey, toApiKeySummary } from "./service";
 export const keyRoutes = (ctx: Context) =>
   new Elysia({ prefix: "/v1/keys", tags: ["API keys"] })
     .use(authGuard(ctx))
-    .get("/", ({ auth }) => ({ data: listKeys(ctx.db, auth.workspaceId).map(toApiKeySummary) }), {
+    .get("", ({ auth }) => ({ data: listKeys(ctx.db, auth.workspaceId).map(toApiKeySummary) }), {
       auth: "session",
       response: { 200: t.Object({ data: t.Array(ApiKeySummary) }), 401: ErrorBody },
       detail: { summary: "List API keys" },
     })
     .post(
-      "/",
+      "",
       ({ auth, body, status }) =>
         status(
           201,

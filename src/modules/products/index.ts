@@ -11,7 +11,7 @@ export const productRoutes = (ctx: Context) => {
   const listJson = JSON.stringify({ data: listProducts().map(toProductJson) });
   return new Elysia({ prefix: "/v1/products", tags: ["Catalog"] })
     .use(authGuard(ctx))
-    .get("/", () => new Response(listJson, { headers: { "content-type": "application/json" } }), {
+    .get("", () => new Response(listJson, { headers: { "content-type": "application/json" } }), {
       auth: "any",
       response: { 200: t.Object({ data: t.Array(Product) }), 401: ErrorBody },
       detail: { summary: "List products" },

@@ -10,7 +10,7 @@ import { GenerateBody, GeneratedPrompt, PromptTemplate } from "./model";
 export const promptTemplateRoutes = (ctx: Context) =>
   new Elysia({ prefix: "/v1/prompt-templates", tags: ["Catalog"] })
     .use(authGuard(ctx))
-    .get("/", () => ({ data: promptTemplates }), {
+    .get("", () => ({ data: promptTemplates }), {
       auth: "any",
       response: { 200: t.Object({ data: t.Array(PromptTemplate) }), 401: ErrorBody },
       detail: { summary: "List prompt templates" },

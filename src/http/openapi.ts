@@ -1,0 +1,114 @@
+// /v1/openapi.json and /docs: the plugin's generated document, completed with our error responses and security.
+import { openapi, toOpenAPISchema } from "@elysiajs/openapi";
+import { Elysia } from "elysia";
+import swaggerCss from "swagger-ui-dist/swagger-ui.css" with { type: "text" };
+import swaggerJs from "swagger-ui-dist/swagger-ui-bundle.js" with { type: "text" };
+import pkg from "../../package.json";
+import { SECURITY_SCHEMES } from "./auth-guard";
+import { ErrorBody } from "./errors";
+
+const DESCRIPTION = `Assay evaluates documents against your rubrics and criteria, on your own machine.
+
+Authenticate product endpoints with an API key (\`Authorization: Bearer svc_live_…\`); manage keys with a user session
+(\`POST /v1/auth/login\`). Every error answers \`{"error": {"code", "message", "param"?, "request_id"}}\` and every response
+carries \`X-Request-Id\`. Lists are newest first with \`limit\` (1..100, default 20) and an opaque \`next_cursor\`.`;
+
+const ERROR_RESPONSES: Record<string, string> = {
+  "400": "validation_error or invalid_json: `param` names the offending field",
+  "401": "unauthenticated, session_required or invalid_credentials",
+  "402": "insufficient_credits",
+  "403": "insufficient_scope, forbidden, signature_invalid or url_expired",
+  "404": "not_found",
+  "409": "conflict, idempotency_in_progress, use_async, invalid_state or workflow_inactive",
+  "413": "payload_too_large",
+  "415": "unsupported_media_type",
+  "422": "unprocessable_document",
+  "429": "rate_limited (see Retry-After and X-RateLimit-* headers)",
+  "500": "internal_error (quote the request id)",
+};
+
+const INTERNAL_PATHS = ["/docs", "/docs/assets/swagger-ui-bundle.js", "/docs/assets/swagger-ui.css", "/docs/json", "/v1/openapi.json"];
+
+type Operation = {
+  security?: unknown[];
+  parameters?: unknown[];
+  requestBody?: unknown;
+  responses?: Record<string, any>;
+  "x-required-scope"?: string;
+  "x-errors"?: string[];
+};
+
+/** Adds the error responses an operation can give, each pointing at the one Error schema. */
+function completeOperation(path: string, op: Operation) {
+  const codes = new Set<string>(["500"]);
+  if (op.requestBody || op.parameters?.length) codes.add("400");
+  if (op.security?.length) codes.add("401").add("429");
+  if (op["x-required-scope"] || JSON.stringify(op.security ?? []).includes("session")) codes.add("403");
+  if (path.includes("{")) codes.add("404");
+  for (const code of op["x-errors"] ?? []) codes.add(code);
+  delete op["x-errors"];
+  op.responses ??= {};
+  for (const code of codes) {
+    op.responses[code] = {
+      description: ERROR_RESPONSES[code] ?? "error",
+      content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } },
+    };
+  }
+  for (const [code, res] of Object.entries(op.responses)) res.description ??= code.startsWith("2") ? "OK" : "error";
+}
+
+export function buildOpenApiDocument(app: Elysia<any, any, any, any, any, any, any>, publicUrl: string) {
+  const { paths, components } = toOpenAPISchema(app, { paths: INTERNAL_PATHS, staticFile: true }, undefined, undefined, "3.1.2");
+  for (const [path, item] of Object.entries(paths as Record<string, Record<string, Operation>>)) {
+    for (const op of Object.values(item)) completeOperation(path, op);
+  }
+  return {
+    openapi: "3.1.2",
+    info: { title: "Assay API", version: pkg.version, description: DESCRIPTION },
+    servers: [{ url: publicUrl }],
+    paths,
+    components: {
+      ...components,
+      schemas: { ...components?.schemas, Error: ErrorBody },
+      securitySchemes: SECURITY_SCHEMES,
+    },
+  };
+}
+
+/** The docs page (Swagger UI from the binary itself: it works with no internet) and the JSON document. */
+export const openApiRoutes = (getApp: () => Elysia<any, any, any, any, any, any, any>, publicUrl: string) => {
+  let cached: { routes: number; json: string } | null = null;
+  return new Elysia({ name: "openapi-docs" })
+    .use(
+      openapi({
+        path: "/docs",
+        specPath: "/docs/json",
+        provider: "swagger-ui",
+        documentation: { info: { title: "Assay API", version: pkg.version, description: DESCRIPTION } },
+        swagger: {
+          url: "/v1/openapi.json",
+          cdn: "/docs/assets/swagger-ui-bundle.js",
+          theme: "/docs/assets/swagger-ui.css",
+          autoDarkMode: false,
+        } as any,
+        exclude: { paths: INTERNAL_PATHS },
+      }),
+    )
+    .get(
+      "/v1/openapi.json",
+      () => {
+        const app = getApp();
+        if (!cached || cached.routes !== app.routes.length) {
+          cached = { routes: app.routes.length, json: JSON.stringify(buildOpenApiDocument(app, publicUrl)) };
+        }
+        return new Response(cached.json, { headers: { "content-type": "application/json" } });
+      },
+      { detail: { hide: true } },
+    )
+    .get("/docs/assets/swagger-ui-bundle.js", () => asset(swaggerJs, "text/javascript"), { detail: { hide: true } })
+    .get("/docs/assets/swagger-ui.css", () => asset(swaggerCss, "text/css"), { detail: { hide: true } });
+};
+
+function asset(body: string, type: string) {
+  return new Response(body, { headers: { "content-type": `${type}; charset=utf-8`, "cache-control": "public, max-age=86400" } });
+}

@@ -1,0 +1,46 @@
+// Embedded migrations: a fresh database and an up-to-date one both open; WAL, foreign keys and FTS5 are on.
+import { expect, test } from "bun:test";
+import path from "node:path";
+import { migrate, openDb } from "../../src/db/client";
+import { journal } from "../../src/db/migrations/index";
+import { tempDir } from "../helpers";
+
+test("a fresh database gets every migration, and reopening applies none twice", () => {
+  const file = path.join(tempDir(), "assay.db");
+  const db = openDb(file);
+  const applied = db.$client.query("SELECT count(*) AS n FROM __drizzle_migrations").get() as { n: number };
+  expect(applied.n).toBe(journal.entries.length);
+  db.$client.close();
+  const again = openDb(file);
+  migrate(again);
+  expect((again.$client.query("SELECT count(*) AS n FROM __drizzle_migrations").get() as { n: number }).n).toBe(journal.entries.length);
+  const tables = (again.$client.query("SELECT name FROM sqlite_master WHERE type IN ('table')").all() as { name: string }[]).map((r) => r.name);
+  for (const t of ["users", "workspaces", "api_keys", "sessions", "credit_ledger", "runs", "workflows", "documents", "chunks", "chunks_fts", "events", "webhook_deliveries"]) {
+    expect(tables).toContain(t);
+  }
+});
+
+test("pragmas: WAL, foreign keys, busy timeout", () => {
+  const db = openDb(path.join(tempDir(), "assay.db"));
+  expect((db.$client.query("PRAGMA journal_mode").get() as any).journal_mode).toBe("wal");
+  expect((db.$client.query("PRAGMA foreign_keys").get() as any).foreign_keys).toBe(1);
+  expect((db.$client.query("PRAGMA busy_timeout").get() as any).timeout).toBe(5000);
+});
+
+test("FTS5 index follows the chunks table and ranks with bm25", () => {
+  const db = openDb(path.join(tempDir(), "assay.db"));
+  const c = db.$client;
+  c.run("INSERT INTO workspaces (id, name, created_at) VALUES ('ws_1', 'w', 0)");
+  c.run("INSERT INTO documents (id, workspace_id, filename, object_key, status, created_at) VALUES ('doc_1', 'ws_1', 'a.txt', 'k', 'extracted', 0)");
+  c.run("INSERT INTO chunks (workspace_id, document_id, ord, text, location, start_offset) VALUES ('ws_1', 'doc_1', 0, 'The thesis statement is clear and arguable', '{}', 0)");
+  c.run("INSERT INTO chunks (workspace_id, document_id, ord, text, location, start_offset) VALUES ('ws_1', 'doc_1', 1, 'Citations follow APA style', '{}', 50)");
+  const hits = c.query("SELECT rowid, bm25(chunks_fts) AS score FROM chunks_fts WHERE chunks_fts MATCH 'thesis' ORDER BY score").all();
+  expect(hits).toHaveLength(1);
+  c.run("DELETE FROM chunks WHERE ord = 0");
+  expect(c.query("SELECT rowid FROM chunks_fts WHERE chunks_fts MATCH 'thesis'").all()).toHaveLength(0);
+});
+
+test("a foreign key violation is refused", () => {
+  const db = openDb(path.join(tempDir(), "assay.db"));
+  expect(() => db.$client.run("INSERT INTO users (id, workspace_id, email, role, created_at) VALUES ('usr_1', 'ws_missing', 'a@b', 'member', 0)")).toThrow();
+});

@@ -1,0 +1,81 @@
+// The OpenAPI document: valid 3.1, every route the server answers is in it, errors and security documented; /docs works offline.
+import { describe, expect, test } from "bun:test";
+import { harness } from "../helpers";
+
+const h = harness();
+const INTERNAL = new Set(["/docs", "/docs/json", "/docs/assets/swagger-ui-bundle.js", "/docs/assets/swagger-ui.css", "/v1/openapi.json"]);
+
+describe("GET /v1/openapi.json", async () => {
+  const doc = (await h.call("GET", "/v1/openapi.json")).body;
+
+  test("is an OpenAPI 3.1 document with info, servers, paths and components", () => {
+    expect(doc.openapi).toMatch(/^3\.1\.\d+$/);
+    expect(doc.info.title).toBe("Assay API");
+    expect(doc.info.version).toMatch(/^\d+\.\d+\.\d+/);
+    expect(doc.servers[0].url).toBe("http://localhost");
+    expect(doc.components.securitySchemes.apiKey).toMatchObject({ type: "http", scheme: "bearer" });
+    expect(doc.components.securitySchemes.session).toMatchObject({ type: "http", scheme: "bearer" });
+    expect(doc.components.schemas.Error.properties.error.required).toEqual(["code", "message", "request_id"]);
+  });
+
+  test("every route the server answers is documented, with its method", () => {
+    const routes = h.app.routes.filter((r) => !INTERNAL.has(r.path));
+    expect(routes.length).toBeGreaterThan(5);
+    for (const r of routes) {
+      const path = r.path.replace(/:(\w+)/g, "{$1}").replace(/\/$/, "");
+      expect(doc.paths[path], `${r.method} ${path}`).toBeDefined();
+      expect(doc.paths[path][r.method.toLowerCase()], `${r.method} ${path}`).toBeDefined();
+    }
+  });
+
+  test("every operation has a success response with a schema, and errors that point at the Error schema", () => {
+    for (const [path, item] of Object.entries<any>(doc.paths)) {
+      for (const [method, op] of Object.entries<any>(item)) {
+        const codes = Object.keys(op.responses);
+        const success = codes.find((c) => c.startsWith("2"));
+        expect(success, `${method} ${path}`).toBeDefined();
+        expect(op.responses[success!].content?.["application/json"]?.schema, `${method} ${path}`).toBeDefined();
+        expect(op.responses["500"].content["application/json"].schema.$ref).toBe("#/components/schemas/Error");
+        for (const p of path.match(/\{\w+\}/g) ?? []) expect(codes, `${method} ${path} ${p}`).toContain("404");
+        if (op.security) expect(codes).toContain("401");
+        if (op.requestBody) expect(codes).toContain("400");
+      }
+    }
+  });
+
+  test("protected operations name their security scheme; health does not", () => {
+    expect(doc.paths["/v1/keys"].post.security).toEqual([{ session: [] }]);
+    expect(doc.paths["/v1/products"].get.security).toEqual([{ apiKey: [] }, { session: [] }]);
+    expect(doc.paths["/v1/health"].get.security).toBeUndefined();
+    expect(doc.paths["/v1/prompt-templates/generate"].post["x-required-scope"]).toBe("workflows:write");
+  });
+
+  test("every $ref resolves inside the document", () => {
+    const refs = JSON.stringify(doc).match(/"\$ref":"[^"]+"/g) ?? [];
+    for (const ref of refs) {
+      const target = ref.slice(8, -1);
+      expect(target.startsWith("#/")).toBe(true);
+      let node: any = doc;
+      for (const part of target.slice(2).split("/")) node = node?.[part];
+      expect(node, target).toBeDefined();
+    }
+  });
+});
+
+describe("/docs", () => {
+  test("serves the docs page whose scripts and styles come from this server, not a CDN", async () => {
+    const page = await h.call("GET", "/docs");
+    expect(page.status).toBe(200);
+    expect(page.headers.get("content-type")).toContain("text/html");
+    const srcs = [...page.text.matchAll(/(?:src|href)="([^"]+)"/g)].map((m) => m[1]);
+    expect(srcs.length).toBeGreaterThan(0);
+    for (const src of srcs) {
+      expect(src.startsWith("/")).toBe(true);
+      const asset = await h.call("GET", src);
+      expect(asset.status).toBe(200);
+      expect(asset.text.length).toBeGreaterThan(1000);
+    }
+    expect(page.text).toContain("/v1/openapi.json");
+    expect(page.text).not.toMatch(/https?:\/\/(?!localhost)/);
+  });
+});

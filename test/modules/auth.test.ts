@@ -1,0 +1,145 @@
+// Identity: login, logout, /auth/me, admin bootstrap, the user CLI's service, and OIDC JWTs against a real JWKS server.
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { exportJWK, generateKeyPair, SignJWT } from "jose";
+import { eq } from "drizzle-orm";
+import { users } from "../../src/db/schema";
+import { ensureAdmin } from "../../src/modules/auth/service";
+import { getBalance } from "../../src/modules/usage/service";
+import { harness, scenarios, signUp, TestClock, type Harness } from "../helpers";
+
+let h: Harness;
+let u: Awaited<ReturnType<typeof signUp>>;
+
+beforeAll(async () => {
+  h = harness({ ASSAY_ADMIN_EMAIL: "boss@example.com", ASSAY_ADMIN_PASSWORD: "admin-password" });
+  await ensureAdmin(h.ctx.db, h.ctx.clock, h.ctx.config);
+  u = await signUp(h, "Member@Example.com");
+});
+
+describe("login", () => {
+  scenarios(() => h, [
+    {
+      name: "the bootstrap admin logs in",
+      method: "POST",
+      path: "/v1/auth/login",
+      body: { email: "boss@example.com", password: "admin-password" },
+      status: 200,
+      expect: { token_type: "Bearer", user: { email: "boss@example.com", role: "admin" } },
+      check: ({ body }) => {
+        expect(body.token).toMatch(/^sess_/);
+        expect(Date.parse(body.expires_at) - Date.now()).toBeGreaterThan(23.9 * 3600_000);
+      },
+    },
+    { name: "emails are case-insensitive", method: "POST", path: "/v1/auth/login", body: { email: "member@example.com", password: "correct horse battery" }, status: 200 },
+    { name: "wrong password", method: "POST", path: "/v1/auth/login", body: { email: "boss@example.com", password: "nope-nope" }, status: 401, expect: { error: { code: "invalid_credentials", message: "Email or password is incorrect" } } },
+    { name: "unknown email has the same answer", method: "POST", path: "/v1/auth/login", body: { email: "ghost@example.com", password: "nope-nope" }, status: 401, expect: { error: { code: "invalid_credentials", message: "Email or password is incorrect" } } },
+    { name: "missing password", method: "POST", path: "/v1/auth/login", body: { email: "boss@example.com" }, status: 400, expect: { error: { code: "validation_error", param: "password" } } },
+  ]);
+});
+
+describe("me and logout", () => {
+  test("/auth/me answers for a session and for a key, with the same workspace", async () => {
+    const bySession = await h.call("GET", "/v1/auth/me", { token: u.session });
+    expect(bySession.status).toBe(200);
+    expect(bySession.body).toMatchObject({ user: { email: "member@example.com", role: "member" }, workspace: { id: u.workspaceId }, auth: { kind: "session" } });
+    const byKey = await h.call("GET", "/v1/auth/me", { token: u.testKey });
+    expect(byKey.body).toMatchObject({ workspace: { id: u.workspaceId }, auth: { kind: "key", mode: "test" } });
+  });
+
+  test("logout revokes the presented session only", async () => {
+    const second = await h.call("POST", "/v1/auth/login", { body: { email: u.email, password: u.password } });
+    const out = await h.call("POST", "/v1/auth/logout", { token: second.body.token });
+    expect(out.status).toBe(200);
+    expect(out.body).toEqual({ revoked: true });
+    expect((await h.call("GET", "/v1/auth/me", { token: second.body.token })).status).toBe(401);
+    expect((await h.call("GET", "/v1/auth/me", { token: u.session })).status).toBe(200);
+  });
+
+  test("sessions expire after 24 hours", async () => {
+    const clock = new TestClock();
+    const hc = harness({}, clock);
+    const v = await signUp(hc);
+    clock.advance(24 * 3600_000 + 1);
+    const r = await hc.call("GET", "/v1/auth/me", { token: v.session });
+    expect(r.status).toBe(401);
+    expect(r.body.error.code).toBe("unauthenticated");
+  });
+
+  test("a new user gets a workspace of its own with ASSAY_INITIAL_CREDITS", async () => {
+    const hc = harness({ ASSAY_INITIAL_CREDITS: "250" });
+    const v = await signUp(hc);
+    const w = await signUp(hc);
+    expect(v.workspaceId).not.toBe(w.workspaceId);
+    expect(getBalance(hc.ctx.db, v.workspaceId)).toEqual({ pro_credits: 250, bonus_pro: 0, regular_pro: 250, basic_credits_excluded: true });
+  });
+
+  test("passwords are stored as argon2id hashes", async () => {
+    const row = h.ctx.db.select().from(users).where(eq(users.email, "boss@example.com")).get();
+    expect(row?.passwordHash).toStartWith("$argon2id$");
+  });
+
+  test("ensureAdmin leaves an existing user as it is", async () => {
+    await ensureAdmin(h.ctx.db, h.ctx.clock, h.ctx.config);
+    expect(h.ctx.db.select().from(users).where(eq(users.email, "boss@example.com")).all()).toHaveLength(1);
+  });
+});
+
+describe("OIDC", () => {
+  let jwks: ReturnType<typeof Bun.serve>;
+  let privateKey: CryptoKey;
+  let otherKey: CryptoKey;
+  let ho: Harness;
+  let issuer: string;
+
+  beforeAll(async () => {
+    const pair = await generateKeyPair("RS256");
+    privateKey = pair.privateKey;
+    otherKey = (await generateKeyPair("RS256")).privateKey;
+    const jwk = { ...(await exportJWK(pair.publicKey)), kid: "k1", alg: "RS256", use: "sig" };
+    jwks = Bun.serve({
+      port: 0,
+      hostname: "127.0.0.1",
+      fetch(req) {
+        const url = new URL(req.url);
+        if (url.pathname === "/.well-known/openid-configuration") return Response.json({ issuer, jwks_uri: `${issuer}/jwks` });
+        if (url.pathname === "/jwks") return Response.json({ keys: [jwk] });
+        return new Response("nope", { status: 404 });
+      },
+    });
+    issuer = `http://127.0.0.1:${jwks.port}`;
+    ho = harness({ ASSAY_OIDC_ISSUER: issuer, ASSAY_OIDC_AUDIENCE: "assay" });
+  });
+  afterAll(() => jwks.stop(true));
+
+  const sign = (claims: Record<string, unknown>, key = privateKey, exp = "5m") =>
+    new SignJWT(claims).setProtectedHeader({ alg: "RS256", kid: "k1" }).setIssuedAt().setExpirationTime(exp).sign(key);
+
+  test("a valid IdP token is a session; its user is created on first use, once", async () => {
+    const token = await sign({ sub: "idp-user-1", email: "ida@example.com", iss: issuer, aud: "assay" });
+    const me = await ho.call("GET", "/v1/auth/me", { token });
+    expect(me.status).toBe(200);
+    expect(me.body.user.email).toBe("ida@example.com");
+    const again = await ho.call("GET", "/v1/auth/me", { token });
+    expect(again.body.workspace.id).toBe(me.body.workspace.id);
+    const keys = await ho.call("POST", "/v1/keys", { token, body: { name: "from sso" } });
+    expect(keys.status).toBe(201);
+  });
+
+  for (const [name, make] of [
+    ["wrong audience", () => sign({ sub: "x", iss: issuer, aud: "other" })],
+    ["wrong issuer", () => sign({ sub: "x", iss: "http://evil.example", aud: "assay" })],
+    ["expired", () => sign({ sub: "x", iss: issuer, aud: "assay" }, privateKey, "-1m")],
+    ["signed by another key", () => sign({ sub: "x", iss: issuer, aud: "assay" }, otherKey)],
+  ] as const) {
+    test(`rejects a token with ${name}`, async () => {
+      const r = await ho.call("GET", "/v1/auth/me", { token: await make() });
+      expect(r.status).toBe(401);
+      expect(r.body.error.code).toBe("unauthenticated");
+    });
+  }
+
+  test("JWTs are not accepted when OIDC is not configured", async () => {
+    const token = await sign({ sub: "x", iss: issuer, aud: "assay" });
+    expect((await h.call("GET", "/v1/auth/me", { token })).status).toBe(401);
+  });
+});
