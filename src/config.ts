@@ -115,7 +115,7 @@ export function loadConfig(env: Source = process.env, argv: string[] = []): Conf
     adminEmail,
     adminPassword,
     initialCredits,
-    defaultRpm: int("ASSAY_DEFAULT_RPM", 600, 1, 100_000),
+    defaultRpm: int("ASSAY_DEFAULT_RPM", 600, 1, 1_000_000_000),
     syncTimeoutMs: int("ASSAY_SYNC_TIMEOUT_MS", 60_000, 0, 3_600_000),
     workers: int("ASSAY_WORKERS", 2, 1, 64),
     webhookRetryScheduleMs: schedule,

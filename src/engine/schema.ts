@@ -101,9 +101,21 @@ function compileUncached(schema: JsonSchema): CompiledSchema {
     }
     try {
       const fn = ajv.compile(schema);
-      return { validate: (value) => (fn(value) ? null : formatErrors(fn.errors ?? [])) };
+      const validate = (value: unknown): string | null => {
+        try {
+          return fn(value) ? null : formatErrors(fn.errors ?? []);
+        } catch {
+          // Only a $ref cycle with no data in between ("a" -> "b" -> "a") gets here: stack overflow.
+          return `(root) cannot be checked: ${CYCLE}`;
+        }
+      };
+      if (validate(null)?.endsWith(CYCLE)) throw new SchemaError(`Invalid JSON Schema: ${CYCLE}`);
+      return { validate };
     } catch (e) {
-      throw new SchemaError(`Invalid JSON Schema: ${e instanceof Error ? e.message : String(e)}`);
+      if (e instanceof SchemaError) throw e;
+      // ajv overflows its stack compiling some $ref cycles.
+      const reason = e instanceof RangeError ? CYCLE : e instanceof Error ? e.message : String(e);
+      throw new SchemaError(`Invalid JSON Schema: ${reason}`);
     } finally {
       // ajv keeps every compiled schema (and registers its $id); the compiled function
       // lives on without it, and our own cache is the bounded one.
@@ -112,6 +124,8 @@ function compileUncached(schema: JsonSchema): CompiledSchema {
   }
   throw firstError ?? new SchemaError("Invalid JSON Schema.");
 }
+
+const CYCLE = "the schema refers to itself without end.";
 
 function metaSchemaError(errors: ErrorObject[]): SchemaError {
   const e = errors[0];

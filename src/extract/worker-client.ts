@@ -1,0 +1,147 @@
+// Runs extraction in a Worker with a time limit, so a hostile or huge document can neither block the server
+// nor run forever: on timeout the worker is terminated, and a crashed worker becomes an ExtractError.
+import { existsSync } from "node:fs";
+import { availableParallelism } from "node:os";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { ExtractError, type ExtractErrorCode, type ExtractedDocument } from "./types.ts";
+import type { Hints } from "./detect.ts";
+
+export const DEFAULT_TIMEOUT_MS = 60_000;
+
+export type WorkerRequest = { bytes: Uint8Array; hints: Hints };
+export type WorkerReply =
+  | { ok: true; doc: ExtractedDocument }
+  | { ok: false; code: ExtractErrorCode; message: string };
+
+// At most one extraction per core at a time: each one can use hundreds of MB and a full core.
+const maxConcurrent = Math.max(1, availableParallelism());
+let running = 0;
+const waiting: Array<() => void> = [];
+
+async function acquire(): Promise<void> {
+  if (running < maxConcurrent) {
+    running++;
+    return;
+  }
+  await new Promise<void>((resolve) => waiting.push(resolve));
+}
+
+function release() {
+  const next = waiting.shift();
+  if (next) next(); // the slot passes straight to the next caller
+  else running--;
+}
+
+/** Extracts in a Worker. The time limit counts from when the worker gets the document, not from waiting for a slot. */
+export async function extractInWorker(
+  bytes: Uint8Array,
+  hints: Hints = {},
+  opts: { timeoutMs?: number } = {},
+): Promise<ExtractedDocument> {
+  await acquire();
+  try {
+    return await runInWorker(bytes, { filename: hints.filename, mimeType: hints.mimeType }, opts.timeoutMs ?? DEFAULT_TIMEOUT_MS);
+  } finally {
+    release();
+  }
+}
+
+// Workers are reused after a successful extraction, which saves loading pdf.js/mammoth/exceljs (~0.3 s) per call.
+// Reuse is conservative: never after an error, a timeout or a legacy .xls (SheetJS has known prototype-pollution
+// issues, so its worker is discarded), and a worker is retired after MAX_JOBS_PER_WORKER documents.
+const MAX_JOBS_PER_WORKER = 50;
+
+interface PooledWorker {
+  worker: Worker;
+  jobs: number;
+  alive: boolean;
+}
+
+const idle: PooledWorker[] = [];
+
+/**
+ * Where the worker entry is. Under `bun run`/`bun test` it is worker.ts beside this file. In a compiled binary
+ * (where worker.ts must be an extra entrypoint of `bun build --compile`) import.meta.url is the bundle's own
+ * path and entrypoints are embedded as .js relative to their common root, e.g. extract/worker.js when the
+ * entrypoints are src/main.ts and src/extract/worker.ts; a plain "./worker.ts" would not load there.
+ */
+function workerUrl(): string {
+  const beside = new URL("./worker.ts", import.meta.url);
+  if (existsSync(fileURLToPath(beside))) return beside.href;
+  const root = dirname(fileURLToPath(import.meta.url));
+  for (const candidate of ["extract/worker.js", "worker.js", "src/extract/worker.js"]) {
+    const path = join(root, candidate);
+    if (existsSync(path)) return path;
+  }
+  return beside.href; // not embedded: the worker fails to start and the call ends in an ExtractError
+}
+
+let resolvedWorkerUrl: string | undefined;
+
+function spawn(): PooledWorker {
+  resolvedWorkerUrl ??= workerUrl();
+  const pooled: PooledWorker = { worker: new Worker(resolvedWorkerUrl), jobs: 0, alive: true };
+  pooled.worker.addEventListener("close", () => {
+    pooled.alive = false;
+    const i = idle.indexOf(pooled);
+    if (i >= 0) idle.splice(i, 1);
+  });
+  return pooled;
+}
+
+function takeWorker(): PooledWorker {
+  let pooled = idle.pop();
+  while (pooled && !pooled.alive) pooled = idle.pop();
+  pooled ??= spawn();
+  pooled.worker.ref();
+  return pooled;
+}
+
+function giveBack(pooled: PooledWorker, reusable: boolean) {
+  if (reusable && pooled.alive && pooled.jobs < MAX_JOBS_PER_WORKER && idle.length < maxConcurrent) {
+    pooled.worker.unref(); // an idle worker must not keep the process alive
+    idle.push(pooled);
+  } else {
+    pooled.alive = false;
+    pooled.worker.terminate();
+  }
+}
+
+function runInWorker(bytes: Uint8Array, hints: Hints, timeoutMs: number): Promise<ExtractedDocument> {
+  return new Promise((resolve, reject) => {
+    const pooled = takeWorker();
+    const { worker } = pooled;
+    pooled.jobs++;
+    let settled = false;
+    const finish = (reusable: boolean, settle: () => void) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      worker.removeEventListener("message", onMessage);
+      worker.removeEventListener("error", onError);
+      worker.removeEventListener("messageerror", onError);
+      worker.removeEventListener("close", onClose);
+      giveBack(pooled, reusable);
+      settle();
+    };
+    const fail = (message: string) => () => reject(new ExtractError("unprocessable_document", message));
+    const onMessage = (event: MessageEvent<WorkerReply>) => {
+      const reply = event.data;
+      if (reply.ok) finish(reply.doc.format !== "xls", () => resolve(reply.doc));
+      else finish(false, () => reject(new ExtractError(reply.code, reply.message)));
+    };
+    const onError = (event: Event) => {
+      event.preventDefault();
+      finish(false, fail("extraction failed unexpectedly"));
+    };
+    const onClose = () => finish(false, fail("extraction failed unexpectedly (the worker stopped)"));
+    const timer = setTimeout(() => finish(false, fail("extraction timed out")), timeoutMs);
+    worker.addEventListener("message", onMessage);
+    worker.addEventListener("error", onError);
+    worker.addEventListener("messageerror", onError);
+    worker.addEventListener("close", onClose);
+    const request: WorkerRequest = { bytes, hints };
+    worker.postMessage(request);
+  });
+}

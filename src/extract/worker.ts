@@ -1,0 +1,19 @@
+// Worker entry for extractInWorker: extracts one document per message and replies with the result or a typed error.
+import { extract } from "./index.ts";
+import { ExtractError } from "./types.ts";
+import type { WorkerReply, WorkerRequest } from "./worker-client.ts";
+
+declare const self: Worker;
+
+self.onmessage = async (event: MessageEvent<WorkerRequest>) => {
+  let reply: WorkerReply;
+  try {
+    reply = { ok: true, doc: await extract(event.data.bytes, event.data.hints) };
+  } catch (err) {
+    reply =
+      err instanceof ExtractError
+        ? { ok: false, code: err.code, message: err.message }
+        : { ok: false, code: "unprocessable_document", message: "the document could not be read" };
+  }
+  self.postMessage(reply);
+};

@@ -1,0 +1,274 @@
+// Test-mode stubs: whatever the output schema, the stub validates against it and is the same for the same seed.
+import { describe, expect, test } from "bun:test";
+import { compileSchema, EVALUATION_SCHEMA, inferSchemaFromJson, inferSchemaFromTable } from "../../src/engine/schema";
+import { stubEvaluation, stubFromSchema } from "../../src/engine/stub";
+import type { EngineDocument } from "../../src/engine/types";
+
+const schemas: [string, object][] = [
+  ["the standard evaluation", EVALUATION_SCHEMA],
+  [
+    "formats, enums and const",
+    {
+      type: "object",
+      properties: {
+        id: { type: "string", format: "uuid" },
+        at: { type: "string", format: "date-time" },
+        on: { type: "string", format: "date" },
+        mail: { type: "string", format: "email" },
+        link: { type: "string", format: "uri" },
+        status: { enum: ["open", "closed"] },
+        kind: { const: "invoice" },
+      },
+      required: ["id", "status"],
+      additionalProperties: false,
+    },
+  ],
+  [
+    "string lengths and patterns",
+    {
+      type: "object",
+      properties: {
+        short: { type: "string", maxLength: 3 },
+        long: { type: "string", minLength: 40 },
+        exact: { type: "string", minLength: 5, maxLength: 5 },
+        code: { type: "string", pattern: "^[A-Z]{3}-\\d{4}$" },
+        phone: { type: "string", pattern: "^\\+?[0-9]{2,3}( [0-9]{3}){2}$" },
+        choice: { type: "string", pattern: "^(yes|no)$" },
+        slug: { type: "string", pattern: "^[a-z0-9]+(?:-[a-z0-9]+)*$", maxLength: 12 },
+      },
+      required: ["short", "long", "exact", "code", "phone", "choice", "slug"],
+    },
+  ],
+  [
+    "numeric bounds and multiples",
+    {
+      type: "object",
+      properties: {
+        pct: { type: "number", minimum: 0, maximum: 100 },
+        open: { type: "number", exclusiveMinimum: 0, exclusiveMaximum: 1 },
+        tight: { type: "integer", minimum: 7, maximum: 7 },
+        even: { type: "integer", multipleOf: 2, minimum: 3, maximum: 9 },
+        cents: { type: "number", multipleOf: 0.01, minimum: 0.001, maximum: 0.05 },
+        negative: { type: "integer", exclusiveMaximum: -10 },
+      },
+      required: ["pct", "open", "tight", "even", "cents", "negative"],
+    },
+  ],
+  [
+    "arrays with item counts and tuples",
+    {
+      type: "object",
+      properties: {
+        three: { type: "array", items: { type: "integer" }, minItems: 3 },
+        none: { type: "array", items: { type: "string" }, maxItems: 0 },
+        pair: { type: "array", prefixItems: [{ type: "string" }, { type: "boolean" }], items: false },
+        unique: { type: "array", items: { enum: ["a", "b", "c"] }, minItems: 2, uniqueItems: true },
+        tagged: { type: "array", contains: { const: "must" }, items: { type: "string" } },
+      },
+      required: ["three", "none", "pair", "unique", "tagged"],
+    },
+  ],
+  [
+    "arrays of nested objects",
+    {
+      type: "object",
+      properties: {
+        orders: {
+          type: "array",
+          minItems: 2,
+          maxItems: 2,
+          items: {
+            type: "object",
+            properties: {
+              customer: {
+                type: "object",
+                properties: { name: { type: "string" }, address: { type: "object", properties: { city: { type: "string" } } } },
+                required: ["name", "address"],
+                additionalProperties: false,
+              },
+              lines: { type: "array", items: { type: "object", properties: { qty: { type: "integer", minimum: 1 } }, required: ["qty"] } },
+            },
+            required: ["customer", "lines"],
+            additionalProperties: false,
+          },
+        },
+      },
+      required: ["orders"],
+      additionalProperties: false,
+    },
+  ],
+  [
+    "anyOf, oneOf that needs the right branch, and allOf",
+    {
+      type: "object",
+      properties: {
+        either: { anyOf: [{ type: "string", format: "email" }, { type: "integer" }] },
+        number_not_integer: { oneOf: [{ type: "number" }, { type: "integer" }] },
+        exactly_one: { oneOf: [{ type: "integer" }, { type: "number" }] },
+        merged: {
+          allOf: [
+            { type: "object", properties: { a: { type: "string" } }, required: ["a"] },
+            { properties: { b: { type: "integer", minimum: 10 } }, required: ["b"] },
+            { properties: { a: { minLength: 12 } } },
+          ],
+        },
+      },
+      required: ["either", "number_not_integer", "exactly_one", "merged"],
+    },
+  ],
+  [
+    "local $ref to $defs and definitions, and a recursive tree",
+    {
+      $defs: {
+        money: { type: "object", properties: { amount: { type: "number" }, currency: { enum: ["EUR", "USD"] } }, required: ["amount", "currency"] },
+        node: {
+          type: "object",
+          properties: { label: { type: "string" }, children: { type: "array", items: { $ref: "#/$defs/node" } } },
+          required: ["label"],
+        },
+      },
+      definitions: { id: { type: "string", pattern: "^doc_[a-z0-9]{6}$" } },
+      type: "object",
+      properties: {
+        price: { $ref: "#/$defs/money" },
+        doc: { $ref: "#/definitions/id" },
+        tree: { $ref: "#/$defs/node" },
+      },
+      required: ["price", "doc", "tree"],
+    },
+  ],
+  [
+    "nullable type arrays",
+    {
+      type: "object",
+      properties: {
+        maybe_text: { type: ["string", "null"], minLength: 2 },
+        maybe_count: { type: ["null", "integer"], minimum: 5 },
+        only_null: { type: "null" },
+      },
+      required: ["maybe_text", "maybe_count", "only_null"],
+    },
+  ],
+  [
+    "additionalProperties false with required keys and minProperties",
+    {
+      type: "object",
+      properties: { a: { type: "string" } },
+      required: ["a"],
+      additionalProperties: false,
+    },
+  ],
+  [
+    "an open map that needs entries",
+    { type: "object", additionalProperties: { type: "integer" }, minProperties: 2 },
+  ],
+  [
+    "draft-07 with definitions and tuple items",
+    {
+      $schema: "http://json-schema.org/draft-07/schema#",
+      definitions: { flag: { type: "boolean" } },
+      type: "object",
+      properties: {
+        point: { type: "array", items: [{ type: "number" }, { type: "number" }], additionalItems: false },
+        on: { $ref: "#/definitions/flag" },
+      },
+      required: ["point", "on"],
+    },
+  ],
+  [
+    "a schema inferred from a JSON sample",
+    inferSchemaFromJson({ name: "x", when: "2024-01-01T00:00:00Z", items: [{ a: 1 }, { a: 2.5, b: null }], ok: true }),
+  ],
+  [
+    "a schema inferred from a table",
+    inferSchemaFromTable([
+      ["Number", "Square", "Label"],
+      ["1", "1", "one"],
+      ["2", "", "two"],
+    ]),
+  ],
+];
+
+describe("stubFromSchema", () => {
+  test.each(schemas)("validates: %s", (_name, schema) => {
+    const { validate } = compileSchema(schema);
+    for (const seed of ["run_1", "run_2", "another seed"]) {
+      const value = stubFromSchema(schema, seed);
+      expect(validate(value)).toBeNull();
+    }
+  });
+
+  test("the same seed gives the same value, another seed another one", () => {
+    for (const [, schema] of schemas) {
+      expect(stubFromSchema(schema, "run_abc")).toEqual(stubFromSchema(schema, "run_abc"));
+    }
+    const schema = { type: "object", properties: { id: { type: "string", format: "uuid" }, n: { type: "integer" } }, required: ["id", "n"] };
+    expect(stubFromSchema(schema, "run_a")).not.toEqual(stubFromSchema(schema, "run_b"));
+  });
+
+  test("includes optional properties and respects additionalProperties false", () => {
+    const value = stubFromSchema(
+      { type: "object", properties: { must: { type: "string" }, may: { type: "integer" } }, required: ["must"], additionalProperties: false },
+      "seed",
+    ) as Record<string, unknown>;
+    expect(Object.keys(value).sort()).toEqual(["may", "must"]);
+  });
+
+  test("arrays hold max(minItems, 1) items, capped by maxItems; enums give their first value", () => {
+    const value = stubFromSchema(
+      {
+        type: "object",
+        properties: {
+          one: { type: "array", items: { enum: ["first", "second"] } },
+          four: { type: "array", items: { type: "string" }, minItems: 4 },
+          capped: { type: "array", items: { type: "string" }, maxItems: 0 },
+        },
+      },
+      "seed",
+    ) as Record<string, unknown[]>;
+    expect(value.one).toEqual(["first"]);
+    expect(value.four).toHaveLength(4);
+    expect(value.capped).toEqual([]);
+  });
+
+  test("an invalid schema is refused rather than stubbed", () => {
+    expect(() => stubFromSchema({ type: "nope" }, "seed")).toThrow("Invalid JSON Schema");
+  });
+});
+
+describe("stubEvaluation", () => {
+  const { validate } = compileSchema(EVALUATION_SCHEMA);
+
+  test("is a valid evaluation, labelled as test mode, and deterministic", () => {
+    const e = stubEvaluation("run_1");
+    expect(validate(e)).toBeNull();
+    expect(e.summary).toContain("Test mode");
+    expect(stubEvaluation("run_1")).toEqual(e);
+    const expected = e.score >= 70 ? "pass" : e.score >= 50 ? "needs_review" : "fail";
+    expect(e.verdict).toBe(expected);
+  });
+
+  test("uses the rubric's criteria and quotes the input verbatim", () => {
+    const text = "Title page\n\nThe supplier shall deliver within 30 days.\nSecond line.";
+    const doc: EngineDocument = {
+      id: "doc_123",
+      name: "contract.txt",
+      content: {
+        format: "txt",
+        mime_type: "text/plain",
+        text,
+        page_count: null,
+        sections: [
+          { location: {}, text: "   \n" },
+          { location: { section: "body" }, text: "The supplier shall deliver within 30 days.\nSecond line." },
+        ],
+      },
+    };
+    const e = stubEvaluation("run_2", { criteria: [{ id: "delivery", title: "Delivery terms" }], documents: [doc] });
+    expect(validate(e)).toBeNull();
+    expect(e.criteria.map((c) => c.id)).toEqual(["delivery"]);
+    const ev = e.criteria[0].evidence[0];
+    expect(ev).toEqual({ document_id: "doc_123", quote: "The supplier shall deliver within 30 days.", location: { section: "body" } });
+    expect(text.includes(ev.quote)).toBe(true);
+  });
+});
