@@ -4,6 +4,7 @@ import type { Config } from "./config";
 import { openDb, type Db } from "./db/client";
 import { OidcVerifier } from "./modules/auth/service";
 import { KeyCache } from "./modules/keys/service";
+import { Scheduler } from "./jobs/scheduler";
 
 export interface Clock {
   now(): number;
@@ -22,8 +23,8 @@ export interface Context {
 export interface Runtime {
   keys: KeyCache;
   oidc: OidcVerifier | null;
-  /** Wakes the background workers when new work is written (runs, indexing, deliveries). */
-  wake: (kind: "runs" | "jobs" | "webhooks") => void;
+  /** Background workers; `scheduler.wake(name)` after writing new work (runs, jobs, webhooks). */
+  scheduler: Scheduler;
 }
 
 /** Opens (and migrates) the database of `config.dataDir`. `config.secret` must be set (see ensureDataDir). */
@@ -33,6 +34,6 @@ export function createContext(config: Config, clock: Clock = systemClock): Conte
     config,
     db,
     clock,
-    runtime: { keys: new KeyCache(db), oidc: config.oidc ? new OidcVerifier(config.oidc) : null, wake: () => {} },
+    runtime: { keys: new KeyCache(db), oidc: config.oidc ? new OidcVerifier(config.oidc) : null, scheduler: new Scheduler() },
   };
 }

@@ -3,6 +3,7 @@ import { ensureDataDir, type Config } from "./config";
 import { createApp } from "./app";
 import { createContext, type Clock, type Context } from "./context";
 import { ensureAdmin } from "./modules/auth/service";
+import { registerJobs } from "./jobs";
 
 export interface Running {
   ctx: Context;
@@ -15,6 +16,8 @@ export async function startServer(baseConfig: Config, clock?: Clock): Promise<Ru
   const ctx = createContext(config, clock);
   await ensureAdmin(ctx.db, ctx.clock, config);
   const app = createApp(ctx);
+  registerJobs(ctx);
+  ctx.runtime.scheduler.start();
   app.listen({ hostname: config.host, port: config.port, maxRequestBodySize: 64 * 1024 * 1024 });
   const server = app.server!;
   const url = `http://${config.host.includes(":") ? `[${config.host}]` : config.host}:${server.port}`;
@@ -23,6 +26,7 @@ export async function startServer(baseConfig: Config, clock?: Clock): Promise<Ru
     url,
     async stop() {
       await app.stop();
+      await ctx.runtime.scheduler.stop();
       ctx.db.$client.close();
     },
   };

@@ -71,6 +71,7 @@ CREATE TABLE `events` (
 	`type` text NOT NULL,
 	`subject_id` text NOT NULL,
 	`extra_endpoint_id` text,
+	`data` text NOT NULL,
 	`dispatched_at` integer,
 	`created_at` integer NOT NULL
 );

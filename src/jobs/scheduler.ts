@@ -1,0 +1,75 @@
+// The in-process scheduler: named workers that poll for claimable rows, woken early when new work is written.
+// Work itself is always a row (claimed with one UPDATE … RETURNING); this only decides when to look.
+
+export interface JobWorker {
+  name: string;
+  /** Parallel loops of this worker (e.g. ASSAY_WORKERS for runs). */
+  concurrency: number;
+  /** How long an idle loop sleeps before looking again. */
+  idleMs: number;
+  /** Claims and does one unit of work; resolves true if there was any (the loop goes again at once). */
+  tick(): Promise<boolean>;
+}
+
+export class Scheduler {
+  private readonly workers = new Map<string, JobWorker>();
+  private readonly sleepers = new Map<string, Set<() => void>>();
+  private readonly loops: Promise<void>[] = [];
+  private running = false;
+
+  add(worker: JobWorker): this {
+    this.workers.set(worker.name, worker);
+    return this;
+  }
+
+  start(): void {
+    if (this.running) return;
+    this.running = true;
+    for (const worker of this.workers.values()) {
+      for (let i = 0; i < worker.concurrency; i++) this.loops.push(this.loop(worker));
+    }
+  }
+
+  /** Wakes the idle loops of a worker so new work starts now rather than at the next poll. */
+  wake(name: string): void {
+    const set = this.sleepers.get(name);
+    if (!set) return;
+    for (const resolve of set) resolve();
+    set.clear();
+  }
+
+  /** Stops claiming new work and waits for the work in hand to finish. */
+  async stop(): Promise<void> {
+    this.running = false;
+    for (const name of this.sleepers.keys()) this.wake(name);
+    await Promise.all(this.loops);
+    this.loops.length = 0;
+  }
+
+  private sleep(name: string, ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      let set = this.sleepers.get(name);
+      if (!set) this.sleepers.set(name, (set = new Set()));
+      const done = () => {
+        clearTimeout(timer);
+        set!.delete(done);
+        resolve();
+      };
+      const timer = setTimeout(done, ms);
+      set.add(done);
+    });
+  }
+
+  private async loop(worker: JobWorker): Promise<void> {
+    while (this.running) {
+      let didWork = false;
+      try {
+        didWork = await worker.tick();
+      } catch (err) {
+        // A worker's own errors are recorded on its rows; anything reaching here is a bug worth a log line, not a crash.
+        console.error(`[jobs] ${worker.name}:`, err);
+      }
+      if (!didWork && this.running) await this.sleep(worker.name, worker.idleMs);
+    }
+  }
+}

@@ -1,0 +1,33 @@
+// The outbox: other modules record events here inside the transaction that makes the change they report.
+import type { Clock } from "../../context";
+import type { Db } from "../../db/client";
+import { events } from "../../db/schema";
+import { newId } from "../../lib/ids";
+
+export const EVENT_TYPES = ["run.succeeded", "run.failed", "run.canceled", "reference_document.ready"] as const;
+export type EventType = (typeof EVENT_TYPES)[number];
+
+/**
+ * Writes an event row. Call it inside the caller's transaction (see db/client.ts `tx`), so the event exists
+ * exactly when the change does. `data` is the payload's data ({run} or {reference_document}) at that moment.
+ * The webhook deliverer fans it out to subscribed endpoints (plus `extraEndpointId`, the workflow's own endpoint).
+ */
+export function recordEvent(
+  db: Db,
+  clock: Clock,
+  input: { workspaceId: string; type: EventType; subjectId: string; data: Record<string, unknown>; extraEndpointId?: string | null },
+): string {
+  const id = newId("evt");
+  db.insert(events)
+    .values({
+      id,
+      workspaceId: input.workspaceId,
+      type: input.type,
+      subjectId: input.subjectId,
+      data: input.data,
+      extraEndpointId: input.extraEndpointId ?? null,
+      createdAt: clock.now(),
+    })
+    .run();
+  return id;
+}
