@@ -9,6 +9,10 @@ import { healthRoutes } from "./modules/health";
 import { keyRoutes } from "./modules/keys";
 import { productRoutes } from "./modules/products";
 import { promptTemplateRoutes } from "./modules/prompt-templates";
+import { webhookRoutes } from "./modules/webhooks";
+import { objectRoutes } from "./modules/objects";
+import { documentRoutes } from "./modules/documents";
+import { referenceDocumentRoutes } from "./modules/reference-documents";
 
 function jsonResponse(status: number, body: unknown, headers: Record<string, unknown>) {
   const h = new Headers();
@@ -32,7 +36,11 @@ export function createApp(ctx: Context) {
     .use(authRoutes(ctx))
     .use(keyRoutes(ctx))
     .use(productRoutes(ctx))
-    .use(promptTemplateRoutes(ctx));
+    .use(promptTemplateRoutes(ctx))
+    .use(webhookRoutes(ctx))
+    .use(objectRoutes(ctx))
+    .use(documentRoutes(ctx))
+    .use(referenceDocumentRoutes(ctx));
   return app;
 }
 

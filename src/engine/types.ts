@@ -41,6 +41,8 @@ export interface EngineDocument {
   id: string;
   name: string;
   content: ExtractedDocument;
+  /** The documents row whose chunks are in the retrieval index (for a reference document, its original's doc_ id). */
+  documentId?: string;
 }
 
 /** A rendered output file. */

@@ -1,5 +1,5 @@
 // The credit ledger: grants, holds, charges, releases and refunds; balances are derived from it, never stored.
-import { and, eq, sql } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import type { Clock } from "../../context";
 import { creditLedger } from "../../db/schema";
 import type { Db } from "../../db/client";
@@ -42,13 +42,115 @@ export function grantCredits(db: Db, clock: Clock, workspaceId: string, amount: 
   db.insert(creditLedger).values({ workspaceId, kind, delta: amount, reason, note: note ?? null, createdAt: clock.now() }).run();
 }
 
-/** Sum of ledger rows of one run (negative while held or charged). */
-export function runLedgerTotal(db: Db, runId: string): { bonus: number; regular: number } {
+/**
+ * Holds `amount` for a run, bonus credits first; 402 when the balance cannot cover it. Call inside the
+ * transaction that inserts the run, so a hold never exists without its run.
+ */
+export function holdCredits(db: Db, clock: Clock, workspaceId: string, runId: string, amount: number): void {
+  const balance = getBalance(db, workspaceId);
+  if (amount > balance.pro_credits + 1e-9) {
+    throw new ApiError(402, "insufficient_credits", `This run needs ${amount} credits; the workspace has ${balance.pro_credits}`);
+  }
+  const fromBonus = roundCredits(Math.min(Math.max(balance.bonus_pro, 0), amount));
+  const fromRegular = roundCredits(amount - fromBonus);
+  const now = clock.now();
+  if (fromBonus > 0) db.insert(creditLedger).values({ workspaceId, kind: "bonus", delta: -fromBonus, reason: "hold", runId, createdAt: now }).run();
+  if (fromRegular > 0) db.insert(creditLedger).values({ workspaceId, kind: "regular", delta: -fromRegular, reason: "hold", runId, createdAt: now }).run();
+}
+
+function heldByKind(db: Db, runId: string) {
   const rows = db
-    .select({ kind: creditLedger.kind, total: sql<number>`coalesce(sum(${creditLedger.delta}), 0)` })
+    .select({ kind: creditLedger.kind, reason: creditLedger.reason, total: sql<number>`coalesce(sum(${creditLedger.delta}), 0)` })
     .from(creditLedger)
-    .where(and(eq(creditLedger.runId, runId)))
-    .groupBy(creditLedger.kind)
+    .where(eq(creditLedger.runId, runId))
+    .groupBy(creditLedger.kind, creditLedger.reason)
     .all();
-  return { bonus: rows.find((r) => r.kind === "bonus")?.total ?? 0, regular: rows.find((r) => r.kind === "regular")?.total ?? 0 };
+  const held = (kind: CreditKind) => -roundCredits(rows.filter((r) => r.kind === kind && (r.reason === "hold" || r.reason === "release")).reduce((s, r) => s + r.total, 0));
+  return { bonus: held("bonus"), regular: held("regular") };
+}
+
+/** Gives a run's outstanding hold back in full (failure, cancel). Idempotent: nothing held, nothing written. */
+export function releaseHold(db: Db, clock: Clock, workspaceId: string, runId: string): void {
+  const held = heldByKind(db, runId);
+  const now = clock.now();
+  for (const kind of ["bonus", "regular"] as const) {
+    if (held[kind] > 0) db.insert(creditLedger).values({ workspaceId, kind, delta: held[kind], reason: "release", runId, createdAt: now }).run();
+  }
+}
+
+/** Turns a run's hold into a charge (release + charge rows per kind); returns the credits charged. */
+export function chargeHold(db: Db, clock: Clock, workspaceId: string, runId: string): number {
+  const held = heldByKind(db, runId);
+  const now = clock.now();
+  for (const kind of ["bonus", "regular"] as const) {
+    if (held[kind] <= 0) continue;
+    db.insert(creditLedger).values({ workspaceId, kind, delta: held[kind], reason: "release", runId, createdAt: now }).run();
+    db.insert(creditLedger).values({ workspaceId, kind, delta: -held[kind], reason: "charge", runId, createdAt: now }).run();
+  }
+  return roundCredits(held.bonus + held.regular);
+}
+
+/** Returns a run's charges to the kinds they came from; returns the credits refunded. */
+export function refundCharge(db: Db, clock: Clock, workspaceId: string, runId: string): number {
+  const rows = db
+    .select({ kind: creditLedger.kind, reason: creditLedger.reason, total: sql<number>`coalesce(sum(${creditLedger.delta}), 0)` })
+    .from(creditLedger)
+    .where(eq(creditLedger.runId, runId))
+    .groupBy(creditLedger.kind, creditLedger.reason)
+    .all();
+  const now = clock.now();
+  let refunded = 0;
+  for (const kind of ["bonus", "regular"] as const) {
+    const charged = -rows.filter((r) => r.kind === kind && (r.reason === "charge" || r.reason === "refund")).reduce((s, r) => s + r.total, 0);
+    if (charged > 0) {
+      db.insert(creditLedger).values({ workspaceId, kind, delta: roundCredits(charged), reason: "refund", runId, createdAt: now }).run();
+      refunded += charged;
+    }
+  }
+  return roundCredits(refunded);
+}
+
+const DATE = /^\d{4}-\d{2}-\d{2}$/;
+
+function parseDate(param: string, value: string): number {
+  const ms = Date.parse(`${value}T00:00:00Z`);
+  if (!DATE.test(value) || Number.isNaN(ms) || new Date(ms).toISOString().slice(0, 10) !== value) {
+    throw new ApiError(400, "validation_error", `${param} must be a date like 2026-11-01`, param);
+  }
+  return ms;
+}
+
+/** The usage period: inclusive UTC dates, defaulting to the current calendar month. */
+export function usagePeriod(now: number, from?: string, to?: string) {
+  const today = new Date(now);
+  const monthStart = Date.UTC(today.getUTCFullYear(), today.getUTCMonth(), 1);
+  const monthEnd = Date.UTC(today.getUTCFullYear(), today.getUTCMonth() + 1, 0);
+  const fromMs = from ? parseDate("from", from) : monthStart;
+  const toMs = to ? parseDate("to", to) : monthEnd;
+  if (fromMs > toMs) throw new ApiError(400, "validation_error", "from must not be after to", "from");
+  const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+  return { from: day(fromMs), to: day(toMs), startMs: fromMs, endMs: toMs + 86_400_000 };
+}
+
+/**
+ * Live runs created in the period, per workflow. Credits are what was charged and not refunded, which is what the
+ * ledger's charge and refund rows of those runs add up to. Test-key runs are left out entirely.
+ */
+export function usageReport(db: Db, workspaceId: string, period: ReturnType<typeof usagePeriod>) {
+  const rows = db.$client
+    .query(
+      `SELECT r.workflow_id AS workflow_id, coalesce(w.name, '') AS name, count(*) AS runs,
+              coalesce(sum(CASE WHEN r.status = 'succeeded' THEN r.charged_credits ELSE 0 END), 0) AS credits
+       FROM runs r LEFT JOIN workflows w ON w.id = r.workflow_id
+       WHERE r.workspace_id = ?1 AND r.key_mode = 'live' AND r.created_at >= ?2 AND r.created_at < ?3
+       GROUP BY r.workflow_id ORDER BY credits DESC, runs DESC, r.workflow_id`,
+    )
+    .all(workspaceId, period.startMs, period.endMs) as { workflow_id: string; name: string; runs: number; credits: number }[];
+  const byWorkflow = rows.map((r) => ({ ...r, credits: roundCredits(r.credits) }));
+  return {
+    period: { from: period.from, to: period.to },
+    total_runs: byWorkflow.reduce((s, r) => s + r.runs, 0),
+    total_credits: roundCredits(byWorkflow.reduce((s, r) => s + r.credits, 0)),
+    by_workflow: byWorkflow,
+  };
 }

@@ -1,5 +1,5 @@
 // The outbox: other modules record events here inside the transaction that makes the change they report.
-import type { Clock } from "../../context";
+import type { Clock, Context } from "../../context";
 import type { Db } from "../../db/client";
 import { events } from "../../db/schema";
 import { newId } from "../../lib/ids";
@@ -30,4 +30,15 @@ export function recordEvent(
     })
     .run();
   return id;
+}
+
+/** The scheduler name of the webhook worker (see worker.ts). */
+export const WEBHOOK_WORKER = "webhooks";
+
+/**
+ * Call after the transaction that recorded events has committed: wakes the webhook worker so delivery starts now
+ * rather than at its next poll. Harmless when the scheduler is not running (CLI, tests).
+ */
+export function notifyWebhooks(ctx: Pick<Context, "runtime">): void {
+  ctx.runtime.scheduler.wake(WEBHOOK_WORKER);
 }

@@ -1,0 +1,142 @@
+// Words -> comparable terms for the local evaluator: tokenising, stopwords, British/American folding and Porter stems.
+import { porterStem } from "./porter";
+
+// English function words: they say nothing about what a text covers.
+const STOPWORDS = new Set(
+  (
+    "a about above after again against all also am an and any are aren as at be because been before being below between both but by " +
+    "can cannot could couldn did didn do does doesn doing don down during each either else etc few for from further had hadn has hasn " +
+    "have haven having he her here hers herself him himself his how however i if in into is isn it its itself just let ll me more most " +
+    "mustn my myself neither no nor not now of off on once only or other ought our ours ourselves out over own re same shan she should " +
+    "shouldn so some such than that the their theirs them themselves then there these they this those through thus to too under until " +
+    "up upon us ve very via was wasn we were weren what when where which while who whom whose why will with within without won would " +
+    "wouldn yet you your yours yourself yourselves one two three may might must shall also e g eg ie i.e"
+  ).split(/\s+/),
+);
+
+// Words a rubric uses to talk about scoring and levels rather than about the subject:
+// a criterion's key terms leave them out, or every criterion would "match" every text.
+const RUBRIC_WORDS = new Set(
+  (
+    "score scores scored scoring point points pts mark marks marking marked grade grades graded grading criterion criteria rubric " +
+    "level levels band bands descriptor descriptors excellent exemplary outstanding proficient accomplished competent good fair poor " +
+    "satisfactory unsatisfactory adequate adequately inadequate inadequately weak strong strongly developing emerging beginning novice " +
+    "advanced basic exceeds exceed meets meet partially partial fully full mostly somewhat little limited minimal many several lacks " +
+    "lack lacking missing absent clearly effectively appropriately consistently generally frequently occasionally rarely student " +
+    "students writer writers author authors essay essays paper papers response responses submission submissions work piece document " +
+    "documents demonstrates demonstrate demonstrated shows show shown provides provide provided uses use used using includes include " +
+    "included contains contain present presents presented address addresses addressed total weight weighting weighted max maximum " +
+    "minimum per every overall well highly high low quality attempt attempts needs need needed requirement requirements expectation " +
+    "expectations standard standards may must should evaluate evaluation assess assessment assessed review check checks " +
+    "given give makes make made way ways number numbers across either whether across throughout includes able ability reader readers"
+  ).split(/\s+/),
+);
+
+// Words of an instruction to a reviewer (the workflow prompt's boilerplate), never topic words.
+const INSTRUCTION_WORDS = new Set(
+  (
+    "evaluate evaluating evaluation assess assessing assessment review reviewing reviewer check checking attached reference " +
+    "input inputs document documents file files rubric criteria criterion quote quotes quoted verbatim location locations json " +
+    "verdict summary rationale feedback output format return answer task prompt instructions instruction judge judgement " +
+    "judgment flag flags flagged person actionable suggestion suggestions improvement priority priorities strengths weakness " +
+    "weaknesses next draft write writing exactly written"
+  ).split(/\s+/),
+);
+
+const TOKEN = /[\p{L}\p{N}]+(?:['’][\p{L}]+)*/gu;
+const OUR_EXCEPTIONS = new Set(["contour", "devour", "detour", "paramour", "troubadour"]);
+
+/** Spelling variants folded before stemming (organise/organize, colour/color, centre/center). */
+function foldSpelling(w: string): string {
+  let x = w;
+  if (x.length > 5 && x.endsWith("our") && !OUR_EXCEPTIONS.has(x)) x = `${x.slice(0, -3)}or`;
+  if (x.length > 5 && /our(s|ed|ing|able|ful|ite|ites)$/.test(x) && !OUR_EXCEPTIONS.has(x.replace(/(s|ed|ing|able|ful|ite|ites)$/, ""))) {
+    x = x.replace(/our(s|ed|ing|able|ful|ite|ites)$/, "or$1");
+  }
+  if (x.length > 5) x = x.replace(/is(ation|ations|e|ed|es|ing|er|ers)$/, "iz$1");
+  if (x.length > 5 && /[^aeiou]re$/.test(x) && /(ntre|tre|bre)$/.test(x)) x = `${x.slice(0, -2)}er`;
+  return x;
+}
+
+const stemCache = new Map<string, string>();
+
+/** A word's comparable form: lower case, possessive dropped, spelling folded, Porter-stemmed. */
+export function stemWord(raw: string): string {
+  const lower = raw.toLowerCase().replace(/['’]s$/, "").replace(/['’]/g, "");
+  let s = stemCache.get(lower);
+  if (s === undefined) {
+    s = /^\p{N}+$/u.test(lower) ? lower : porterStem(foldSpelling(lower));
+    if (stemCache.size > 50_000) stemCache.clear();
+    stemCache.set(lower, s);
+  }
+  return s;
+}
+
+export interface Token {
+  word: string; // lower-cased surface form
+  stem: string;
+  start: number;
+  end: number;
+}
+
+/** Every word of `text` with its offsets. */
+export function tokenize(text: string): Token[] {
+  const out: Token[] = [];
+  for (const m of text.matchAll(TOKEN)) {
+    const word = m[0].toLowerCase();
+    out.push({ word, stem: stemWord(word), start: m.index, end: m.index + m[0].length });
+  }
+  return out;
+}
+
+/** Whether a (lower-cased) word carries content: not a function word, not a single letter, not a bare short number. */
+export function isContentWord(word: string): boolean {
+  if (word.length < 2 || STOPWORDS.has(word)) return false;
+  if (/^\p{N}+$/u.test(word)) return word.length >= 3; // years and figures, not list numbers
+  return true;
+}
+
+/** Stems of the content words of `text`, in order, with repeats. */
+export function contentTerms(text: string): string[] {
+  return tokenize(text)
+    .filter((t) => isContentWord(t.word))
+    .map((t) => t.stem);
+}
+
+/** Stems of the words a criterion is about: content words that are not rubric or scoring vocabulary. */
+export function keyTermsOf(text: string): string[] {
+  return tokenize(text)
+    .filter((t) => isContentWord(t.word) && !RUBRIC_WORDS.has(t.word))
+    .map((t) => t.stem);
+}
+
+// A criterion's title names its subject ("Work ethic", "Presentation"): only scoring words are left out of it.
+const TITLE_NOISE = new Set(
+  "score scores point points pts mark marks criterion criteria level levels band weight weighting total max maximum out of per cent percent".split(" "),
+);
+
+/** Stems of a criterion title's words, scoring words left out. */
+export function titleTermsOf(text: string): string[] {
+  return tokenize(text)
+    .filter((t) => isContentWord(t.word) && !TITLE_NOISE.has(t.word))
+    .map((t) => t.stem);
+}
+
+/** Stems of the topic words of an instruction (the workflow prompt): no rubric words, no reviewer instructions. */
+export function topicTermsOf(text: string): string[] {
+  return tokenize(text)
+    .filter(
+      (t) =>
+        isContentWord(t.word) &&
+        !RUBRIC_WORDS.has(t.word) &&
+        !INSTRUCTION_WORDS.has(t.word),
+    )
+    .map((t) => t.stem);
+}
+
+/** term -> count */
+export function termCounts(terms: Iterable<string>): Map<string, number> {
+  const m = new Map<string, number>();
+  for (const t of terms) m.set(t, (m.get(t) ?? 0) + 1);
+  return m;
+}

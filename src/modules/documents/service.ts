@@ -1,0 +1,209 @@
+// Input documents: presigned upload, completion (text extraction, once) and the stored originals other modules build on.
+import { and, eq } from "drizzle-orm";
+import mime from "mime-types";
+import type { Context } from "../../context";
+import type { Db } from "../../db/client";
+import { documents } from "../../db/schema";
+import { ExtractError, extractInWorker, type ExtractedDocument } from "../../extract";
+import { ApiError } from "../../http/errors";
+import { newId } from "../../lib/ids";
+import { bytesStream, MAX_OBJECT_BYTES, objectStore, signedUploadUrl, type SignedUrl } from "../../storage";
+import { toDocumentJson, type DocumentRow } from "./model";
+
+export { toDocumentJson, type DocumentRow };
+
+const MEDIA_TYPE = /^[a-z0-9][a-z0-9!#$&^_.+-]{0,126}\/[a-z0-9][a-z0-9!#$&^_.+-]{0,126}$/;
+
+function invalid(param: string, message: string): ApiError {
+  return new ApiError(400, "validation_error", message, param);
+}
+
+export function checkFilename(raw: string, param = "filename"): string {
+  const filename = raw.trim();
+  if (!filename) throw invalid(param, `${param} must not be empty`);
+  if (/[\x00-\x1f\x7f]/.test(filename)) throw invalid(param, `${param} must not contain control characters`);
+  return filename;
+}
+
+/** The upload's Content-Type: the declared one (media type only, lower case), else from the extension, else octet-stream. */
+export function resolveMimeType(filename: string, declared?: string | null, param = "mime_type"): string {
+  if (declared != null) {
+    const media = declared.split(";")[0].trim().toLowerCase();
+    if (!MEDIA_TYPE.test(media)) throw invalid(param, `${param} must be a media type such as application/pdf`);
+    return media;
+  }
+  return mime.lookup(filename) || "application/octet-stream";
+}
+
+export function checkSize(sizeBytes: number | undefined, param = "size_bytes"): void {
+  if (sizeBytes === undefined) return;
+  if (sizeBytes < 1) throw invalid(param, `${param} must be at least 1`);
+  if (sizeBytes > MAX_OBJECT_BYTES) throw new ApiError(413, "payload_too_large", `${param} is over the 52428800-byte (50 MB) limit`, param);
+}
+
+function objectKey(workspaceId: string, documentId: string): string {
+  return `${workspaceId}/documents/${documentId}`;
+}
+
+export interface NewUpload {
+  workspaceId: string;
+  filename: string;
+  mimeType?: string | null;
+  sizeBytes?: number;
+}
+
+/** Inserts a pending document and signs the URL its bytes go to (at most size_bytes, with the declared type). */
+export function createPendingDocument(ctx: Context, input: NewUpload): { row: DocumentRow; upload: SignedUrl & { contentType: string } } {
+  const filename = checkFilename(input.filename);
+  const contentType = resolveMimeType(filename, input.mimeType);
+  checkSize(input.sizeBytes);
+  const id = newId("doc");
+  const row: DocumentRow = {
+    id,
+    workspaceId: input.workspaceId,
+    filename,
+    declaredMimeType: contentType,
+    declaredSize: input.sizeBytes ?? null,
+    objectKey: objectKey(input.workspaceId, id),
+    status: "pending",
+    mimeType: null,
+    sizeBytes: null,
+    pageCount: null,
+    textChars: null,
+    extracted: null,
+    error: null,
+    createdAt: ctx.clock.now(),
+  };
+  ctx.db.insert(documents).values(row).run();
+  const upload = signedUploadUrl(ctx, row.objectKey, { contentType, maxBytes: input.sizeBytes ?? MAX_OBJECT_BYTES });
+  return { row, upload: { ...upload, contentType } };
+}
+
+/** A document of the workspace, or 404. */
+export function getDocument(db: Db, workspaceId: string, id: string): DocumentRow {
+  const row = db.select().from(documents).where(and(eq(documents.id, id), eq(documents.workspaceId, workspaceId))).get();
+  if (!row) throw new ApiError(404, "not_found", `No document ${id}`);
+  return row;
+}
+
+/** The document if it belongs to the workspace and its text is extracted; null otherwise (the caller decides the error). */
+export function getCompletedDocument(db: Db, workspaceId: string, id: string): DocumentRow | null {
+  const row = db.select().from(documents).where(and(eq(documents.id, id), eq(documents.workspaceId, workspaceId))).get();
+  return row && row.status === "extracted" ? row : null;
+}
+
+/** The ExtractError a failed document keeps, as the API error it answers (415 or 422). */
+export function extractFailure(row: Pick<DocumentRow, "error">): ApiError {
+  let saved: { code?: string; message?: string } = {};
+  try {
+    saved = JSON.parse(row.error ?? "{}");
+  } catch {}
+  const code = saved.code === "unsupported_media_type" ? "unsupported_media_type" : "unprocessable_document";
+  return new ApiError(code === "unsupported_media_type" ? 415 : 422, code, saved.message ?? "The file could not be read");
+}
+
+/** Reads the stored original and extracts it (in a worker, time-limited). Throws ExtractError for bad content. */
+export async function extractStored(ctx: Context, row: DocumentRow): Promise<{ doc: ExtractedDocument; size: number }> {
+  const blob = await objectStore(ctx).get(row.objectKey);
+  if (!blob) throw new ApiError(409, "invalid_state", "The file has not been uploaded yet: PUT it to upload_url first");
+  const bytes = new Uint8Array(await blob.arrayBuffer());
+  const doc = await extractInWorker(bytes, { filename: row.filename, mimeType: row.declaredMimeType ?? undefined });
+  return { doc, size: bytes.length };
+}
+
+/** The update that records a successful extraction; run it inside the caller's transaction when there is one. */
+export function markExtracted(db: Db, id: string, doc: ExtractedDocument, size: number): void {
+  db.update(documents)
+    .set({ status: "extracted", extracted: doc, pageCount: doc.page_count, textChars: doc.text.length, mimeType: doc.mime_type, sizeBytes: size, error: null })
+    .where(eq(documents.id, id))
+    .run();
+}
+
+export function markFailed(db: Db, id: string, err: ExtractError, size: number | null): void {
+  db.update(documents)
+    .set({ status: "failed", error: JSON.stringify({ code: err.code, message: err.message }), ...(size === null ? {} : { sizeBytes: size }) })
+    .where(eq(documents.id, id))
+    .run();
+}
+
+function asApiError(err: ExtractError, prefix = ""): ApiError {
+  return new ApiError(err.code === "unsupported_media_type" ? 415 : 422, err.code, prefix + err.message);
+}
+
+/**
+ * POST /documents/:id/complete. Extracts once: an extracted document is returned as it is, a failed one answers its
+ * saved 415/422 again, and one whose bytes have not arrived is 409 invalid_state.
+ */
+export async function completeDocument(ctx: Context, workspaceId: string, id: string): Promise<DocumentRow> {
+  const row = getDocument(ctx.db, workspaceId, id);
+  if (row.status === "extracted") return row;
+  if (row.status === "failed") throw extractFailure(row);
+  const size = (await objectStore(ctx).stat(row.objectKey))?.size ?? null;
+  if (size === null) throw new ApiError(409, "invalid_state", "The file has not been uploaded yet: PUT it to upload_url first");
+  try {
+    const { doc, size: read } = await extractStored(ctx, row);
+    markExtracted(ctx.db, row.id, doc, read);
+  } catch (err) {
+    if (!(err instanceof ExtractError)) throw err;
+    markFailed(ctx.db, row.id, err, size);
+    throw asApiError(err);
+  }
+  return getDocument(ctx.db, workspaceId, id);
+}
+
+/** Stores bytes received in one request as a new document, status "uploaded" (not yet extracted). */
+export async function storeUploadedDocument(
+  ctx: Context,
+  input: { workspaceId: string; filename: string; mimeType?: string | null; stream: ReadableStream<Uint8Array>; param?: string },
+): Promise<DocumentRow> {
+  const filename = checkFilename(input.filename, input.param ?? "filename");
+  // The part's type comes from the client's HTTP library, not from a field the user filled: an odd one is ignored.
+  let mimeType: string;
+  try {
+    mimeType = resolveMimeType(filename, input.mimeType || null);
+  } catch {
+    mimeType = resolveMimeType(filename, null);
+  }
+  const id = newId("doc");
+  const key = objectKey(input.workspaceId, id);
+  const { size } = await objectStore(ctx).put(key, input.stream, { maxBytes: MAX_OBJECT_BYTES });
+  const row: DocumentRow = {
+    id,
+    workspaceId: input.workspaceId,
+    filename,
+    declaredMimeType: mimeType,
+    declaredSize: size,
+    objectKey: key,
+    status: "uploaded",
+    mimeType: null,
+    sizeBytes: size,
+    pageCount: null,
+    textChars: null,
+    extracted: null,
+    error: null,
+    createdAt: ctx.clock.now(),
+  };
+  ctx.db.insert(documents).values(row).run();
+  return row;
+}
+
+/**
+ * For the legacy multipart run form: stores the bytes as a document and extracts them at once.
+ * Bad content is 415/422 naming the file; the document row is kept as failed.
+ */
+export async function createDocumentFromBytes(
+  ctx: Context,
+  input: { workspaceId: string; filename: string; mimeType?: string | null; bytes: Uint8Array },
+): Promise<DocumentRow> {
+  if (input.bytes.length > MAX_OBJECT_BYTES) throw new ApiError(413, "payload_too_large", `${input.filename} is over the 50 MB limit`);
+  const row = await storeUploadedDocument(ctx, { ...input, stream: bytesStream(input.bytes) });
+  try {
+    const doc = await extractInWorker(input.bytes, { filename: row.filename, mimeType: row.declaredMimeType ?? undefined });
+    markExtracted(ctx.db, row.id, doc, input.bytes.length);
+  } catch (err) {
+    if (!(err instanceof ExtractError)) throw err;
+    markFailed(ctx.db, row.id, err, input.bytes.length);
+    throw asApiError(err, `${row.filename}: `);
+  }
+  return getDocument(ctx.db, input.workspaceId, row.id);
+}

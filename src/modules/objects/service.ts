@@ -1,0 +1,95 @@
+// Signed uploads and downloads: the signature is the credential; uploads stream to the store with a byte cap.
+import type { Context } from "../../context";
+import { ApiError } from "../../http/errors";
+import { isValidKey, MAX_OBJECT_BYTES, objectStore, ObjectTooLargeError, verifySignedUrl } from "../../storage";
+
+type SignedQuery = Record<string, string | undefined>;
+
+/** "Text/Plain; charset=UTF-8" → "text/plain": uploads are matched on the media type alone. */
+export function mediaType(header: string | null | undefined): string {
+  return (header ?? "").split(";")[0].trim().toLowerCase();
+}
+
+/** The object key from the wildcard path segment. */
+export function keyFromPath(raw: string | undefined): string {
+  try {
+    return decodeURIComponent(raw ?? "");
+  } catch {
+    return "";
+  }
+}
+
+function verify(ctx: Context, method: "PUT" | "GET", key: string, query: SignedQuery) {
+  const result = isValidKey(key) ? verifySignedUrl(ctx.config.secret, { method, key, query, nowMs: ctx.clock.now() }) : ({ ok: false, code: "signature_invalid" } as const);
+  if (!result.ok) {
+    throw result.code === "url_expired"
+      ? new ApiError(403, "url_expired", "This signed URL has expired; ask the API for a new one")
+      : new ApiError(403, "signature_invalid", "The URL's signature does not match; use the URL exactly as the API returned it");
+  }
+  return result;
+}
+
+function tooLarge(limit: number, declared: boolean) {
+  return new ApiError(
+    413,
+    "payload_too_large",
+    declared ? `The body is larger than the ${limit} bytes declared for this upload (size_bytes)` : `The body is larger than the ${limit}-byte (50 MB) limit`,
+  );
+}
+
+export interface UploadRequest {
+  key: string;
+  query: SignedQuery;
+  contentType: string | null;
+  contentLength: string | null;
+  body: ReadableStream<Uint8Array> | null;
+}
+
+/** PUT: checks signature, expiry, Content-Type and size (not content: that is judged at `complete`), then streams to disk. */
+export async function receiveUpload(ctx: Context, req: UploadRequest): Promise<{ key: string; size_bytes: number }> {
+  const signed = verify(ctx, "PUT", req.key, req.query);
+  const declaredType = mediaType(signed.contentType);
+  const givenType = mediaType(req.contentType);
+  if (!declaredType || givenType !== declaredType) {
+    throw new ApiError(
+      415,
+      "unsupported_media_type",
+      givenType ? `Content-Type must be ${declaredType} as declared, not ${givenType}` : `Send the header Content-Type: ${declaredType} as declared`,
+    );
+  }
+  const declared = signed.maxBytes !== null && signed.maxBytes < MAX_OBJECT_BYTES;
+  const limit = declared ? signed.maxBytes! : MAX_OBJECT_BYTES;
+  // Refuse before reading a byte when the client says up front that the body is too big.
+  if (req.contentLength !== null && /^\d+$/.test(req.contentLength) && Number(req.contentLength) > limit) throw tooLarge(limit, declared);
+  const body = req.body ?? new ReadableStream<Uint8Array>({ start: (c) => c.close() });
+  try {
+    const { size } = await objectStore(ctx).put(req.key, body, { maxBytes: limit });
+    return { key: req.key, size_bytes: size };
+  } catch (err) {
+    if (err instanceof ObjectTooLargeError) throw tooLarge(limit, declared);
+    throw err;
+  }
+}
+
+/** Content-Disposition with an ASCII fallback and the exact name RFC 5987-encoded when it is not plain ASCII. */
+export function contentDisposition(filename: string): string {
+  const fallback = filename.replace(/[^\x20-\x7e]|["\\]/g, "_");
+  if (fallback === filename) return `attachment; filename="${filename}"`;
+  const encoded = encodeURIComponent(filename).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+  return `attachment; filename="${fallback}"; filename*=UTF-8''${encoded}`;
+}
+
+/** GET: the stored bytes, streamed, with the signed Content-Type and file name. */
+export async function serveDownload(ctx: Context, key: string, query: SignedQuery): Promise<Response> {
+  const signed = verify(ctx, "GET", key, query);
+  const blob = await objectStore(ctx).get(key);
+  if (!blob) throw new ApiError(404, "not_found", "This file no longer exists");
+  const headers: Record<string, string> = {
+    "content-type": signed.contentType || "application/octet-stream",
+    "content-length": String(blob.size),
+    "content-disposition": contentDisposition(signed.filename || key.split("/").pop()!),
+    "cache-control": "private, no-store",
+    "x-content-type-options": "nosniff",
+  };
+  return new Response(blob.stream(), { headers });
+}

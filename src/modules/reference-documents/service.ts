@@ -1,0 +1,189 @@
+// Reference documents: creation (presigned or multipart), completion, reads, deletion, and what runs need to use them.
+import { and, eq, inArray, isNull } from "drizzle-orm";
+import type { Context } from "../../context";
+import { tx, type Db } from "../../db/client";
+import { documents, referenceDocuments } from "../../db/schema";
+import type { ExtractedDocument } from "../../extract";
+import { ApiError } from "../../http/errors";
+import { pageClause, toPage } from "../../http/pagination";
+import { newId } from "../../lib/ids";
+import { objectStore } from "../../storage";
+import { createPendingDocument, storeUploadedDocument } from "../documents/service";
+import { enqueueJob, findJob, isClaimable } from "./jobs";
+import { toReferenceDocumentJson, type ReferenceRow } from "./model";
+
+export { toReferenceDocumentJson, type ReferenceRow };
+
+export const INDEX_JOB = "index_reference";
+export const INDEXING_WORKER = "indexing";
+
+function checkName(raw: string): string {
+  const name = raw.trim();
+  if (!name) throw new ApiError(400, "validation_error", "name must not be empty", "name");
+  if (name.length > 200) throw new ApiError(400, "validation_error", "name must be at most 200 characters", "name");
+  return name;
+}
+
+function insertReference(db: Db, workspaceId: string, documentId: string, name: string, now: number): ReferenceRow {
+  const row: ReferenceRow = {
+    id: newId("ref"),
+    workspaceId,
+    documentId,
+    name,
+    status: "processing",
+    failureReason: null,
+    deletedAt: null,
+    createdAt: now,
+    updatedAt: now,
+  };
+  db.insert(referenceDocuments).values(row).run();
+  return row;
+}
+
+/** Presigned form: a pending original and its reference (processing). Indexing starts at complete. */
+export function createPresignedReference(
+  ctx: Context,
+  input: { workspaceId: string; name: string; filename: string; mimeType?: string; sizeBytes?: number },
+) {
+  const name = checkName(input.name);
+  return tx(ctx.db, () => {
+    const { row: doc, upload } = createPendingDocument(ctx, input);
+    return { row: insertReference(ctx.db, input.workspaceId, doc.id, name, ctx.clock.now()), upload };
+  });
+}
+
+/** Multipart form: the bytes are already here, so indexing is queued at once. */
+export async function createUploadedReference(
+  ctx: Context,
+  input: { workspaceId: string; name: string; filename: string; mimeType?: string; stream: ReadableStream<Uint8Array> },
+): Promise<ReferenceRow> {
+  const name = checkName(input.name);
+  const doc = await storeUploadedDocument(ctx, { workspaceId: input.workspaceId, filename: input.filename, mimeType: input.mimeType, stream: input.stream, param: "file" });
+  const row = tx(ctx.db, () => {
+    const ref = insertReference(ctx.db, input.workspaceId, doc.id, name, ctx.clock.now());
+    enqueueJob(ctx.db, ctx.clock, INDEX_JOB, ref.id);
+    return ref;
+  });
+  ctx.runtime.scheduler.wake(INDEXING_WORKER);
+  return row;
+}
+
+/** A reference document of the workspace that is not deleted, or 404. */
+export function getReference(db: Db, workspaceId: string, id: string): ReferenceRow {
+  const row = db
+    .select()
+    .from(referenceDocuments)
+    .where(and(eq(referenceDocuments.id, id), eq(referenceDocuments.workspaceId, workspaceId), isNull(referenceDocuments.deletedAt)))
+    .get();
+  if (!row) throw new ApiError(404, "not_found", `No reference document ${id}`);
+  return row;
+}
+
+/**
+ * GET's lazy refresh: the status is whatever the database says now; if the reference is still processing and its
+ * job is due (or was left running by a process that died), the indexing worker is woken so it moves on at once.
+ */
+export function readReference(ctx: Context, workspaceId: string, id: string): ReferenceRow {
+  const row = getReference(ctx.db, workspaceId, id);
+  if (row.status === "processing") {
+    const job = findJob(ctx.db, INDEX_JOB, row.id);
+    if (job && isClaimable(job, ctx.clock.now())) ctx.runtime.scheduler.wake(INDEXING_WORKER);
+  }
+  return row;
+}
+
+/**
+ * Confirms a presigned upload and queues indexing, once: later calls (and calls on multipart references, already
+ * queued) return the reference as it stands. 409 invalid_state while the bytes have not arrived.
+ */
+export async function completeReference(ctx: Context, workspaceId: string, id: string): Promise<ReferenceRow> {
+  const ref = getReference(ctx.db, workspaceId, id);
+  if (ref.status !== "processing" || findJob(ctx.db, INDEX_JOB, ref.id)) return ref;
+  const doc = ctx.db.select().from(documents).where(eq(documents.id, ref.documentId)).get();
+  if (!doc || !(await objectStore(ctx).stat(doc.objectKey))) {
+    throw new ApiError(409, "invalid_state", "The file has not been uploaded yet: PUT it to upload_url first");
+  }
+  tx(ctx.db, () => {
+    // Checked again inside the transaction: two concurrent completes queue one job.
+    if (findJob(ctx.db, INDEX_JOB, ref.id)) return;
+    enqueueJob(ctx.db, ctx.clock, INDEX_JOB, ref.id);
+    ctx.db.update(documents).set({ status: "uploaded" }).where(and(eq(documents.id, doc.id), eq(documents.status, "pending"))).run();
+  });
+  ctx.runtime.scheduler.wake(INDEXING_WORKER);
+  return getReference(ctx.db, workspaceId, id);
+}
+
+export function listReferences(db: Db, secret: string, workspaceId: string, q: { limit?: number; cursor?: string }) {
+  const limit = q.limit ?? 20;
+  const { where, orderBy } = pageClause(secret, referenceDocuments, q.cursor);
+  const rows = db
+    .select()
+    .from(referenceDocuments)
+    .where(and(eq(referenceDocuments.workspaceId, workspaceId), isNull(referenceDocuments.deletedAt), where))
+    .orderBy(...orderBy)
+    .limit(limit + 1)
+    .all();
+  return toPage(secret, rows, limit, toReferenceDocumentJson);
+}
+
+/** Removes the pointer only: the stored original (documents row and object) stays in the workspace. */
+export function deleteReference(ctx: Context, workspaceId: string, id: string) {
+  const row = getReference(ctx.db, workspaceId, id);
+  const now = ctx.clock.now();
+  ctx.db.update(referenceDocuments).set({ deletedAt: now, updatedAt: now }).where(eq(referenceDocuments.id, row.id)).run();
+  return { id: row.id, object: "reference_document" as const, deleted: true as const };
+}
+
+/** A ready reference with its original's extracted content: the shape of the engine's EngineDocument, plus documentId. */
+export interface ReadyReference {
+  id: string;
+  name: string;
+  /** The doc_… whose chunks the retrieval index holds. */
+  documentId: string;
+  content: ExtractedDocument;
+}
+
+/** The ready, not deleted references among `ids` (in the order of `ids`); others are left out. */
+export function getReadyReferenceDocuments(db: Db, workspaceId: string, ids: string[]): ReadyReference[] {
+  if (!ids.length) return [];
+  const rows = db
+    .select({ id: referenceDocuments.id, name: referenceDocuments.name, documentId: documents.id, extracted: documents.extracted })
+    .from(referenceDocuments)
+    .innerJoin(documents, eq(documents.id, referenceDocuments.documentId))
+    .where(
+      and(
+        eq(referenceDocuments.workspaceId, workspaceId),
+        inArray(referenceDocuments.id, ids),
+        eq(referenceDocuments.status, "ready"),
+        isNull(referenceDocuments.deletedAt),
+      ),
+    )
+    .all();
+  const byId = new Map(rows.filter((r) => r.extracted != null).map((r) => [r.id, r]));
+  return ids.flatMap((id) => {
+    const r = byId.get(id);
+    return r ? [{ id: r.id, name: r.name, documentId: r.documentId, content: r.extracted as ExtractedDocument }] : [];
+  });
+}
+
+export type ReferenceState = "processing" | "ready" | "failed" | "deleted" | "missing";
+
+/** Each id's state ("missing": not a reference of this workspace), with the failure reason of failed ones. */
+export function referenceStatuses(db: Db, workspaceId: string, ids: string[]): Map<string, { status: ReferenceState; failureReason: string | null }> {
+  const out = new Map<string, { status: ReferenceState; failureReason: string | null }>();
+  const rows = ids.length
+    ? db
+        .select()
+        .from(referenceDocuments)
+        .where(and(eq(referenceDocuments.workspaceId, workspaceId), inArray(referenceDocuments.id, ids)))
+        .all()
+    : [];
+  const byId = new Map(rows.map((r) => [r.id, r]));
+  for (const id of ids) {
+    const r = byId.get(id);
+    if (!r) out.set(id, { status: "missing", failureReason: null });
+    else if (r.deletedAt !== null) out.set(id, { status: "deleted", failureReason: null });
+    else out.set(id, { status: r.status, failureReason: r.status === "failed" ? (r.failureReason ?? "The file could not be indexed") : null });
+  }
+  return out;
+}

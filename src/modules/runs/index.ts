@@ -1,0 +1,162 @@
+// Routes: POST /v1/workflows/:workflow_id/runs (JSON or legacy multipart, Idempotency-Key, sync mode),
+// GET /v1/runs, GET /v1/runs/:run_id, POST /v1/runs/:run_id/cancel, GET /v1/runs/:run_id/output.
+import { Elysia, t } from "elysia";
+import type { Context } from "../../context";
+import { authGuard, type Auth } from "../../http/auth-guard";
+import { checkSchema, parseJson, readBodyCapped } from "../../http/body";
+import { ApiError } from "../../http/errors";
+import { canonicalJson, withIdempotency } from "../../http/idempotency";
+import { sha256Hex } from "../../lib/ids";
+import { createDocumentFromBytes } from "../documents/service";
+import { CreateRunBody, ListRunsQuery, Run, RunOutputFile } from "./model";
+import { cancelRun, createRun, getRun, listRuns, outputFileOf, runJson, waitForRun } from "./service";
+
+const LEGACY_MULTIPART_MAX = 4 * 1024 * 1024;
+const JSON_BODY_MAX = 1024 * 1024;
+
+interface ParsedCreate {
+  body: { mode?: "sync" | "async"; input_documents: string[]; metadata?: Record<string, unknown> };
+  files: File[];
+  requestHash: string;
+}
+
+/** JSON form, or the legacy multipart form (files[] ≤ 4 MB in all; metadata and input_documents as JSON strings). */
+async function parseCreateRequest(request: Request): Promise<ParsedCreate> {
+  const type = (request.headers.get("content-type") ?? "").toLowerCase();
+  if (type.startsWith("multipart/form-data")) {
+    const raw = await readBodyCapped(request, LEGACY_MULTIPART_MAX, "multipart request (legacy inline files are limited to 4 MB in all)");
+    let form: FormData;
+    try {
+      form = await new Response(raw, { headers: { "content-type": type } }).formData();
+    } catch {
+      throw new ApiError(400, "validation_error", "The multipart body cannot be parsed");
+    }
+    const jsonField = (name: string) => {
+      const v = form.get(name);
+      if (v === null) return undefined;
+      if (typeof v !== "string") throw new ApiError(400, "validation_error", `${name} must be a text field holding JSON`, name);
+      try {
+        return JSON.parse(v);
+      } catch {
+        throw new ApiError(400, "validation_error", `${name} is not valid JSON`, name);
+      }
+    };
+    const files = [...form.getAll("files[]"), ...form.getAll("files")].filter((f): f is File => typeof f !== "string");
+    const fields = { mode: form.get("mode") ?? undefined, metadata: jsonField("metadata"), input_documents: jsonField("input_documents") ?? [] };
+    const body = checkSchema(t.Object({ ...CreateRunBody.properties, input_documents: t.Array(t.String(), { maxItems: 50 }) }), fields);
+    if (!files.length && !body.input_documents.length) {
+      throw new ApiError(400, "validation_error", "attach files[] parts or name input_documents", "files[]");
+    }
+    return { body, files, requestHash: sha256Hex(Buffer.from(raw).toString("base64")) };
+  }
+  if (type && !type.startsWith("application/json")) {
+    throw new ApiError(415, "unsupported_media_type", "Send application/json (or the legacy multipart/form-data form)");
+  }
+  const text = new TextDecoder().decode(await readBodyCapped(request, JSON_BODY_MAX));
+  const value = parseJson(text);
+  const body = checkSchema(CreateRunBody, value);
+  return { body, files: [], requestHash: sha256Hex(canonicalJson(value)) };
+}
+
+async function createHandler(ctx: Context, auth: Auth, workflowId: string, parsed: ParsedCreate) {
+  const inputIds = [...parsed.body.input_documents];
+  for (const file of parsed.files) {
+    const doc = await createDocumentFromBytes(ctx, {
+      workspaceId: auth.workspaceId,
+      filename: file.name || "upload",
+      mimeType: file.type || null,
+      bytes: new Uint8Array(await file.arrayBuffer()),
+    });
+    inputIds.push(doc.id);
+  }
+  const run = createRun(ctx, auth, { workflowId, mode: parsed.body.mode, inputDocuments: inputIds, metadata: parsed.body.metadata });
+  if (run.mode !== "sync") return { status: 202, body: runJson(ctx, run) };
+  const finished = await waitForRun(ctx, auth.workspaceId, run.id, ctx.config.syncTimeoutMs);
+  const terminal = !["queued", "running"].includes(finished.status);
+  return { status: terminal ? 200 : 202, body: runJson(ctx, finished) };
+}
+
+export const runRoutes = (ctx: Context) =>
+  new Elysia({ prefix: "/v1", tags: ["Runs"] })
+    .use(authGuard(ctx))
+    .post(
+      "/workflows/:workflow_id/runs",
+      async ({ auth, params, request, set }) => {
+        const idempotencyKey = request.headers.get("idempotency-key") ?? undefined;
+        const parsed = await parseCreateRequest(request);
+        const outcome = await withIdempotency(
+          ctx,
+          idempotencyKey,
+          {
+            credential: auth.kind === "key" ? auth.keyId : `user:${auth.userId}`,
+            method: "POST",
+            path: `/v1/workflows/${params.workflow_id}/runs`,
+            requestHash: parsed.requestHash,
+          },
+          () => createHandler(ctx, auth, params.workflow_id, parsed),
+        );
+        set.status = outcome.status;
+        if (outcome.replayed) set.headers["idempotent-replayed"] = "true";
+        return outcome.body as typeof Run.static;
+      },
+      {
+        auth: "runs:write",
+        parse: "none",
+        response: { 200: Run, 202: Run },
+        detail: {
+          summary: "Create a run",
+          description:
+            "JSON body (recommended) or the legacy multipart form (`files[]` parts, 4 MB in all, with `metadata` and `input_documents` as JSON strings). " +
+            "Answers 202 with the queued run; with mode `sync` it waits up to ASSAY_SYNC_TIMEOUT_MS and answers 200 with the finished run (or 202 if time ran out). " +
+            "An `Idempotency-Key` header makes retries safe: the same key and body replay the first answer with `Idempotent-Replayed: true`.",
+          "x-errors": ["402", "409", "413", "415", "422"],
+          parameters: [
+            { name: "workflow_id", in: "path", required: true, schema: { type: "string" } },
+            { name: "Idempotency-Key", in: "header", required: false, schema: { type: "string", maxLength: 255 }, description: "A UUID is advised; kept 24 hours" },
+          ],
+          requestBody: {
+            required: true,
+            content: {
+              "application/json": { schema: CreateRunBody, example: { input_documents: ["doc_4Gh8Jk2Lm9Np3Qr7St1Uv5Wx"], metadata: { student: "A. Lovelace" } } },
+              "multipart/form-data": {
+                schema: {
+                  type: "object",
+                  properties: {
+                    "files[]": { type: "array", items: { type: "string", format: "binary" } },
+                    metadata: { type: "string", description: "a JSON object" },
+                    input_documents: { type: "string", description: "a JSON array of document ids" },
+                    mode: { type: "string", enum: ["async", "sync"] },
+                  },
+                },
+              },
+            },
+          },
+        } as any,
+      },
+    )
+    .get("/runs", ({ auth, query }) => listRuns(ctx, auth.workspaceId, query), {
+      auth: "runs:read",
+      query: ListRunsQuery,
+      response: { 200: t.Object({ data: t.Array(Run), next_cursor: t.Union([t.String(), t.Null()]) }) },
+      detail: { summary: "List runs (newest first)" },
+    })
+    .get("/runs/:run_id", ({ auth, params }) => runJson(ctx, getRun(ctx.db, auth.workspaceId, params.run_id)), {
+      auth: "runs:read",
+      response: { 200: Run },
+      detail: { summary: "Get a run" },
+    })
+    .post("/runs/:run_id/cancel", ({ auth, params }) => runJson(ctx, cancelRun(ctx, auth.workspaceId, params.run_id)), {
+      auth: "runs:write",
+      response: { 200: Run },
+      detail: { summary: "Cancel a queued run (its credits are released in full)", "x-errors": ["409"] } as any,
+    })
+    .get(
+      "/runs/:run_id/output",
+      ({ auth, params }) => {
+        const run = getRun(ctx.db, auth.workspaceId, params.run_id);
+        const file = outputFileOf(ctx, run);
+        if (!file) throw new ApiError(409, "invalid_state", `The run is ${run.status}; its output exists once it has succeeded`);
+        return file;
+      },
+      { auth: "runs:read", response: { 200: RunOutputFile }, detail: { summary: "A fresh signed download URL for the run's output file", "x-errors": ["409"] } as any },
+    );

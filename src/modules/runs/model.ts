@@ -1,0 +1,96 @@
+// Wire format of runs (spec §2 Run, RunUsage, RunOutputFile; §3 Run status).
+import { t } from "elysia";
+import { runs } from "../../db/schema";
+
+export type RunRow = typeof runs.$inferSelect;
+export const RUN_STATUSES = ["queued", "running", "succeeded", "failed", "canceled", "refunded"] as const;
+export type RunStatus = (typeof RUN_STATUSES)[number];
+
+const RunStatusSchema = t.Union(RUN_STATUSES.map((s) => t.Literal(s)));
+const NullableDate = t.Union([t.String({ format: "date-time" }), t.Null()]);
+
+export const RunUsage = t.Object(
+  {
+    input_tokens: t.Union([t.Integer(), t.Null()]),
+    output_tokens: t.Union([t.Integer(), t.Null()]),
+    model: t.Union([t.String(), t.Null()], { examples: ["local"] }),
+    rag_strategy: t.Union([t.String(), t.Null()], { examples: ["hybrid"] }),
+  },
+  { title: "RunUsage" },
+);
+
+export const RunOutputFile = t.Object(
+  {
+    url: t.String({ description: "Signed download URL, valid for one hour" }),
+    expires_at: t.String({ format: "date-time" }),
+    mime_type: t.String({ examples: ["application/vnd.openxmlformats-officedocument.wordprocessingml.document"] }),
+  },
+  { title: "RunOutputFile" },
+);
+
+export const Run = t.Object(
+  {
+    id: t.String({ examples: ["run_7hJ2kL9mN3pQ5rS8tU1vW4xY"] }),
+    object: t.Literal("run"),
+    workflow_id: t.String(),
+    status: RunStatusSchema,
+    mode: t.Union([t.Literal("sync"), t.Literal("async")]),
+    livemode: t.Boolean({ description: "false for runs created with a svc_test_ key (stubbed output, no credits)" }),
+    quoted_credits: t.Number({ examples: [1.5] }),
+    charged_credits: t.Union([t.Number(), t.Null()]),
+    input_documents: t.Array(t.String()),
+    metadata: t.Record(t.String(), t.Unknown()),
+    result_url: t.String(),
+    output_format: t.Union([t.String(), t.Null()]),
+    output: t.Union([t.Record(t.String(), t.Unknown()), t.Null()], { description: "The evaluation, when status is succeeded" }),
+    output_file: t.Union([RunOutputFile, t.Null()]),
+    usage: RunUsage,
+    error: t.Union([t.Object({ code: t.String(), message: t.String() }), t.Null()]),
+    created_at: t.String({ format: "date-time" }),
+    started_at: NullableDate,
+    finished_at: NullableDate,
+  },
+  { title: "Run" },
+);
+
+export const CreateRunBody = t.Object({
+  mode: t.Optional(t.Union([t.Literal("sync"), t.Literal("async")])),
+  input_documents: t.Array(t.String(), { minItems: 1, maxItems: 50, description: "Completed documents (POST /v1/documents)" }),
+  metadata: t.Optional(t.Record(t.String(), t.Unknown(), { description: "Your own key-values, returned on the run (16 kB at most)" })),
+});
+
+export const ListRunsQuery = t.Object({
+  limit: t.Optional(t.Integer({ minimum: 1, maximum: 100, default: 20 })),
+  cursor: t.Optional(t.String()),
+  workflow_id: t.Optional(t.String()),
+  status: t.Optional(RunStatusSchema),
+});
+
+const EMPTY_USAGE = { input_tokens: null, output_tokens: null, model: null, rag_strategy: null };
+const iso = (ms: number | null) => (ms == null ? null : new Date(ms).toISOString());
+
+/** `outputFile` is computed by the caller (a fresh signed URL) for succeeded and refunded runs. */
+export function toRunJson(row: RunRow, publicUrl: string, outputFile: { url: string; expires_at: string; mime_type: string } | null = null) {
+  const done = row.status === "succeeded" || row.status === "refunded";
+  return {
+    id: row.id,
+    object: "run" as const,
+    workflow_id: row.workflowId,
+    status: row.status,
+    mode: row.mode as "async" | "sync",
+    livemode: row.keyMode === "live",
+    quoted_credits: row.quotedCredits,
+    charged_credits: row.chargedCredits,
+    input_documents: row.inputDocuments,
+    metadata: row.metadata,
+    result_url: `${publicUrl}/v1/runs/${row.id}`,
+    output_format: row.outputFormat,
+    output: done ? ((row.output as Record<string, unknown> | null) ?? null) : null,
+    output_file: done ? outputFile : null,
+    usage: { ...EMPTY_USAGE, ...(row.usage ?? {}) } as typeof EMPTY_USAGE,
+    error: row.error ?? null,
+    created_at: iso(row.createdAt)!,
+    started_at: iso(row.startedAt),
+    finished_at: iso(row.finishedAt),
+  };
+}

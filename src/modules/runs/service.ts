@@ -1,0 +1,241 @@
+// Runs: quote + hold + insert in one transaction, read, cancel, wait (sync mode), and the state machine's terminal moves.
+import { and, eq, inArray, type SQL } from "drizzle-orm";
+import type { Context } from "../../context";
+import { tx, type Db } from "../../db/client";
+import { documents, runs } from "../../db/schema";
+import { ApiError } from "../../http/errors";
+import { pageClause, toPage } from "../../http/pagination";
+import { newId } from "../../lib/ids";
+import { signedDownloadUrl } from "../../storage";
+import type { Auth } from "../../http/auth-guard";
+import type { ProductPricing } from "../../catalog";
+import { getProduct } from "../products/service";
+import { chargeHold, holdCredits, refundCharge, releaseHold, roundCredits } from "../usage/service";
+import { notifyWebhooks, recordEvent, type EventType } from "../webhooks/events";
+import { getWorkflow } from "../workflows/service";
+import { toRunJson, type RunRow, type RunStatus } from "./model";
+
+const METADATA_MAX_BYTES = 16 * 1024;
+
+/** quoted_credits: the product's price per run plus, per input, its pages (paged formats) or its started 1,000 characters. */
+export function quoteCredits(pricing: ProductPricing, inputs: { pageCount: number | null; textChars: number | null }[]): number {
+  let total = pricing.credits_per_run;
+  for (const doc of inputs) {
+    if (doc.pageCount && doc.pageCount > 0) total += doc.pageCount * pricing.credits_per_page;
+    else total += Math.max(1, Math.ceil((doc.textChars ?? 0) / 1000)) * pricing.credits_per_1k_chars;
+  }
+  return roundCredits(total);
+}
+
+export interface CreateRunInput {
+  workflowId: string;
+  mode?: "sync" | "async";
+  inputDocuments: string[];
+  metadata?: Record<string, unknown>;
+}
+
+/** Validates, quotes, holds credits (live keys) and inserts the queued run, all in one transaction. */
+export function createRun(ctx: Context, auth: Auth, input: CreateRunInput): RunRow {
+  const { db, clock } = ctx;
+  const metadata = input.metadata ?? {};
+  if (JSON.stringify(metadata).length > METADATA_MAX_BYTES) {
+    throw new ApiError(400, "validation_error", `metadata must be at most ${METADATA_MAX_BYTES} bytes of JSON`, "metadata");
+  }
+  if (!input.inputDocuments.length) throw new ApiError(400, "validation_error", "input_documents must name at least one document", "input_documents");
+  const row = tx(db, () => {
+    const workflow = getWorkflow(db, auth.workspaceId, input.workflowId);
+    if (workflow.status !== "active") {
+      throw new ApiError(409, "workflow_inactive", `Workflow ${workflow.id} is ${workflow.status}; set it active to run it`);
+    }
+    const mode = input.mode ?? (workflow.defaultMode as "sync" | "async");
+    if (mode === "sync" && ctx.config.syncTimeoutMs === 0) {
+      throw new ApiError(409, "use_async", "Synchronous runs are disabled on this server; use mode async and poll or use a webhook");
+    }
+    const ids = [...new Set(input.inputDocuments)];
+    const docs = db
+      .select({ id: documents.id, status: documents.status, pageCount: documents.pageCount, textChars: documents.textChars })
+      .from(documents)
+      .where(and(eq(documents.workspaceId, auth.workspaceId), inArray(documents.id, ids)))
+      .all();
+    const byId = new Map(docs.map((d) => [d.id, d]));
+    input.inputDocuments.forEach((id, i) => {
+      const doc = byId.get(id);
+      if (!doc) throw new ApiError(400, "validation_error", `${id} is not a document of this workspace`, `input_documents.${i}`);
+      if (doc.status !== "extracted") {
+        throw new ApiError(400, "validation_error", `${id} is not completed: upload its bytes and call POST /v1/documents/${id}/complete`, `input_documents.${i}`);
+      }
+    });
+    const quoted = quoteCredits(getProduct(workflow.productCode).pricing, ids.map((id) => byId.get(id)!));
+    const now = clock.now();
+    const run: RunRow = {
+      id: newId("run"),
+      workspaceId: auth.workspaceId,
+      workflowId: workflow.id,
+      apiKeyId: auth.kind === "key" ? auth.keyId : null,
+      keyMode: auth.mode,
+      status: "queued",
+      mode,
+      quotedCredits: quoted,
+      chargedCredits: null,
+      inputDocuments: ids,
+      metadata,
+      outputFormat: workflow.outputFormat,
+      output: null,
+      outputObjectKey: null,
+      outputMimeType: null,
+      usage: null,
+      error: null,
+      attempts: 0,
+      lockedUntil: null,
+      createdAt: now,
+      startedAt: null,
+      finishedAt: null,
+    };
+    db.insert(runs).values(run).run();
+    if (run.keyMode === "live") holdCredits(db, clock, auth.workspaceId, run.id, quoted);
+    return run;
+  });
+  ctx.runtime.scheduler.wake("runs");
+  return row;
+}
+
+export function findRun(db: Db, runId: string): RunRow | undefined {
+  return db.select().from(runs).where(eq(runs.id, runId)).get();
+}
+
+export function getRun(db: Db, workspaceId: string, runId: string): RunRow {
+  const row = db
+    .select()
+    .from(runs)
+    .where(and(eq(runs.id, runId), eq(runs.workspaceId, workspaceId)))
+    .get();
+  if (!row) throw new ApiError(404, "not_found", `No run ${runId}`);
+  return row;
+}
+
+/** The run's output file as a fresh signed download URL (1 hour), or null before success. */
+export function outputFileOf(ctx: Context, row: RunRow) {
+  if ((row.status !== "succeeded" && row.status !== "refunded") || !row.outputObjectKey) return null;
+  const ext = row.outputObjectKey.split(".").pop();
+  const { url, expires_at } = signedDownloadUrl(ctx, row.outputObjectKey, { filename: `${row.id}.${ext}`, contentType: row.outputMimeType ?? "application/octet-stream" });
+  return { url, expires_at, mime_type: row.outputMimeType ?? "application/octet-stream" };
+}
+
+export function runJson(ctx: Context, row: RunRow) {
+  return toRunJson(row, ctx.config.publicUrl, outputFileOf(ctx, row));
+}
+
+export function listRuns(ctx: Context, workspaceId: string, q: { limit?: number; cursor?: string; workflow_id?: string; status?: RunStatus }) {
+  const limit = q.limit ?? 20;
+  const { where, orderBy } = pageClause(ctx.config.secret, runs, q.cursor);
+  const filters: (SQL | undefined)[] = [eq(runs.workspaceId, workspaceId), where];
+  if (q.workflow_id) filters.push(eq(runs.workflowId, q.workflow_id));
+  if (q.status) filters.push(eq(runs.status, q.status));
+  const rows = ctx.db
+    .select()
+    .from(runs)
+    .where(and(...filters))
+    .orderBy(...orderBy)
+    .limit(limit + 1)
+    .all();
+  return toPage(ctx.config.secret, rows, limit, (row) => runJson(ctx, row));
+}
+
+/**
+ * Moves a run to a terminal state with its credit movement and its event, in one transaction.
+ * `from` guards the move: if the run is no longer in that state, nothing changes and null is returned.
+ */
+export function finishRun(
+  ctx: Context,
+  runId: string,
+  from: RunStatus,
+  to: "succeeded" | "failed" | "canceled",
+  changes: Partial<RunRow> = {},
+): RunRow | null {
+  const { db, clock } = ctx;
+  const finished = tx(db, () => {
+    const row = findRun(db, runId);
+    if (!row || row.status !== from) return null;
+    const now = clock.now();
+    let charged = 0;
+    if (to === "succeeded") charged = row.keyMode === "live" ? chargeHold(db, clock, row.workspaceId, row.id) : 0;
+    else releaseHold(db, clock, row.workspaceId, row.id);
+    const next: RunRow = { ...row, ...changes, status: to, chargedCredits: charged, finishedAt: now, lockedUntil: null };
+    db.update(runs)
+      .set({ ...changes, status: to, chargedCredits: charged, finishedAt: now, lockedUntil: null })
+      .where(eq(runs.id, runId))
+      .run();
+    const workflow = getWorkflow(db, row.workspaceId, row.workflowId, true);
+    recordEvent(db, clock, {
+      workspaceId: row.workspaceId,
+      type: `run.${to}` as EventType,
+      subjectId: row.id,
+      data: { run: runJson(ctx, next) },
+      extraEndpointId: workflow.webhookEndpointId,
+    });
+    return next;
+  });
+  if (finished) {
+    notifyWebhooks(ctx);
+    notifyRunWaiters(runId);
+  }
+  return finished;
+}
+
+export function cancelRun(ctx: Context, workspaceId: string, runId: string): RunRow {
+  const row = getRun(ctx.db, workspaceId, runId);
+  if (row.status !== "queued") throw new ApiError(409, "invalid_state", `Only a queued run can be canceled; this one is ${row.status}`);
+  const canceled = finishRun(ctx, runId, "queued", "canceled");
+  if (!canceled) {
+    const now = getRun(ctx.db, workspaceId, runId);
+    throw new ApiError(409, "invalid_state", `Only a queued run can be canceled; this one is ${now.status}`);
+  }
+  return canceled;
+}
+
+/** Admin: a succeeded run's charge goes back to the workspace and the run becomes refunded. */
+export function refundRun(ctx: Context, runId: string): RunRow {
+  const { db, clock } = ctx;
+  return tx(db, () => {
+    const row = findRun(db, runId);
+    if (!row) throw new ApiError(404, "not_found", `No run ${runId}`);
+    if (row.status !== "succeeded") throw new ApiError(409, "invalid_state", `Only a succeeded run can be refunded; this one is ${row.status}`);
+    refundCharge(db, clock, row.workspaceId, row.id);
+    db.update(runs).set({ status: "refunded" }).where(eq(runs.id, runId)).run();
+    return { ...row, status: "refunded" as const };
+  });
+}
+
+// Sync mode: requests waiting for a run to finish, woken by finishRun in this process.
+const waiters = new Map<string, Set<() => void>>();
+
+function notifyRunWaiters(runId: string) {
+  const set = waiters.get(runId);
+  if (!set) return;
+  waiters.delete(runId);
+  for (const wake of set) wake();
+}
+
+const TERMINAL: ReadonlySet<RunStatus> = new Set(["succeeded", "failed", "canceled", "refunded"]);
+
+/** Waits until the run is terminal or `timeoutMs` passes; returns the run as it stands. */
+export async function waitForRun(ctx: Context, workspaceId: string, runId: string, timeoutMs: number): Promise<RunRow> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const row = getRun(ctx.db, workspaceId, runId);
+    const left = deadline - Date.now();
+    if (TERMINAL.has(row.status) || left <= 0) return row;
+    // Woken by finishRun; the poll covers a run finished by another process.
+    await new Promise<void>((resolve) => {
+      let set = waiters.get(runId);
+      if (!set) waiters.set(runId, (set = new Set()));
+      const done = () => {
+        clearTimeout(timer);
+        set!.delete(done);
+        resolve();
+      };
+      const timer = setTimeout(done, Math.min(left, 1000));
+      set.add(done);
+    });
+  }
+}

@@ -1,0 +1,178 @@
+// The run worker: claims queued runs, waits for their references, evaluates, stores the output file, finishes the run.
+import { and, eq, inArray } from "drizzle-orm";
+import type { Context } from "../../context";
+import { documents, referenceDocuments, runs } from "../../db/schema";
+import { evaluate, EngineError } from "../../engine";
+import type { EngineDocument, ModelPolicy, OutputFormat } from "../../engine/types";
+import type { ExtractedDocument } from "../../extract/types";
+import type { JobWorker } from "../../jobs/scheduler";
+import { bytesStream, objectStore } from "../../storage";
+import { getWorkflow } from "../workflows/service";
+import type { RunRow } from "./model";
+import { finishRun, findRun } from "./service";
+
+/** A claimed run's lease; renewed while it runs, so a crashed process's runs are found again. */
+const LEASE_MS = 60_000;
+/** How long a run waits before looking at its still-processing references again. */
+const REFERENCE_WAIT_MS = 1_000;
+export const MAX_ATTEMPTS = 3;
+
+/** Takes the oldest queued run that is not deferred, with one UPDATE … RETURNING: two workers never take the same run. */
+function claimQueued(ctx: Context): RunRow | null {
+  const now = ctx.clock.now();
+  const claimed = ctx.db.$client
+    .query(
+      `UPDATE runs SET locked_until = ?1
+       WHERE id = (SELECT id FROM runs WHERE status = 'queued' AND (locked_until IS NULL OR locked_until <= ?2) ORDER BY created_at, id LIMIT 1)
+       RETURNING id`,
+    )
+    .get(now + LEASE_MS, now) as { id: string } | null;
+  return claimed ? (findRun(ctx.db, claimed.id) ?? null) : null;
+}
+
+function defer(ctx: Context, runId: string, ms: number) {
+  ctx.db.update(runs).set({ lockedUntil: ctx.clock.now() + ms }).where(eq(runs.id, runId)).run();
+}
+
+function engineDocs(ctx: Context, workspaceId: string, ids: string[], names?: Map<string, { id: string; name: string }>): EngineDocument[] {
+  if (!ids.length) return [];
+  const rows = ctx.db
+    .select({ id: documents.id, filename: documents.filename, extracted: documents.extracted })
+    .from(documents)
+    .where(and(eq(documents.workspaceId, workspaceId), inArray(documents.id, ids)))
+    .all();
+  const byId = new Map(rows.map((r) => [r.id, r]));
+  return ids.flatMap((id) => {
+    const row = byId.get(id);
+    if (!row?.extracted) return [];
+    const alias = names?.get(id);
+    return [{ id: alias?.id ?? row.id, documentId: row.id, name: alias?.name ?? row.filename, content: row.extracted as ExtractedDocument }];
+  });
+}
+
+type Readiness = { state: "ready"; references: EngineDocument[] } | { state: "waiting" } | { state: "failed"; message: string };
+
+/** A run waits in queued until its workflow's references are ready; a failed one fails the run. */
+function referencesOf(ctx: Context, run: RunRow, referenceIds: string[]): Readiness {
+  if (!referenceIds.length) return { state: "ready", references: [] };
+  const refs = ctx.db
+    .select()
+    .from(referenceDocuments)
+    .where(and(eq(referenceDocuments.workspaceId, run.workspaceId), inArray(referenceDocuments.id, referenceIds)))
+    .all();
+  const failed = refs.find((r) => r.status === "failed");
+  if (failed) return { state: "failed", message: `Reference document ${failed.id} (${failed.name}) failed to index: ${failed.failureReason ?? "unknown reason"}` };
+  if (refs.some((r) => r.status === "processing")) return { state: "waiting" };
+  const names = new Map(refs.map((r) => [r.documentId, { id: r.id, name: r.name }]));
+  return { state: "ready", references: engineDocs(ctx, run.workspaceId, refs.map((r) => r.documentId), names) };
+}
+
+const EXTENSION: Record<string, string> = { json: "json", markdown: "md", docx: "docx", xlsx: "xlsx", csv: "csv" };
+
+/** Evaluates one running run and finishes it; every failure becomes a failed run with {code, message}. */
+async function execute(ctx: Context, run: RunRow, references: EngineDocument[]): Promise<void> {
+  const renew = setInterval(() => {
+    try {
+      ctx.db.update(runs).set({ lockedUntil: ctx.clock.now() + LEASE_MS }).where(and(eq(runs.id, run.id), eq(runs.status, "running"))).run();
+    } catch {}
+  }, LEASE_MS / 3);
+  try {
+    const workflow = getWorkflow(ctx.db, run.workspaceId, run.workflowId, true);
+    const inputs = engineDocs(ctx, run.workspaceId, run.inputDocuments);
+    const result = await evaluate({
+      db: ctx.db,
+      workspaceId: run.workspaceId,
+      mode: run.keyMode,
+      workflow: {
+        name: workflow.name,
+        userPrompt: workflow.userPrompt,
+        outputFormat: workflow.outputFormat as OutputFormat,
+        outputSchema: workflow.outputSchema,
+        modelPolicy: workflow.defaultModelPolicy as ModelPolicy,
+        productCode: workflow.productCode,
+      },
+      references,
+      inputs,
+      llm: ctx.config.llm,
+      contextBudgetChars: ctx.config.contextBudgetChars,
+      runId: run.id,
+      now: new Date(ctx.clock.now()),
+    });
+    let outputObjectKey: string | null = null;
+    let outputMimeType: string | null = null;
+    if (result.file) {
+      outputObjectKey = `runs/${run.workspaceId}/${run.id}/output.${EXTENSION[workflow.outputFormat] ?? result.file.extension}`;
+      outputMimeType = result.file.mime_type;
+      await objectStore(ctx).put(outputObjectKey, bytesStream(result.file.bytes), { maxBytes: result.file.bytes.byteLength });
+    }
+    finishRun(ctx, run.id, "running", "succeeded", { output: result.output, usage: result.usage as RunRow["usage"], outputObjectKey, outputMimeType, error: null });
+  } catch (err) {
+    const error =
+      err instanceof EngineError
+        ? { code: err.code, message: err.message }
+        : { code: "internal_error", message: "The evaluation failed unexpectedly; the run's credits were released" };
+    if (!(err instanceof EngineError)) console.error(`[runs] ${run.id} failed:`, err);
+    finishRun(ctx, run.id, "running", "failed", { error });
+  } finally {
+    clearInterval(renew);
+  }
+}
+
+/** One unit of work: claim a queued run and take it as far as it can go now. */
+export async function runTick(ctx: Context): Promise<boolean> {
+  const run = claimQueued(ctx);
+  if (!run) return false;
+  const workflow = getWorkflow(ctx.db, run.workspaceId, run.workflowId, true);
+  const refs = referencesOf(ctx, run, workflow.referenceDocumentIds);
+  if (refs.state === "waiting") {
+    defer(ctx, run.id, REFERENCE_WAIT_MS);
+    return true;
+  }
+  if (refs.state === "failed") {
+    finishRun(ctx, run.id, "queued", "failed", { error: { code: "reference_document_failed", message: refs.message } });
+    return true;
+  }
+  const now = ctx.clock.now();
+  // Guarded by status: a cancel that won the race leaves the run alone.
+  const started = ctx.db
+    .update(runs)
+    .set({ status: "running", startedAt: now, attempts: run.attempts + 1, lockedUntil: now + LEASE_MS })
+    .where(and(eq(runs.id, run.id), eq(runs.status, "queued")))
+    .returning()
+    .get();
+  if (!started) return true;
+  await execute(ctx, started, refs.references);
+  return true;
+}
+
+/**
+ * At start: runs left `running` by a process that died go back to queued (their hold stays), or fail once they
+ * have used MAX_ATTEMPTS. Only runs whose lease has expired are touched, so a live process's runs are left alone.
+ */
+export function recoverRuns(ctx: Context): { requeued: number; failed: number } {
+  const now = ctx.clock.now();
+  const stale = ctx.db.$client
+    .query("SELECT id, attempts FROM runs WHERE status = 'running' AND (locked_until IS NULL OR locked_until <= ?)")
+    .all(now) as { id: string; attempts: number }[];
+  let requeued = 0;
+  let failed = 0;
+  for (const row of stale) {
+    if (row.attempts >= MAX_ATTEMPTS) {
+      finishRun(ctx, row.id, "running", "failed", {
+        error: { code: "worker_crashed", message: `The server stopped while evaluating this run ${row.attempts} times; giving up` },
+      });
+      failed++;
+    } else {
+      ctx.db.update(runs).set({ status: "queued", lockedUntil: null }).where(and(eq(runs.id, row.id), eq(runs.status, "running"))).run();
+      requeued++;
+    }
+  }
+  return { requeued, failed };
+}
+
+export const runWorker = (ctx: Context): JobWorker => ({
+  name: "runs",
+  concurrency: ctx.config.workers,
+  idleMs: 1000,
+  tick: () => runTick(ctx),
+});

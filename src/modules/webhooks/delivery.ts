@@ -1,0 +1,271 @@
+// Webhook deliveries: fan-out of outbox events into delivery rows, claiming one due row, sending one signed attempt,
+// and the rules that decide what happens next (retry schedule, window, Retry-After, 410, disabling a dead endpoint).
+import { and, asc, count, eq, gte, inArray, isNull, lt, ne, or, sql } from "drizzle-orm";
+import type { Config } from "../../config";
+import type { Clock } from "../../context";
+import { tx, type Db } from "../../db/client";
+import { events, webhookDeliveries, webhookEndpoints } from "../../db/schema";
+import { ApiError } from "../../http/errors";
+import { newId } from "../../lib/ids";
+import type { DeliveryRow, EndpointRow } from "./model";
+import { getDelivery, getEndpoint } from "./service";
+import { signatureHeader } from "./signature";
+import { resolvedAddressProblem } from "./url-policy";
+
+export type WebhookConfig = Pick<Config, "webhookRetryScheduleMs" | "webhookRetryWindowMs" | "webhookTimeoutMs">;
+type Attempt = DeliveryRow["attempts"][number];
+
+/** A claim outlives the attempt's timeout by this much, so only a crashed process's claim ever expires. */
+export const LOCK_MARGIN_MS = 30_000;
+/** An endpoint whose every delivery of this period failed is disabled. */
+const DEAD_ENDPOINT_PERIOD_MS = 24 * 3_600_000;
+/** Floor under a receiver's Retry-After, so "Retry-After: 0" cannot turn into a tight loop. */
+const MIN_RETRY_AFTER_MS = 1_000;
+
+/**
+ * Turns undispatched events into one pending delivery per target endpoint, and marks the events dispatched, in one
+ * transaction. Targets: the workspace's active endpoints subscribed to the type, plus the event's extra endpoint (the
+ * workflow's own) if it is active, whether or not it subscribes. The unique (event_id, endpoint_id) index makes it once.
+ */
+export function dispatchEvents(db: Db, clock: Clock, limit = 100): number {
+  // Cheap look first: idle loops should not take the write lock every second.
+  const any = db.select({ id: events.id }).from(events).where(isNull(events.dispatchedAt)).limit(1).get();
+  if (!any) return 0;
+  return tx(db, () => {
+    const batch = db.select().from(events).where(isNull(events.dispatchedAt)).orderBy(asc(events.createdAt)).limit(limit).all();
+    const now = clock.now();
+    const endpointsOf = new Map<string, EndpointRow[]>();
+    for (const event of batch) {
+      let live = endpointsOf.get(event.workspaceId);
+      if (!live) {
+        live = db
+          .select()
+          .from(webhookEndpoints)
+          .where(and(eq(webhookEndpoints.workspaceId, event.workspaceId), eq(webhookEndpoints.status, "active"), isNull(webhookEndpoints.deletedAt)))
+          .all();
+        endpointsOf.set(event.workspaceId, live);
+      }
+      const targets = live.filter((e) => e.events.includes(event.type) || e.id === event.extraEndpointId);
+      const payload = JSON.stringify({ id: event.id, type: event.type, created: Math.floor(event.createdAt / 1000), data: event.data });
+      for (const endpoint of targets) {
+        db.insert(webhookDeliveries)
+          .values({
+            id: newId("whd"),
+            workspaceId: event.workspaceId,
+            endpointId: endpoint.id,
+            eventId: event.id,
+            eventType: event.type,
+            payload,
+            status: "pending",
+            attempts: [],
+            firstAttemptAt: null,
+            nextAttemptAt: now,
+            lockedUntil: null,
+            createdAt: now,
+          })
+          .onConflictDoNothing()
+          .run();
+      }
+      db.update(events).set({ dispatchedAt: now }).where(eq(events.id, event.id)).run();
+    }
+    return batch.length;
+  });
+}
+
+/**
+ * Claims the most overdue pending delivery of an active endpoint with one UPDATE … RETURNING, so two loops or two
+ * processes never send the same delivery at once; a claim left by a crashed process expires at locked_until.
+ */
+export function claimDelivery(db: Db, clock: Clock, config: WebhookConfig): DeliveryRow | null {
+  const now = clock.now();
+  const due = sql`(SELECT d.id FROM webhook_deliveries d JOIN webhook_endpoints e ON e.id = d.endpoint_id
+    WHERE d.status = 'pending' AND d.next_attempt_at <= ${now} AND (d.locked_until IS NULL OR d.locked_until < ${now})
+      AND e.status = 'active' AND e.deleted_at IS NULL
+    ORDER BY d.next_attempt_at LIMIT 1)`;
+  const row = db
+    .update(webhookDeliveries)
+    .set({ lockedUntil: now + config.webhookTimeoutMs + LOCK_MARGIN_MS })
+    .where(and(eq(webhookDeliveries.id, due), eq(webhookDeliveries.status, "pending")))
+    .returning()
+    .get();
+  return row ?? null;
+}
+
+/** Retry-After as milliseconds from now: delta-seconds or an HTTP date; null when absent or unreadable. */
+export function parseRetryAfter(value: string | null, now: number): number | null {
+  if (value == null) return null;
+  const text = value.trim();
+  if (/^\d+$/.test(text)) return Number(text) * 1000;
+  const when = Date.parse(text);
+  return Number.isNaN(when) ? null : Math.max(0, when - now);
+}
+
+/**
+ * When the next attempt happens after a failed one, or null when it would fall outside the window (then the delivery
+ * is failed). The schedule's delays are gaps between attempts, its last delay repeats; a receiver's Retry-After
+ * replaces the delay.
+ */
+export function nextAttemptAt(config: WebhookConfig, attemptsMade: number, firstAttemptAt: number, now: number, retryAfterMs: number | null): number | null {
+  const schedule = config.webhookRetryScheduleMs;
+  const delay = retryAfterMs != null ? Math.max(retryAfterMs, MIN_RETRY_AFTER_MS) : schedule[Math.min(attemptsMade - 1, schedule.length - 1)];
+  const next = now + delay;
+  return next > firstAttemptAt + config.webhookRetryWindowMs ? null : next;
+}
+
+interface Outcome {
+  attempt: Attempt;
+  ok: boolean;
+  retryAfterMs: number | null;
+  startedAt: number;
+}
+
+/** One POST of the stored payload, signed with the endpoint's current secret. Never throws. */
+export async function sendAttempt(clock: Clock, config: WebhookConfig, endpoint: EndpointRow, delivery: DeliveryRow): Promise<Outcome> {
+  const startedAt = clock.now();
+  const t0 = performance.now();
+  const timeoutMs = config.webhookTimeoutMs;
+  // One deadline for the whole attempt (DNS check + request), so it never outlives the claim.
+  const signal = AbortSignal.timeout(timeoutMs);
+  const done = (status: number | null, error?: string, retryAfterMs: number | null = null): Outcome => ({
+    attempt: { at: new Date(startedAt).toISOString(), status, duration_ms: Math.round(performance.now() - t0), ...(error ? { error } : {}) },
+    ok: status !== null && status >= 200 && status < 300,
+    retryAfterMs,
+    startedAt,
+  });
+  try {
+    const refused = await resolvedAddressProblem(endpoint.url, timeoutMs);
+    if (refused) return done(null, refused);
+    const res = await fetch(endpoint.url, {
+      method: "POST",
+      headers: {
+        "content-type": "application/json",
+        "user-agent": "Assay-Webhooks/1.0",
+        "x-service-event": delivery.eventType,
+        "x-service-delivery": delivery.id,
+        "x-service-signature": signatureHeader(endpoint.secret, Math.floor(startedAt / 1000), delivery.payload),
+      },
+      body: delivery.payload,
+      signal,
+      // A redirect is a non-2xx answer: following it could lead to an address the URL rules refuse.
+      redirect: "manual",
+    });
+    // The receiver's body is not needed; release the connection.
+    await res.body?.cancel().catch(() => {});
+    if (res.ok) return done(res.status);
+    if (res.status === 410) return done(410, "410 Gone: the endpoint was disabled");
+    const retryAfter = res.status === 429 || res.status === 503 ? parseRetryAfter(res.headers.get("retry-after"), clock.now()) : null;
+    const note = retryAfter != null ? `; Retry-After ${Math.ceil(retryAfter / 1000)} s` : "";
+    return done(res.status, `receiver answered HTTP ${res.status}${note}`, retryAfter);
+  } catch (err) {
+    const e = err as { name?: string; code?: string; message?: string };
+    if (signal.aborted || e.name === "TimeoutError" || e.name === "AbortError") return done(null, `no answer within ${timeoutMs} ms`);
+    return done(null, `could not connect: ${e.code ?? e.message ?? "network error"}`);
+  }
+}
+
+/** Disables the endpoint when every delivery to it created in the last 24 h (and the one that just failed) has failed. */
+function disableIfDead(db: Db, now: number, endpointId: string, failedId: string) {
+  const alive = db
+    .select({ n: count() })
+    .from(webhookDeliveries)
+    .where(
+      and(
+        eq(webhookDeliveries.endpointId, endpointId),
+        or(gte(webhookDeliveries.createdAt, now - DEAD_ENDPOINT_PERIOD_MS), eq(webhookDeliveries.id, failedId)),
+        ne(webhookDeliveries.status, "failed"),
+      ),
+    )
+    .get();
+  if ((alive?.n ?? 0) === 0) disableEndpoint(db, now, endpointId);
+}
+
+function disableEndpoint(db: Db, now: number, endpointId: string) {
+  db.update(webhookEndpoints).set({ status: "disabled", updatedAt: now }).where(and(eq(webhookEndpoints.id, endpointId), eq(webhookEndpoints.status, "active"))).run();
+}
+
+/**
+ * Writes an attempt's outcome on the claimed row and releases the claim. `manual`: a retry asked for through the API;
+ * when it fails on an already failed delivery, the delivery stays failed (no new schedule starts).
+ */
+export function recordAttempt(db: Db, clock: Clock, config: WebhookConfig, claimed: DeliveryRow, outcome: Outcome, manual = false): DeliveryRow {
+  return tx(db, () => {
+    const now = clock.now();
+    const attempts = [...claimed.attempts, outcome.attempt];
+    const firstAttemptAt = claimed.firstAttemptAt ?? outcome.startedAt;
+    let status: DeliveryRow["status"];
+    let next: number | null = null;
+    if (outcome.ok) status = "succeeded";
+    else if (outcome.attempt.status === 410) {
+      status = "failed";
+      disableEndpoint(db, now, claimed.endpointId);
+    } else if (manual && claimed.status === "failed") status = "failed";
+    else {
+      next = nextAttemptAt(config, attempts.length, firstAttemptAt, now, outcome.retryAfterMs);
+      status = next === null ? "failed" : "pending";
+    }
+    const row = db
+      .update(webhookDeliveries)
+      .set({ attempts, status, firstAttemptAt, nextAttemptAt: next, lockedUntil: null })
+      // Only while our claim holds: a claim that expired belongs to whoever took the row over.
+      .where(and(eq(webhookDeliveries.id, claimed.id), eq(webhookDeliveries.lockedUntil, claimed.lockedUntil!)))
+      .returning()
+      .get();
+    if (!row) return db.select().from(webhookDeliveries).where(eq(webhookDeliveries.id, claimed.id)).get()!;
+    if (status === "failed" && outcome.attempt.status !== 410 && claimed.status === "pending") disableIfDead(db, now, claimed.endpointId, claimed.id);
+    return row;
+  });
+}
+
+/** Closes a claimed delivery without an attempt (endpoint gone, or its window passed while the endpoint was disabled). */
+function giveUp(db: Db, claimed: DeliveryRow) {
+  db.update(webhookDeliveries)
+    .set({ status: "failed", nextAttemptAt: null, lockedUntil: null })
+    .where(and(eq(webhookDeliveries.id, claimed.id), eq(webhookDeliveries.lockedUntil, claimed.lockedUntil!)))
+    .run();
+}
+
+/** Claims one due delivery and makes one attempt. Resolves false when nothing was due. */
+export async function deliverNext(db: Db, clock: Clock, config: WebhookConfig): Promise<boolean> {
+  const claimed = claimDelivery(db, clock, config);
+  if (!claimed) return false;
+  const endpoint = db.select().from(webhookEndpoints).where(eq(webhookEndpoints.id, claimed.endpointId)).get();
+  const windowClosed = claimed.firstAttemptAt != null && clock.now() > claimed.firstAttemptAt + config.webhookRetryWindowMs;
+  if (!endpoint || endpoint.deletedAt != null || windowClosed) {
+    giveUp(db, claimed);
+    return true;
+  }
+  recordAttempt(db, clock, config, claimed, await sendAttempt(clock, config, endpoint, claimed));
+  return true;
+}
+
+/**
+ * POST …/deliveries/<id>/retry: one attempt now, whatever next_attempt_at says, for a pending or failed delivery.
+ * Success → succeeded. Failure of a pending one follows the schedule; of a failed one, it stays failed.
+ */
+export async function retryDelivery(
+  db: Db,
+  clock: Clock,
+  config: WebhookConfig,
+  workspaceId: string,
+  endpointId: string,
+  deliveryId: string,
+): Promise<DeliveryRow> {
+  const endpoint = getEndpoint(db, workspaceId, endpointId);
+  const current = getDelivery(db, workspaceId, endpoint.id, deliveryId);
+  if (current.status === "succeeded") throw new ApiError(409, "invalid_state", "This delivery already succeeded");
+  const now = clock.now();
+  const claimed = db
+    .update(webhookDeliveries)
+    .set({ lockedUntil: now + config.webhookTimeoutMs + LOCK_MARGIN_MS })
+    .where(
+      and(
+        eq(webhookDeliveries.id, current.id),
+        inArray(webhookDeliveries.status, ["pending", "failed"]),
+        or(isNull(webhookDeliveries.lockedUntil), lt(webhookDeliveries.lockedUntil, now)),
+      ),
+    )
+    .returning()
+    .get();
+  if (!claimed) throw new ApiError(409, "invalid_state", "An attempt of this delivery is in progress; try again in a few seconds");
+  return recordAttempt(db, clock, config, claimed, await sendAttempt(clock, config, endpoint, claimed), true);
+}

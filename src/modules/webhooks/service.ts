@@ -1,0 +1,130 @@
+// Webhook endpoints: create (secret shown once), list, read, update, soft delete; and the delivery log of one endpoint.
+import { and, eq, isNull } from "drizzle-orm";
+import type { Clock } from "../../context";
+import { tx, type Db } from "../../db/client";
+import { webhookDeliveries, webhookEndpoints } from "../../db/schema";
+import { ApiError } from "../../http/errors";
+import { pageClause, toPage } from "../../http/pagination";
+import { base62, newId } from "../../lib/ids";
+import { EVENT_TYPES } from "./events";
+import { toDeliveryJson, toEndpointJson, type DeliveryRow, type EndpointRow } from "./model";
+import { urlProblem } from "./url-policy";
+
+function checkUrl(url: string): string {
+  const trimmed = url.trim();
+  const problem = urlProblem(trimmed);
+  if (problem) throw new ApiError(400, "validation_error", problem, "url");
+  return trimmed;
+}
+
+function checkEvents(events: string[]): string[] {
+  events.forEach((type, i) => {
+    if (!(EVENT_TYPES as readonly string[]).includes(type)) {
+      throw new ApiError(400, "validation_error", `unknown event type "${type}"; known types: ${EVENT_TYPES.join(", ")}`, `events.${i}`);
+    }
+  });
+  return [...new Set(events)];
+}
+
+export function createEndpoint(db: Db, clock: Clock, input: { workspaceId: string; url: string; events?: string[] }) {
+  const url = checkUrl(input.url);
+  const events = checkEvents(input.events ?? [...EVENT_TYPES]);
+  const now = clock.now();
+  const row: EndpointRow = {
+    id: newId("whk"),
+    workspaceId: input.workspaceId,
+    url,
+    events,
+    secret: `whsec_${base62(32)}`,
+    status: "active",
+    deletedAt: null,
+    createdAt: now,
+    updatedAt: now,
+  };
+  db.insert(webhookEndpoints).values(row).run();
+  return {
+    ...toEndpointJson(row),
+    secret: row.secret,
+    warning: "Store this signing secret now: it is shown only once and cannot be read again.",
+  };
+}
+
+/** A live (not deleted) endpoint of the workspace, or 404. Other modules use it to check a workflow's webhook_endpoint_id. */
+export function getEndpoint(db: Db, workspaceId: string, endpointId: string): EndpointRow {
+  const row = db
+    .select()
+    .from(webhookEndpoints)
+    .where(and(eq(webhookEndpoints.id, endpointId), eq(webhookEndpoints.workspaceId, workspaceId), isNull(webhookEndpoints.deletedAt)))
+    .get();
+  if (!row) throw new ApiError(404, "not_found", `No webhook endpoint ${endpointId}`);
+  return row;
+}
+
+export function listEndpoints(db: Db, secret: string, workspaceId: string, query: { limit?: number; cursor?: string }) {
+  const limit = query.limit ?? 20;
+  const page = pageClause(secret, webhookEndpoints, query.cursor);
+  const rows = db
+    .select()
+    .from(webhookEndpoints)
+    .where(and(eq(webhookEndpoints.workspaceId, workspaceId), isNull(webhookEndpoints.deletedAt), page.where))
+    .orderBy(...page.orderBy)
+    .limit(limit + 1)
+    .all();
+  return toPage(secret, rows, limit, toEndpointJson);
+}
+
+export function updateEndpoint(
+  db: Db,
+  clock: Clock,
+  workspaceId: string,
+  endpointId: string,
+  patch: { url?: string; events?: string[]; status?: "active" | "disabled" },
+): EndpointRow {
+  const row = getEndpoint(db, workspaceId, endpointId);
+  const changes: Partial<EndpointRow> = { updatedAt: clock.now() };
+  if (patch.url !== undefined) changes.url = checkUrl(patch.url);
+  if (patch.events !== undefined) changes.events = checkEvents(patch.events);
+  if (patch.status !== undefined) changes.status = patch.status;
+  db.update(webhookEndpoints).set(changes).where(eq(webhookEndpoints.id, row.id)).run();
+  return { ...row, ...changes };
+}
+
+/** Soft delete. Its pending deliveries stop for good: they are marked failed in the same transaction. */
+export function deleteEndpoint(db: Db, clock: Clock, workspaceId: string, endpointId: string) {
+  return tx(db, () => {
+    const row = getEndpoint(db, workspaceId, endpointId);
+    const now = clock.now();
+    db.update(webhookEndpoints).set({ deletedAt: now, updatedAt: now }).where(eq(webhookEndpoints.id, row.id)).run();
+    db.update(webhookDeliveries)
+      .set({ status: "failed", nextAttemptAt: null })
+      .where(and(eq(webhookDeliveries.endpointId, row.id), eq(webhookDeliveries.status, "pending")))
+      .run();
+    return { id: row.id, object: "webhook_endpoint" as const, deleted: true as const };
+  });
+}
+
+export function listDeliveries(db: Db, secret: string, workspaceId: string, endpointId: string, query: { limit?: number; cursor?: string }) {
+  const endpoint = getEndpoint(db, workspaceId, endpointId);
+  const limit = query.limit ?? 20;
+  const page = pageClause(secret, webhookDeliveries, query.cursor);
+  const rows = db
+    .select()
+    .from(webhookDeliveries)
+    .where(and(eq(webhookDeliveries.endpointId, endpoint.id), eq(webhookDeliveries.workspaceId, workspaceId), page.where))
+    .orderBy(...page.orderBy)
+    .limit(limit + 1)
+    .all();
+  return toPage(secret, rows, limit, toDeliveryJson);
+}
+
+/** One delivery of one live endpoint of the workspace, or 404. */
+export function getDelivery(db: Db, workspaceId: string, endpointId: string, deliveryId: string): DeliveryRow {
+  const endpoint = getEndpoint(db, workspaceId, endpointId);
+  const row = db
+    .select()
+    .from(webhookDeliveries)
+    .where(and(eq(webhookDeliveries.id, deliveryId), eq(webhookDeliveries.endpointId, endpoint.id), eq(webhookDeliveries.workspaceId, workspaceId)))
+    .get();
+  if (!row) throw new ApiError(404, "not_found", `No webhook delivery ${deliveryId}`);
+  return row;
+}

@@ -1,0 +1,99 @@
+// Which webhook URLs Assay will call: http(s) only, never link-local or cloud metadata addresses (SSRF guard).
+// Other private addresses stay allowed: on-premises receivers on 10.x or 192.168.x are the normal case.
+import { lookup } from "node:dns/promises";
+import { isIP } from "node:net";
+
+/** Hostnames that resolve to an instance metadata service on common clouds. */
+const METADATA_HOSTS = new Set([
+  "metadata",
+  "metadata.google.internal",
+  "metadata.goog",
+  "instance-data",
+  "instance-data.ec2.internal",
+]);
+
+/** Metadata addresses outside 169.254.0.0/16: Alibaba Cloud's, and AWS's IPv6 IMDS. */
+const METADATA_IPS = new Set(["100.100.100.200", "fd00:ec2::254"]);
+
+function ipv4Octets(ip: string): number[] | null {
+  const parts = ip.split(".");
+  if (parts.length !== 4) return null;
+  const octets = parts.map(Number);
+  return octets.every((o, i) => /^\d{1,3}$/.test(parts[i]) && o <= 255) ? octets : null;
+}
+
+/** Eight 16-bit groups of an IPv6 address (with :: and a trailing dotted IPv4 expanded), or null. */
+function ipv6Groups(ip: string): number[] | null {
+  let text = ip.toLowerCase();
+  const zone = text.indexOf("%");
+  if (zone !== -1) text = text.slice(0, zone);
+  const lastColon = text.lastIndexOf(":");
+  const tail = text.slice(lastColon + 1);
+  if (tail.includes(".")) {
+    const o = ipv4Octets(tail);
+    if (!o) return null;
+    text = `${text.slice(0, lastColon + 1)}${((o[0] << 8) | o[1]).toString(16)}:${((o[2] << 8) | o[3]).toString(16)}`;
+  }
+  const halves = text.split("::");
+  if (halves.length > 2) return null;
+  const parse = (s: string) => (s === "" ? [] : s.split(":").map((g) => (/^[0-9a-f]{1,4}$/.test(g) ? parseInt(g, 16) : NaN)));
+  const head = parse(halves[0]);
+  const rest = halves.length === 2 ? parse(halves[1]) : [];
+  const fill = halves.length === 2 ? 8 - head.length - rest.length : 0;
+  const groups = [...head, ...Array(Math.max(fill, 0)).fill(0), ...rest];
+  return groups.length === 8 && groups.every((g) => Number.isInteger(g)) ? groups : null;
+}
+
+/** True for 169.254.0.0/16, fe80::/10, IPv4-mapped forms of those, and known metadata addresses. */
+export function isForbiddenAddress(ip: string): boolean {
+  const bare = ip.replace(/^\[|\]$/g, "");
+  if (METADATA_IPS.has(bare.toLowerCase())) return true;
+  const v4 = ipv4Octets(bare);
+  if (v4) return v4[0] === 169 && v4[1] === 254;
+  const g = ipv6Groups(bare);
+  if (!g) return false;
+  if ((g[0] & 0xffc0) === 0xfe80) return true;
+  if (g[0] === 0xfd00 && g[1] === 0x0ec2 && g.slice(2, 7).every((x) => x === 0) && g[7] === 0x254) return true;
+  // ::ffff:a.b.c.d (mapped) and ::a.b.c.d (compatible) reach the IPv4 address
+  const mapped = g.slice(0, 5).every((x) => x === 0) && (g[5] === 0xffff || g[5] === 0);
+  if (mapped) return isForbiddenAddress(`${g[6] >> 8}.${g[6] & 255}.${g[7] >> 8}.${g[7] & 255}`);
+  return false;
+}
+
+/** Why a URL is refused (a message for the API caller), or null when it is acceptable. Checks the text only. */
+export function urlProblem(raw: string): string | null {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    return "url is not a valid absolute URL";
+  }
+  if (url.protocol !== "http:" && url.protocol !== "https:") return "url must use http or https";
+  // WHATWG parsing already turned decimal/hex/short IPv4 forms (http://2852039166/) into dotted quads.
+  const host = url.hostname.toLowerCase().replace(/\.$/, "");
+  if (!host) return "url has no host";
+  if (METADATA_HOSTS.has(host) || isForbiddenAddress(host)) {
+    return "url points at a link-local or cloud metadata address, which webhooks never call";
+  }
+  return null;
+}
+
+/**
+ * The same rule at send time, after DNS: a name that resolves to a forbidden address is refused.
+ * Returns an error text for the attempt, or null. A failed lookup is left to fetch to report.
+ */
+export async function resolvedAddressProblem(raw: string, timeoutMs: number): Promise<string | null> {
+  const textual = urlProblem(raw);
+  if (textual) return textual;
+  const host = new URL(raw).hostname.replace(/^\[|\]$/g, "");
+  if (isIP(host)) return null;
+  try {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const timeout = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error("dns timeout")), timeoutMs)));
+    const addresses = await Promise.race([lookup(host, { all: true }), timeout]).finally(() => clearTimeout(timer));
+    if (addresses.some((a) => isForbiddenAddress(a.address))) return "url resolves to a link-local or cloud metadata address";
+  } catch {
+    // fetch will fail with its own connection error, which is the more useful message
+  }
+  return null;
+}

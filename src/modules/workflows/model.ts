@@ -1,0 +1,75 @@
+// Wire format of workflows (spec §2 Workflow, §4 Workflows).
+import { t } from "elysia";
+import { workflows } from "../../db/schema";
+
+export type WorkflowRow = typeof workflows.$inferSelect;
+
+const OutputFormat = t.Union([t.Literal("json"), t.Literal("markdown"), t.Literal("docx"), t.Literal("xlsx"), t.Literal("csv")]);
+const Mode = t.Union([t.Literal("sync"), t.Literal("async")]);
+const Policy = t.Union([t.Literal("auto"), t.Literal("gemini-file-search"), t.Literal("deepseek-1m-fulltext"), t.Literal("hybrid")]);
+const Status = t.Union([t.Literal("active"), t.Literal("paused"), t.Literal("archived")]);
+
+export const Workflow = t.Object(
+  {
+    id: t.String({ examples: ["wf_3kQ9mZx1LpR7aB2cD4eF6gH8"] }),
+    object: t.Literal("workflow"),
+    product_code: t.String({ examples: ["education"] }),
+    name: t.String({ examples: ["Year 10 persuasive essays"] }),
+    status: Status,
+    prompt_template_id: t.Union([t.String(), t.Null()]),
+    user_prompt: t.Union([t.String(), t.Null()]),
+    reference_document_ids: t.Array(t.String()),
+    output_format: OutputFormat,
+    output_schema: t.Union([t.Record(t.String(), t.Unknown()), t.Null()]),
+    output_schema_sample_id: t.Union([t.String(), t.Null()]),
+    default_mode: Mode,
+    default_model_policy: Policy,
+    webhook_endpoint_id: t.Union([t.String(), t.Null()]),
+    created_at: t.String({ format: "date-time" }),
+    updated_at: t.String({ format: "date-time" }),
+  },
+  { title: "Workflow" },
+);
+
+export const CreateWorkflowBody = t.Object({
+  product_code: t.String({ minLength: 1, examples: ["education"] }),
+  name: t.String({ minLength: 1, maxLength: 200, examples: ["Year 10 persuasive essays"] }),
+  prompt_template_id: t.Optional(t.String()),
+  user_prompt: t.Optional(t.String({ maxLength: 20000, examples: ["Grade the essay against the attached rubric; quote the essay as evidence."] })),
+  reference_document_ids: t.Optional(t.Array(t.String(), { maxItems: 50 })),
+  output_format: t.Optional(OutputFormat),
+  output_schema_sample_id: t.Optional(t.String({ description: "A completed document (doc_…) or reference document (ref_…) holding a sample JSON, CSV or XLSX; the output schema is inferred from it" })),
+  output_schema: t.Optional(t.Record(t.String(), t.Unknown(), { description: "A JSON Schema the output must validate against" })),
+  default_mode: t.Optional(Mode),
+  default_model_policy: t.Optional(Policy),
+  webhook_endpoint_id: t.Optional(t.String()),
+});
+
+export const UpdateWorkflowBody = t.Object({
+  name: t.Optional(t.String({ minLength: 1, maxLength: 200 })),
+  status: t.Optional(Status),
+  user_prompt: t.Optional(t.Union([t.String({ maxLength: 20000 }), t.Null()])),
+});
+
+const iso = (ms: number) => new Date(ms).toISOString();
+
+export function toWorkflowJson(row: WorkflowRow) {
+  return {
+    id: row.id,
+    object: "workflow" as const,
+    product_code: row.productCode,
+    name: row.name,
+    status: row.status,
+    prompt_template_id: row.promptTemplateId,
+    user_prompt: row.userPrompt,
+    reference_document_ids: row.referenceDocumentIds,
+    output_format: row.outputFormat as "json",
+    output_schema: row.outputSchema,
+    output_schema_sample_id: row.outputSchemaSampleId,
+    default_mode: row.defaultMode as "async",
+    default_model_policy: row.defaultModelPolicy as "auto",
+    webhook_endpoint_id: row.webhookEndpointId,
+    created_at: iso(row.createdAt),
+    updated_at: iso(row.updatedAt),
+  };
+}

@@ -1,0 +1,196 @@
+// Workflows: validation against the catalog and the workspace's own resources, create, read, update, soft delete.
+import { and, eq, inArray, isNull } from "drizzle-orm";
+import { promptTemplates } from "../../catalog";
+import type { Clock } from "../../context";
+import type { Db } from "../../db/client";
+import { documents, referenceDocuments, webhookEndpoints, workflows } from "../../db/schema";
+import { resolveOutputSchema } from "../../engine/output-schema";
+import { SchemaError } from "../../engine/schema";
+import type { ExtractedDocument } from "../../extract/types";
+import { ApiError } from "../../http/errors";
+import { pageClause, toPage } from "../../http/pagination";
+import { newId } from "../../lib/ids";
+import { getProduct } from "../products/service";
+import { toWorkflowJson, type WorkflowRow } from "./model";
+
+export interface CreateWorkflowInput {
+  product_code: string;
+  name: string;
+  prompt_template_id?: string;
+  user_prompt?: string;
+  reference_document_ids?: string[];
+  output_format?: string;
+  output_schema_sample_id?: string;
+  output_schema?: Record<string, unknown>;
+  default_mode?: string;
+  default_model_policy?: string;
+  webhook_endpoint_id?: string;
+}
+
+function invalid(param: string, message: string): never {
+  throw new ApiError(400, "validation_error", message, param);
+}
+
+function checkProduct(code: string) {
+  let product;
+  try {
+    product = getProduct(code);
+  } catch {
+    invalid("product_code", `product_code "${code}" is not a product (GET /v1/products lists them)`);
+  }
+  if (product.status === "deprecated") invalid("product_code", `product "${code}" is deprecated; choose another product`);
+  return product;
+}
+
+function checkName(name: string) {
+  if (!name.trim()) invalid("name", "name must not be empty");
+  if (name.length > 200) invalid("name", "name must be at most 200 characters");
+  return name.trim();
+}
+
+/** Every id must be a reference document of this workspace (not deleted); duplicates are kept once. */
+function checkReferences(db: Db, workspaceId: string, ids: string[]): string[] {
+  const unique = [...new Set(ids)];
+  if (!unique.length) return [];
+  const found = new Set(
+    db
+      .select({ id: referenceDocuments.id })
+      .from(referenceDocuments)
+      .where(and(eq(referenceDocuments.workspaceId, workspaceId), inArray(referenceDocuments.id, unique), isNull(referenceDocuments.deletedAt)))
+      .all()
+      .map((r) => r.id),
+  );
+  ids.forEach((id, i) => {
+    if (!found.has(id)) invalid(`reference_document_ids.${i}`, `${id} is not a reference document of this workspace`);
+  });
+  return unique;
+}
+
+function checkWebhookEndpoint(db: Db, workspaceId: string, id: string) {
+  const row = db
+    .select({ id: webhookEndpoints.id })
+    .from(webhookEndpoints)
+    .where(and(eq(webhookEndpoints.id, id), eq(webhookEndpoints.workspaceId, workspaceId), isNull(webhookEndpoints.deletedAt)))
+    .get();
+  if (!row) invalid("webhook_endpoint_id", `${id} is not a webhook endpoint of this workspace`);
+}
+
+/** The extracted sample named by output_schema_sample_id: a completed document or a reference document's original. */
+function sampleDocument(db: Db, workspaceId: string, id: string): { doc: ExtractedDocument; filename: string } {
+  let documentId = id;
+  if (id.startsWith("ref_")) {
+    const ref = db
+      .select({ documentId: referenceDocuments.documentId })
+      .from(referenceDocuments)
+      .where(and(eq(referenceDocuments.id, id), eq(referenceDocuments.workspaceId, workspaceId)))
+      .get();
+    if (!ref) invalid("output_schema_sample_id", `${id} is not a reference document of this workspace`);
+    documentId = ref.documentId;
+  }
+  const row = db
+    .select({ extracted: documents.extracted, filename: documents.filename })
+    .from(documents)
+    .where(and(eq(documents.id, documentId), eq(documents.workspaceId, workspaceId)))
+    .get();
+  if (!row) invalid("output_schema_sample_id", `${id} is not a document of this workspace`);
+  if (!row.extracted) invalid("output_schema_sample_id", `${id} has not been completed (or is still being indexed)`);
+  return { doc: row.extracted as ExtractedDocument, filename: row.filename };
+}
+
+function outputSchemaFor(db: Db, workspaceId: string, input: CreateWorkflowInput): Record<string, unknown> | null {
+  try {
+    if (input.output_schema) return resolveOutputSchema({ outputSchema: input.output_schema });
+    if (input.output_schema_sample_id) return resolveOutputSchema({ sample: sampleDocument(db, workspaceId, input.output_schema_sample_id).doc });
+    return null;
+  } catch (err) {
+    if (err instanceof SchemaError) {
+      invalid(input.output_schema ? "output_schema" : "output_schema_sample_id", err.message);
+    }
+    throw err;
+  }
+}
+
+export function createWorkflow(db: Db, clock: Clock, workspaceId: string, input: CreateWorkflowInput): WorkflowRow {
+  const product = checkProduct(input.product_code);
+  const name = checkName(input.name);
+  if (input.prompt_template_id && !promptTemplates.some((t) => t.id === input.prompt_template_id)) {
+    invalid("prompt_template_id", `${input.prompt_template_id} is not a prompt template (GET /v1/prompt-templates lists them)`);
+  }
+  if (input.output_schema && input.output_schema_sample_id) {
+    invalid("output_schema_sample_id", "give output_schema or output_schema_sample_id, not both");
+  }
+  const referenceIds = checkReferences(db, workspaceId, input.reference_document_ids ?? []);
+  if (input.webhook_endpoint_id) checkWebhookEndpoint(db, workspaceId, input.webhook_endpoint_id);
+  const outputSchema = outputSchemaFor(db, workspaceId, input);
+  // Without a prompt of its own, a workflow evaluates with its template's prompt.
+  const template = promptTemplates.find((t) => t.id === input.prompt_template_id);
+  const now = clock.now();
+  const row: WorkflowRow = {
+    id: newId("wf"),
+    workspaceId,
+    productCode: product.code,
+    name,
+    status: "active",
+    promptTemplateId: input.prompt_template_id ?? null,
+    userPrompt: input.user_prompt ?? template?.user_prompt_seed ?? null,
+    referenceDocumentIds: referenceIds,
+    outputFormat: input.output_format ?? template?.recommended_output_format ?? "json",
+    outputSchema,
+    outputSchemaSampleId: input.output_schema_sample_id ?? null,
+    defaultMode: input.default_mode ?? "async",
+    defaultModelPolicy: input.default_model_policy ?? product.default_model_policy,
+    webhookEndpointId: input.webhook_endpoint_id ?? null,
+    deletedAt: null,
+    createdAt: now,
+    updatedAt: now,
+  };
+  db.insert(workflows).values(row).run();
+  return row;
+}
+
+/** A workflow of the workspace; deleted ones are gone (404) unless `includeDeleted` (runs keep reading theirs). */
+export function getWorkflow(db: Db, workspaceId: string, id: string, includeDeleted = false): WorkflowRow {
+  const row = db
+    .select()
+    .from(workflows)
+    .where(and(eq(workflows.id, id), eq(workflows.workspaceId, workspaceId)))
+    .get();
+  if (!row || (row.deletedAt !== null && !includeDeleted)) throw new ApiError(404, "not_found", `No workflow ${id}`);
+  return row;
+}
+
+export function listWorkflows(db: Db, secret: string, workspaceId: string, q: { limit?: number; cursor?: string }) {
+  const limit = q.limit ?? 20;
+  const { where, orderBy } = pageClause(secret, workflows, q.cursor);
+  const rows = db
+    .select()
+    .from(workflows)
+    .where(and(eq(workflows.workspaceId, workspaceId), isNull(workflows.deletedAt), where))
+    .orderBy(...orderBy)
+    .limit(limit + 1)
+    .all();
+  return toPage(secret, rows, limit, toWorkflowJson);
+}
+
+export function updateWorkflow(
+  db: Db,
+  clock: Clock,
+  workspaceId: string,
+  id: string,
+  patch: { name?: string; status?: WorkflowRow["status"]; user_prompt?: string | null },
+): WorkflowRow {
+  const row = getWorkflow(db, workspaceId, id);
+  const changes: Partial<WorkflowRow> = { updatedAt: clock.now() };
+  if (patch.name !== undefined) changes.name = checkName(patch.name);
+  if (patch.status !== undefined) changes.status = patch.status;
+  if (patch.user_prompt !== undefined) changes.userPrompt = patch.user_prompt;
+  db.update(workflows).set(changes).where(eq(workflows.id, row.id)).run();
+  return { ...row, ...changes };
+}
+
+/** Soft delete: the workflow disappears from the API, its runs stay readable. */
+export function deleteWorkflow(db: Db, clock: Clock, workspaceId: string, id: string) {
+  const row = getWorkflow(db, workspaceId, id);
+  db.update(workflows).set({ deletedAt: clock.now() }).where(eq(workflows.id, row.id)).run();
+  return { id: row.id, object: "workflow" as const, deleted: true as const };
+}

@@ -1,0 +1,68 @@
+// LocalObjectStore: objects as files under <ASSAY_DATA_DIR>/objects, written to a temp file then renamed (atomic).
+import { mkdir, open, rename, stat, unlink } from "node:fs/promises";
+import path from "node:path";
+import { base62 } from "../lib/ids";
+import { assertValidKey, ObjectTooLargeError, type ObjectStore } from "./object-store";
+
+export class LocalObjectStore implements ObjectStore {
+  constructor(readonly root: string) {}
+
+  private pathOf(key: string): string {
+    assertValidKey(key);
+    const file = path.resolve(this.root, key);
+    // isValidKey already rules this out; checked again because a mistake here would expose the whole disk.
+    if (!file.startsWith(path.resolve(this.root) + path.sep)) throw new Error("object key escapes the store");
+    return file;
+  }
+
+  async put(key: string, stream: ReadableStream<Uint8Array>, opts: { maxBytes: number }): Promise<{ size: number }> {
+    const file = this.pathOf(key);
+    const dir = path.dirname(file);
+    await mkdir(dir, { recursive: true });
+    // Same folder as the target, so the final rename is atomic: readers see the old object or the new one, never half.
+    const temp = path.join(dir, `.upload-${base62(16)}`);
+    const handle = await open(temp, "wx", 0o600);
+    const reader = stream.getReader();
+    let size = 0;
+    let ok = false;
+    try {
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done) break;
+        size += value.byteLength;
+        if (size > opts.maxBytes) throw new ObjectTooLargeError(opts.maxBytes);
+        await handle.write(value);
+      }
+      await handle.sync();
+      ok = true;
+    } finally {
+      if (!ok) reader.cancel().catch(() => {});
+      await handle.close();
+      if (!ok) await unlink(temp).catch(() => {});
+    }
+    await rename(temp, file);
+    return { size };
+  }
+
+  async get(key: string): Promise<Blob | null> {
+    // stat first: Bun.file() of a folder (a key prefix) must not count as an object.
+    if (!(await this.stat(key))) return null;
+    return Bun.file(this.pathOf(key));
+  }
+
+  async stat(key: string): Promise<{ size: number } | null> {
+    try {
+      const s = await stat(this.pathOf(key));
+      return s.isFile() ? { size: s.size } : null;
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === "ENOENT" || (err as NodeJS.ErrnoException).code === "ENOTDIR") return null;
+      throw err;
+    }
+  }
+
+  async delete(key: string): Promise<void> {
+    await unlink(this.pathOf(key)).catch((err: NodeJS.ErrnoException) => {
+      if (err.code !== "ENOENT") throw err;
+    });
+  }
+}
