@@ -1,7 +1,7 @@
 // Builds the Elysia app from a Context: request ids, the one error mapper, OpenAPI + offline docs, every module's routes.
 import { Elysia } from "elysia";
 import type { Context } from "./context";
-import { mapError } from "./http/errors";
+import { ApiError, mapError } from "./http/errors";
 import { openApiRoutes } from "./http/openapi";
 import { base62 } from "./lib/ids";
 import { authRoutes } from "./modules/auth";
@@ -13,6 +13,12 @@ import { webhookRoutes } from "./modules/webhooks";
 import { objectRoutes } from "./modules/objects";
 import { documentRoutes } from "./modules/documents";
 import { referenceDocumentRoutes } from "./modules/reference-documents";
+import { workflowRoutes } from "./modules/workflows";
+import { runRoutes } from "./modules/runs";
+import { usageRoutes } from "./modules/usage";
+import { adminRoutes } from "./modules/admin";
+
+const JSON_BODY_MAX = 1024 * 1024;
 
 function jsonResponse(status: number, body: unknown, headers: Record<string, unknown>) {
   const h = new Headers();
@@ -23,12 +29,17 @@ function jsonResponse(status: number, body: unknown, headers: Record<string, unk
 
 export function createApp(ctx: Context) {
   const app = new Elysia({ normalize: true })
-    .onRequest(({ set }) => {
+    .onRequest(({ set, request }) => {
       set.headers["x-request-id"] = `req_${base62(20)}`;
+      // JSON bodies are parsed whole: refuse large ones before reading. Uploads stream with their own caps.
+      const length = Number(request.headers.get("content-length") ?? 0);
+      if (length > JSON_BODY_MAX && (request.headers.get("content-type") ?? "").includes("json")) {
+        throw new ApiError(413, "payload_too_large", `JSON bodies are limited to ${JSON_BODY_MAX} bytes`);
+      }
     })
-    .onError(({ code, error, set }) => {
+    .onError(({ code, error, set, request }) => {
       const requestId = String(set.headers["x-request-id"] ?? `req_${base62(20)}`);
-      const mapped = mapError(code, error, requestId);
+      const mapped = mapError(code, error, requestId, request.url);
       return jsonResponse(mapped.status, mapped.body, { ...set.headers, ...mapped.headers, "x-request-id": requestId });
     })
     .use(openApiRoutes(() => app, ctx.config.publicUrl))
@@ -40,7 +51,11 @@ export function createApp(ctx: Context) {
     .use(webhookRoutes(ctx))
     .use(objectRoutes(ctx))
     .use(documentRoutes(ctx))
-    .use(referenceDocumentRoutes(ctx));
+    .use(referenceDocumentRoutes(ctx))
+    .use(workflowRoutes(ctx))
+    .use(runRoutes(ctx))
+    .use(usageRoutes(ctx))
+    .use(adminRoutes(ctx));
   return app;
 }
 

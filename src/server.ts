@@ -16,9 +16,10 @@ export async function startServer(baseConfig: Config, clock?: Clock): Promise<Ru
   const ctx = createContext(config, clock);
   await ensureAdmin(ctx.db, ctx.clock, config);
   const app = createApp(ctx);
-  registerJobs(ctx);
+  const jobs = registerJobs(ctx);
   ctx.runtime.scheduler.start();
-  app.listen({ hostname: config.host, port: config.port, maxRequestBodySize: 64 * 1024 * 1024 });
+  // Bun's own cap answers an empty 413; ours (per route, while streaming) answer with a readable error body.
+  app.listen({ hostname: config.host, port: config.port, maxRequestBodySize: 1024 * 1024 * 1024 });
   const server = app.server!;
   const url = `http://${config.host.includes(":") ? `[${config.host}]` : config.host}:${server.port}`;
   return {
@@ -26,6 +27,7 @@ export async function startServer(baseConfig: Config, clock?: Clock): Promise<Ru
     url,
     async stop() {
       await app.stop();
+      jobs.stop();
       await ctx.runtime.scheduler.stop();
       ctx.db.$client.close();
     },

@@ -35,7 +35,7 @@ async function authenticateAsync(ctx: Context, token: string, need: AuthNeed): P
   const claims = ctx.runtime.oidc ? await ctx.runtime.oidc.verify(token) : null;
   if (!claims) throw unauthenticated();
   const user = await oidcUser(ctx.db, ctx.clock, ctx.config, claims);
-  return checkSession(fromUser(user, token), need);
+  return checkSession(fromUser(user, token) as Auth & { kind: "session" }, need);
 }
 
 function checkSession(auth: Auth & { kind: "session" }, need: AuthNeed): Auth {
@@ -89,10 +89,12 @@ export const authGuard = (ctx: Context) =>
       detail: {
         security: need === "session" || need === "admin" ? [{ session: [] }] : [{ apiKey: [] }, { session: [] }],
         ...(need !== "any" && need !== "session" && need !== "admin" ? { "x-required-scope": need } : {}),
+      } as Record<string, unknown>,
+      // An async arrow function: Elysia reads the function's source to decide what to parse (headers) and whether
+      // to await it; a method shorthand is not recognised once minified into the binary.
+      resolve: async ({ headers, set }) => {
+        const auth: Auth = await authenticate(ctx, headers.authorization, need, set.headers as Record<string, unknown>);
+        return { auth };
       },
-      // async: Elysia awaits a resolve only when it can tell it is async (OIDC verification is).
-      resolve: async ({ headers, set }: { headers: Record<string, string | undefined>; set: { headers: Record<string, unknown> } }) => ({
-        auth: await authenticate(ctx, headers.authorization, need, set.headers),
-      }),
     }),
   });

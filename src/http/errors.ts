@@ -30,11 +30,18 @@ export function errorJson(code: string, message: string, requestId: string, para
   return { error: param === undefined ? { code, message, request_id: requestId } : { code, message, param, request_id: requestId } };
 }
 
-/** Elysia's validation error → the field it is about, as a dotted path ("scopes.2"). */
-function validationParam(err: any): { param?: string; message: string } {
+/**
+ * Elysia's validation error → the field it is about, as a dotted path ("scopes.2"). Query parameters are checked
+ * one by one and come without a path: the parameter is then the one whose value failed.
+ */
+function validationParam(err: any, url?: string): { param?: string; message: string } {
   const first = err?.all?.[0] ?? err?.valueError;
   const rawPath: string = first?.path ?? "";
-  const param = rawPath.replace(/^\//, "").replaceAll("/", ".") || undefined;
+  let param = rawPath.replace(/^\//, "").replaceAll("/", ".") || undefined;
+  if (!param && url && first && "value" in first) {
+    const params = new URL(url).searchParams;
+    for (const [name, value] of params) if (value === String(first.value)) param ??= name;
+  }
   const summary: string | undefined = first?.summary ?? first?.message;
   let message = summary ? String(summary) : "Invalid request";
   if (first?.schema?.error) message = String(first.schema.error);
@@ -53,13 +60,13 @@ const STATUS_CODE: Record<number, string> = {
 };
 
 /** Maps anything thrown during a request to {status, body, headers}. Unknown errors never leak their message. */
-export function mapError(code: string | number, error: any, requestId: string) {
+export function mapError(code: string | number, error: any, requestId: string, url?: string) {
   if (error instanceof ApiError) {
     return { status: error.status, body: errorJson(error.code, error.message, requestId, error.param), headers: error.headers };
   }
   switch (code) {
     case "VALIDATION": {
-      const { param, message } = validationParam(error);
+      const { param, message } = validationParam(error, url);
       return { status: 400, body: errorJson("validation_error", message, requestId, param) };
     }
     case "PARSE":

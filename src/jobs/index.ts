@@ -1,9 +1,29 @@
-// Registers every background worker on the context's scheduler. Each worker lives beside the rules it runs.
+// Registers every background worker on the context's scheduler, and the periodic cleanup. Each worker lives beside
+// the rules it runs.
+import { Cron } from "croner";
 import type { Context } from "../context";
-import { webhookWorker } from "../modules/webhooks/worker";
+import { purgeIdempotencyKeys } from "../http/idempotency";
 import { indexingWorker } from "../modules/reference-documents/worker";
+import { recoverRuns, runWorker } from "../modules/runs/worker";
+import { webhookWorker } from "../modules/webhooks/worker";
 
-export function registerJobs(ctx: Context): void {
+export function registerJobs(ctx: Context): { stop(): void } {
+  const recovered = recoverRuns(ctx);
+  if (recovered.requeued || recovered.failed) {
+    console.log(`recovered runs left running by a previous process: ${recovered.requeued} re-queued, ${recovered.failed} failed`);
+  }
+  ctx.runtime.scheduler.add(runWorker(ctx));
   ctx.runtime.scheduler.add(webhookWorker(ctx));
   ctx.runtime.scheduler.add(indexingWorker(ctx));
+  // Idempotency keys are kept 24 h; forget older ones every hour (and once at start).
+  const cleanup = () => {
+    try {
+      purgeIdempotencyKeys(ctx);
+    } catch (err) {
+      console.error("[cleanup]", err);
+    }
+  };
+  cleanup();
+  const cron = new Cron("17 * * * *", { protect: true }, cleanup);
+  return { stop: () => cron.stop() };
 }

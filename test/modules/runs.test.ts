@@ -7,6 +7,7 @@ import path from "node:path";
 import { creditLedger, events, runs } from "../../src/db/schema";
 import { extract } from "../../src/extract";
 import { createDocumentFromBytes } from "../../src/modules/documents/service";
+import { indexNext } from "../../src/modules/reference-documents/worker";
 import { recoverRuns, runTick } from "../../src/modules/runs/worker";
 import { getBalance } from "../../src/modules/usage/service";
 import { CORPUS, harness, signUp, type Harness } from "../helpers";
@@ -34,8 +35,13 @@ async function doc(h: Harness, u: User, filename: string, text: string) {
   return (await createDocumentFromBytes(h.ctx, { workspaceId: u.workspaceId, filename, bytes: new TextEncoder().encode(text) })).id;
 }
 
-async function drain(h: Harness, max = 20) {
-  for (let i = 0; i < max && (await runTick(h.ctx)); i++);
+/** Runs the indexing and run workers until neither has anything left to do (no background scheduler in tests). */
+async function drain(h: Harness, max = 30) {
+  for (let i = 0; i < max; i++) {
+    const indexed = await indexNext(h.ctx);
+    const ran = await runTick(h.ctx);
+    if (!indexed && !ran) return;
+  }
 }
 
 function ledgerSum(h: Harness, workspaceId: string) {
@@ -378,7 +384,7 @@ describe("restart recovery", () => {
     const { createContext } = await import("../../src/context");
     const next = createContext(h.ctx.config);
     expect(recoverRuns(next).requeued).toBeGreaterThanOrEqual(1);
-    for (let i = 0; i < 20 && (await runTick(next)); i++);
+    for (let i = 0; i < 20 && ((await indexNext(next)) || (await runTick(next))); i++);
     expect((await h.call("GET", `/v1/runs/${r.body.id}`, { token: u.liveKey })).body.status).toBe("succeeded");
 
     const dead = await h.call("POST", `/v1/workflows/${wf}/runs`, { token: u.liveKey, body: { input_documents: [essay] } });

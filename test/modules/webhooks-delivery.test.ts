@@ -57,7 +57,8 @@ async function setup(env: Record<string, string> = {}, clock?: TestClock) {
 }
 
 function emit(ctx: Context, workspaceId: string, type: EventType, data: Record<string, unknown>, extraEndpointId?: string) {
-  return tx(ctx.db, () => recordEvent(ctx.db, ctx.clock, { workspaceId, type, subjectId: String(Object.values(data)[0]?.["id" as never] ?? "x"), data, extraEndpointId }));
+  const subjectId = String((Object.values(data)[0] as { id?: string }).id);
+  return tx(ctx.db, () => recordEvent(ctx.db, ctx.clock, { workspaceId, type, subjectId, data, extraEndpointId }));
 }
 
 const run = (id = "run_test1") => ({ run: { id, object: "run", status: "succeeded", output: { score: 91 }, charged_credits: 2 } });
@@ -221,7 +222,7 @@ describe("retries", () => {
     const e = await endpoint(rx.url());
     emit(h.ctx, u.workspaceId, "run.failed", run());
     const start = clock.t;
-    for (let i = 0; i < 10; i++) {
+    for (let i = 0; i <= 16; i++) {
       await drain(worker);
       clock.advance(500);
     }
@@ -282,14 +283,14 @@ describe("retries", () => {
   test("Retry-After on 503 (seconds) and 429 (HTTP date) replaces the schedule's delay", async () => {
     const clock = new TestClock();
     const { h, u, worker, endpoint } = await setup({ ASSAY_WEBHOOK_RETRY_SCHEDULE: "1s" }, clock);
+    const start = clock.t;
     const rx = receiver(
       status(503, { "retry-after": "120" }),
-      () => new Response("slow down", { status: 429, headers: { "retry-after": new Date(clock.t + 120_000 + 30_000).toUTCString() } }),
+      () => new Response("slow down", { status: 429, headers: { "retry-after": new Date(start + 150_000).toUTCString() } }),
       status(204),
     );
     const e = await endpoint(rx.url());
     emit(h.ctx, u.workspaceId, "run.succeeded", run());
-    const start = clock.t;
     await worker.tick();
     expect(deliveriesOf(h, e.id)[0].nextAttemptAt).toBe(start + 120_000);
     clock.advance(119_000);
@@ -410,7 +411,9 @@ describe("restarts", () => {
     const second = createContext(config, clock);
     const worker = webhookWorker(second);
     expect(await worker.tick()).toBe(false);
-    clock.advance(1000 + 30_000);
+    clock.advance(1000 + 30_000 - 1);
+    expect(await worker.tick()).toBe(false);
+    clock.advance(2);
     expect(await worker.tick()).toBe(true);
     expect(rx.hits).toHaveLength(1);
     expect(second.db.select().from(webhookDeliveries).get()?.status).toBe("succeeded");

@@ -62,9 +62,10 @@ describe("LocalObjectStore", () => {
     writeFileSync(path.join(root, "..", "secret.txt"), "do not read");
     const store = new LocalObjectStore(root);
     for (const key of ["../secret.txt", "/etc/passwd", "a/../../secret.txt", "a//b", "a/", ".upload-x", "a/.hidden", "a b", "a\\b", "", "x".repeat(513), "é"]) {
-      expect(() => store.stat(key), key).toThrow(InvalidKeyError);
-      expect(() => store.get(key), key).toThrow(InvalidKeyError);
-      expect(() => store.put(key, bytesStream(enc.encode("x")), { maxBytes: 10 }), key).toThrow(InvalidKeyError);
+      await expect(store.stat(key), key).rejects.toThrow(InvalidKeyError);
+      await expect(store.get(key), key).rejects.toThrow(InvalidKeyError);
+      await expect(store.delete(key), key).rejects.toThrow(InvalidKeyError);
+      await expect(store.put(key, bytesStream(enc.encode("x")), { maxBytes: 10 }), key).rejects.toThrow(InvalidKeyError);
     }
   });
 

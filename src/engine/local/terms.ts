@@ -28,7 +28,9 @@ const RUBRIC_WORDS = new Set(
     "included contains contain present presents presented address addresses addressed total weight weighting weighted max maximum " +
     "minimum per every overall well highly high low quality attempt attempts needs need needed requirement requirements expectation " +
     "expectations standard standards may must should evaluate evaluation assess assessment assessed review check checks " +
-    "given give makes make made way ways number numbers across either whether across throughout includes able ability reader readers"
+    "given give makes make made way ways number numbers across either whether throughout able ability reader readers " +
+    "state states stated identifies identify identified explains explain explained describes describe described discusses discuss " +
+    "discussed gives offers offer offered follows follow following appropriate relevant specific related"
   ).split(/\s+/),
 );
 
@@ -39,9 +41,31 @@ const INSTRUCTION_WORDS = new Set(
     "input inputs document documents file files rubric criteria criterion quote quotes quoted verbatim location locations json " +
     "verdict summary rationale feedback output format return answer task prompt instructions instruction judge judgement " +
     "judgment flag flags flagged person actionable suggestion suggestions improvement priority priorities strengths weakness " +
-    "weaknesses next draft write writing exactly written"
+    "weaknesses next draft write writing exactly written student students teacher teachers experienced meticulous careful " +
+    "examiner recruiter lawyer requester goal goals words act acting reviewing giving weights levels stated silent authority " +
+    "consistent fair grading grader marker marking first pass pass"
   ).split(/\s+/),
 );
+
+// Everyday words that say little about a subject: they count for less in a criterion and not at all
+// as topic words (a stand-in for corpus frequencies, which an offline evaluator does not have).
+const GENERIC_WORDS =
+  "like long far find found help helps make makes making made simple simply enough new good great different small large big " +
+  "high low next early late important possible real sure better best whole certain easy hard just still even back much " +
+  "really always often never sometimes already almost quite rather get gets got go goes going gone know known take takes " +
+  "taken see seen come comes think look looks want wants tell ask seem seems feel try leave call called keep begin show " +
+  "hear run runs move bring happen put set sets mean means turn start started thing things lot lots kind way part parts " +
+  "case cases point fact time times day days year years place end side around away another able instead actually usually " +
+  "first last second new old today now yet since around else anything something everything nothing someone everyone " +
+  "people person many much lot little less least more most several various number numbers example examples type types " +
+  "use used uses using work works worked working need needs needed etc also thus therefore however although";
+const GENERIC_STEMS = new Set<string>();
+
+/** Whether a stem is an everyday word rather than a subject word. */
+export function isGenericStem(stem: string): boolean {
+  if (GENERIC_STEMS.size === 0) for (const w of GENERIC_WORDS.split(" ")) GENERIC_STEMS.add(stemWord(w));
+  return GENERIC_STEMS.has(stem);
+}
 
 const TOKEN = /[\p{L}\p{N}]+(?:['’][\p{L}]+)*/gu;
 const OUR_EXCEPTIONS = new Set(["contour", "devour", "detour", "paramour", "troubadour"]);

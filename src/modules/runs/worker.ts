@@ -1,12 +1,13 @@
 // The run worker: claims queued runs, waits for their references, evaluates, stores the output file, finishes the run.
 import { and, eq, inArray } from "drizzle-orm";
 import type { Context } from "../../context";
-import { documents, referenceDocuments, runs } from "../../db/schema";
+import { documents, runs } from "../../db/schema";
 import { evaluate, EngineError } from "../../engine";
 import type { EngineDocument, ModelPolicy, OutputFormat } from "../../engine/types";
 import type { ExtractedDocument } from "../../extract/types";
 import type { JobWorker } from "../../jobs/scheduler";
 import { bytesStream, objectStore } from "../../storage";
+import { getReadyReferenceDocuments, referenceStatuses } from "../reference-documents/service";
 import { getWorkflow } from "../workflows/service";
 import type { RunRow } from "./model";
 import { finishRun, findRun } from "./service";
@@ -34,8 +35,7 @@ function defer(ctx: Context, runId: string, ms: number) {
   ctx.db.update(runs).set({ lockedUntil: ctx.clock.now() + ms }).where(eq(runs.id, runId)).run();
 }
 
-function engineDocs(ctx: Context, workspaceId: string, ids: string[], names?: Map<string, { id: string; name: string }>): EngineDocument[] {
-  if (!ids.length) return [];
+function inputDocs(ctx: Context, workspaceId: string, ids: string[]): EngineDocument[] {
   const rows = ctx.db
     .select({ id: documents.id, filename: documents.filename, extracted: documents.extracted })
     .from(documents)
@@ -44,27 +44,20 @@ function engineDocs(ctx: Context, workspaceId: string, ids: string[], names?: Ma
   const byId = new Map(rows.map((r) => [r.id, r]));
   return ids.flatMap((id) => {
     const row = byId.get(id);
-    if (!row?.extracted) return [];
-    const alias = names?.get(id);
-    return [{ id: alias?.id ?? row.id, documentId: row.id, name: alias?.name ?? row.filename, content: row.extracted as ExtractedDocument }];
+    return row?.extracted ? [{ id: row.id, documentId: row.id, name: row.filename, content: row.extracted as ExtractedDocument }] : [];
   });
 }
 
 type Readiness = { state: "ready"; references: EngineDocument[] } | { state: "waiting" } | { state: "failed"; message: string };
 
-/** A run waits in queued until its workflow's references are ready; a failed one fails the run. */
+/** A run waits in queued until its workflow's references are ready; a failed one fails the run; deleted ones are left out. */
 function referencesOf(ctx: Context, run: RunRow, referenceIds: string[]): Readiness {
-  if (!referenceIds.length) return { state: "ready", references: [] };
-  const refs = ctx.db
-    .select()
-    .from(referenceDocuments)
-    .where(and(eq(referenceDocuments.workspaceId, run.workspaceId), inArray(referenceDocuments.id, referenceIds)))
-    .all();
-  const failed = refs.find((r) => r.status === "failed");
-  if (failed) return { state: "failed", message: `Reference document ${failed.id} (${failed.name}) failed to index: ${failed.failureReason ?? "unknown reason"}` };
-  if (refs.some((r) => r.status === "processing")) return { state: "waiting" };
-  const names = new Map(refs.map((r) => [r.documentId, { id: r.id, name: r.name }]));
-  return { state: "ready", references: engineDocs(ctx, run.workspaceId, refs.map((r) => r.documentId), names) };
+  const statuses = referenceStatuses(ctx.db, run.workspaceId, referenceIds);
+  for (const [id, s] of statuses) {
+    if (s.status === "failed") return { state: "failed", message: `Reference document ${id} could not be indexed: ${s.failureReason}` };
+  }
+  if ([...statuses.values()].some((s) => s.status === "processing")) return { state: "waiting" };
+  return { state: "ready", references: getReadyReferenceDocuments(ctx.db, run.workspaceId, referenceIds) };
 }
 
 const EXTENSION: Record<string, string> = { json: "json", markdown: "md", docx: "docx", xlsx: "xlsx", csv: "csv" };
@@ -78,7 +71,7 @@ async function execute(ctx: Context, run: RunRow, references: EngineDocument[]):
   }, LEASE_MS / 3);
   try {
     const workflow = getWorkflow(ctx.db, run.workspaceId, run.workflowId, true);
-    const inputs = engineDocs(ctx, run.workspaceId, run.inputDocuments);
+    const inputs = inputDocs(ctx, run.workspaceId, run.inputDocuments);
     const result = await evaluate({
       db: ctx.db,
       workspaceId: run.workspaceId,

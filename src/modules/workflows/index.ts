@@ -17,7 +17,7 @@ export const workflowRoutes = (ctx: Context) =>
       response: { 200: Page(Workflow) },
       detail: { summary: "List workflows (newest first)" },
     })
-    .post("", ({ auth, body, status }) => status(201, toWorkflowJson(createWorkflow(ctx.db, ctx.clock, auth.workspaceId, body))), {
+    .post("", async ({ auth, body, status }) => status(201, toWorkflowJson(await createWorkflow(ctx, auth.workspaceId, body))), {
       auth: "workflows:write",
       body: CreateWorkflowBody,
       response: { 201: Workflow },

@@ -1,7 +1,7 @@
 // Workflows: validation against the catalog and the workspace's own resources, create, read, update, soft delete.
 import { and, eq, inArray, isNull } from "drizzle-orm";
 import { promptTemplates } from "../../catalog";
-import type { Clock } from "../../context";
+import type { Clock, Context } from "../../context";
 import type { Db } from "../../db/client";
 import { documents, referenceDocuments, webhookEndpoints, workflows } from "../../db/schema";
 import { resolveOutputSchema } from "../../engine/output-schema";
@@ -10,6 +10,7 @@ import type { ExtractedDocument } from "../../extract/types";
 import { ApiError } from "../../http/errors";
 import { pageClause, toPage } from "../../http/pagination";
 import { newId } from "../../lib/ids";
+import { objectStore } from "../../storage";
 import { getProduct } from "../products/service";
 import { toWorkflowJson, type WorkflowRow } from "./model";
 
@@ -75,8 +76,12 @@ function checkWebhookEndpoint(db: Db, workspaceId: string, id: string) {
   if (!row) invalid("webhook_endpoint_id", `${id} is not a webhook endpoint of this workspace`);
 }
 
-/** The extracted sample named by output_schema_sample_id: a completed document or a reference document's original. */
-function sampleDocument(db: Db, workspaceId: string, id: string): { doc: ExtractedDocument; filename: string } {
+/**
+ * The sample named by output_schema_sample_id (a completed document, or a reference document's original): its
+ * extracted content, plus the original text for JSON and CSV so the schema comes from the exact values.
+ */
+async function sampleDocument(ctx: Context, workspaceId: string, id: string): Promise<{ doc: ExtractedDocument; originalText?: string }> {
+  const { db } = ctx;
   let documentId = id;
   if (id.startsWith("ref_")) {
     const ref = db
@@ -88,19 +93,22 @@ function sampleDocument(db: Db, workspaceId: string, id: string): { doc: Extract
     documentId = ref.documentId;
   }
   const row = db
-    .select({ extracted: documents.extracted, filename: documents.filename })
+    .select({ extracted: documents.extracted, objectKey: documents.objectKey })
     .from(documents)
     .where(and(eq(documents.id, documentId), eq(documents.workspaceId, workspaceId)))
     .get();
   if (!row) invalid("output_schema_sample_id", `${id} is not a document of this workspace`);
   if (!row.extracted) invalid("output_schema_sample_id", `${id} has not been completed (or is still being indexed)`);
-  return { doc: row.extracted as ExtractedDocument, filename: row.filename };
+  const doc = row.extracted as ExtractedDocument;
+  if (doc.format !== "json" && doc.format !== "csv") return { doc };
+  const blob = await objectStore(ctx).get(row.objectKey);
+  return { doc, originalText: blob ? await blob.text() : undefined };
 }
 
-function outputSchemaFor(db: Db, workspaceId: string, input: CreateWorkflowInput): Record<string, unknown> | null {
+async function outputSchemaFor(ctx: Context, workspaceId: string, input: CreateWorkflowInput): Promise<Record<string, unknown> | null> {
   try {
     if (input.output_schema) return resolveOutputSchema({ outputSchema: input.output_schema });
-    if (input.output_schema_sample_id) return resolveOutputSchema({ sample: sampleDocument(db, workspaceId, input.output_schema_sample_id).doc });
+    if (input.output_schema_sample_id) return resolveOutputSchema({ sample: await sampleDocument(ctx, workspaceId, input.output_schema_sample_id) });
     return null;
   } catch (err) {
     if (err instanceof SchemaError) {
@@ -110,7 +118,8 @@ function outputSchemaFor(db: Db, workspaceId: string, input: CreateWorkflowInput
   }
 }
 
-export function createWorkflow(db: Db, clock: Clock, workspaceId: string, input: CreateWorkflowInput): WorkflowRow {
+export async function createWorkflow(ctx: Context, workspaceId: string, input: CreateWorkflowInput): Promise<WorkflowRow> {
+  const { db, clock } = ctx;
   const product = checkProduct(input.product_code);
   const name = checkName(input.name);
   if (input.prompt_template_id && !promptTemplates.some((t) => t.id === input.prompt_template_id)) {
@@ -121,7 +130,7 @@ export function createWorkflow(db: Db, clock: Clock, workspaceId: string, input:
   }
   const referenceIds = checkReferences(db, workspaceId, input.reference_document_ids ?? []);
   if (input.webhook_endpoint_id) checkWebhookEndpoint(db, workspaceId, input.webhook_endpoint_id);
-  const outputSchema = outputSchemaFor(db, workspaceId, input);
+  const outputSchema = await outputSchemaFor(ctx, workspaceId, input);
   // Without a prompt of its own, a workflow evaluates with its template's prompt.
   const template = promptTemplates.find((t) => t.id === input.prompt_template_id);
   const now = clock.now();

@@ -1,0 +1,170 @@
+// The evaluation engine's one entry: documents + workflow -> policy -> provider (local, OpenAI-compatible or test stub) -> validated output and file.
+import type { Config } from "../config";
+import type { Db } from "../db/client";
+import type { Section } from "../extract/types";
+import { verifyCitations } from "./citations";
+import { EngineError } from "./errors";
+import { findCriteria } from "./local/criteria";
+import { evaluateLocally } from "./local/evaluate";
+import { evaluateWithModel } from "./model";
+import { shapeOutput } from "./output";
+import { placeSections, sectionAt } from "./passages";
+import { planContext, type ContextPlan, type EngineReference } from "./policy";
+import { compileSchema, isPlainObject } from "./schema";
+import { stubEvaluation, stubFromSchema } from "./stub";
+import type { EngineDocument, Evaluation, ModelPolicy, OutputFormat, RenderedFile, RunUsage } from "./types";
+
+export { EngineError, type EngineErrorCode } from "./errors";
+export { resolveOutputSchema, type ResolveOutputSchemaInput } from "./output-schema";
+export type { EngineReference } from "./policy";
+
+export interface EvaluateWorkflow {
+  name: string;
+  userPrompt: string | null;
+  outputFormat: OutputFormat;
+  outputSchema: object | null;
+  modelPolicy: ModelPolicy;
+  productCode: string;
+}
+
+export interface EvaluateInput {
+  /** With db, file_search/hybrid search the FTS5 index of the references' chunks; without, the same BM25 runs in memory. */
+  db?: Db;
+  workspaceId: string;
+  /** test: a svc_test_ key; stub output, no model call. */
+  mode: "live" | "test";
+  workflow: EvaluateWorkflow;
+  /** Reference documents, extracted; `documentId` is the documents.id their chunks are indexed under (for ref_… ids). */
+  references: EngineReference[];
+  /** Input documents, extracted. */
+  inputs: EngineDocument[];
+  /** null: the built-in local evaluator. */
+  llm: Config["llm"];
+  contextBudgetChars: number;
+  /** Seeds test-mode stubs and is printed in reports. */
+  runId?: string;
+  now?: Date;
+}
+
+export interface EvaluateResult {
+  output: Record<string, unknown>;
+  /** The output file (every format, json included); null never happens today but callers should allow it. */
+  file: RenderedFile | null;
+  usage: RunUsage;
+}
+
+/** References longer than this are a knowledge base, not a rubric: under file_search the local evaluator reads only retrieved sections. */
+export const LOCAL_WHOLE_REFERENCE_CHARS = 20_000;
+
+/** Evaluates a run's inputs. Throws EngineError (output_invalid, model_error, context_too_large, no_input_text). */
+export async function evaluate(input: EvaluateInput): Promise<EvaluateResult> {
+  const { workflow } = input;
+  if (input.inputs.length === 0 || input.inputs.every((d) => d.content.text.trim() === "")) {
+    throw new EngineError("no_input_text", "The run has no input text: attach at least one input document with extractable text.");
+  }
+  const custom = workflow.outputSchema !== null && workflow.outputSchema !== undefined;
+  const validate = custom ? compileOutputSchema(workflow.outputSchema as object) : null;
+  const referenceChars = input.references.reduce((n, r) => n + r.content.text.length, 0);
+  const provider = input.mode === "test" ? "test" : input.llm ? "model" : "local";
+  const needsRetrieval =
+    provider === "model" ||
+    (provider === "local" && workflow.modelPolicy === "gemini-file-search" && referenceChars > LOCAL_WHOLE_REFERENCE_CHARS);
+
+  // Every provider goes through the policy: a test key meets the same context_too_large a live key would.
+  const plan = planContext({
+    policy: workflow.modelPolicy,
+    references: input.references,
+    inputs: input.inputs,
+    budget: input.contextBudgetChars,
+    db: input.db,
+    workspaceId: input.workspaceId,
+    retrieve: needsRetrieval,
+  });
+
+  let value: unknown;
+  const usage: RunUsage = { input_tokens: null, output_tokens: null, model: null, rag_strategy: plan.strategy };
+  if (provider === "test") {
+    usage.model = "test";
+    const seed = input.runId ?? "test";
+    if (custom) {
+      value = stubFromSchema(workflow.outputSchema as object, seed);
+    } else {
+      const { criteria } = findCriteria(input.references.map((r) => r.content), workflow.userPrompt);
+      value = stubEvaluation(seed, { criteria: criteria.map((c) => ({ id: c.id, title: c.title })), documents: input.inputs });
+    }
+  } else if (provider === "local") {
+    usage.model = "local";
+    const sources = localReferenceSources(input.references, plan, needsRetrieval);
+    const { criteria } = findCriteria(sources, workflow.userPrompt);
+    value = evaluateLocally({
+      criteria,
+      inputs: input.inputs,
+      prompt: workflow.userPrompt,
+      referenceTexts: sources.map((s) => s.sections.map((x) => x.text).join("\n\n")),
+    });
+  } else {
+    const answer = await evaluateWithModel({
+      llm: input.llm as NonNullable<Config["llm"]>,
+      plan,
+      prompt: workflow.userPrompt,
+      outputSchema: custom ? (workflow.outputSchema as object) : null,
+    });
+    usage.input_tokens = answer.usage.input_tokens;
+    usage.output_tokens = answer.usage.output_tokens;
+    usage.model = answer.model;
+    value = custom ? answer.value : verifyCitations(answer.value as Evaluation, [...input.inputs, ...input.references]).evaluation;
+  }
+
+  if (validate) {
+    const problem = validate(value);
+    if (problem !== null) {
+      throw new EngineError(
+        "output_invalid",
+        provider === "local"
+          ? "The built-in local evaluator produces the standard evaluation object, which does not match this workflow's " +
+              `output schema (${problem}). Configure a model server (ASSAY_LLM_BASE_URL) for custom output schemas.`
+          : `The output does not match the workflow's output schema: ${problem}`,
+      );
+    }
+    if (!isPlainObject(value)) throw new EngineError("output_invalid", "The output is not a JSON object; a run's output must be one.");
+  }
+
+  const documents = [...input.inputs, ...input.references].map((d) => ({ id: d.id, name: d.name }));
+  const shaped = await shapeOutput(workflow.outputFormat, value as Record<string, unknown>, custom, {
+    title: workflow.name,
+    workflowName: workflow.name,
+    runId: input.runId,
+    generatedAt: input.now ?? new Date(),
+    documents,
+  });
+  return { output: shaped.output, file: shaped.file, usage };
+}
+
+function compileOutputSchema(schema: object): (v: unknown) => string | null {
+  try {
+    return compileSchema(schema).validate;
+  } catch (e) {
+    throw new EngineError("output_invalid", `The workflow's output schema cannot be used: ${e instanceof Error ? e.message : String(e)}`);
+  }
+}
+
+/**
+ * What the local evaluator reads criteria from: whole references (a rubric must be read whole:
+ * retrieval would leave out the criteria the input never touches and inflate the score), except
+ * under file_search with references over LOCAL_WHOLE_REFERENCE_CHARS, where only the sections
+ * holding the retrieved passages are read.
+ */
+function localReferenceSources(references: EngineDocument[], plan: ContextPlan, retrieved: boolean): { sections: Section[] }[] {
+  if (!retrieved) return references.map((r) => r.content);
+  return references.flatMap((r) => {
+    const placed = placeSections(r);
+    const keep = new Set<number>();
+    for (const e of plan.references) {
+      if (e.documentId !== r.id) continue;
+      const s = sectionAt(placed, e.start);
+      if (s) keep.add(placed.indexOf(s));
+    }
+    const sections = [...keep].sort((a, b) => a - b).map((i) => r.content.sections[i]);
+    return sections.length > 0 ? [{ sections }] : [];
+  });
+}

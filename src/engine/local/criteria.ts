@@ -1,0 +1,535 @@
+// Finds a rubric's criteria in reference documents (or the workflow prompt): headings, list items, table rows and lines with point values.
+import type { Section } from "../../extract/types";
+
+export interface RubricCriterion {
+  id: string;
+  title: string;
+  /** The text under the criterion (its descriptors); may be empty. */
+  description: string;
+  maxScore: number;
+  /** Whether maxScore came from the rubric (else the default of 10). */
+  hasPoints: boolean;
+}
+
+export type CriteriaSource = "references" | "prompt" | "generic";
+
+export const DEFAULT_MAX_SCORE = 10;
+/** More than this many "criteria" means the reference is not a rubric; the first ones are kept. */
+export const MAX_CRITERIA = 30;
+
+// ---------------------------------------------------------------------------
+// Lines
+
+type Line =
+  | { kind: "heading"; level: number; text: string }
+  | { kind: "item"; indent: number; text: string }
+  | { kind: "row"; cells: string[] }
+  | { kind: "text"; text: string }
+  | { kind: "blank" };
+
+const ATX = /^ {0,3}(#{1,6})\s+(.*?)(?:\s+#+)?\s*$/;
+const ITEM = /^(\s*)(?:[-*•+▪◦‣]|\d{1,2}[.)]|[a-zA-Z][.)]|\(\w{1,3}\)|[ivxIVX]{1,4}[.)])\s+(.*)$/;
+const TABLE_SEPARATOR = /^\s*\|?\s*:?-{2,}:?\s*(\|\s*:?-{2,}:?\s*)*\|?\s*$/;
+const BOLD_LINE = /^\s*(?:\*\*|__)([^*_]{2,100})(?:\*\*|__)\s*:?\s*$/;
+
+function toLines(sections: Section[]): Line[] {
+  const out: Line[] = [];
+  for (const section of sections) {
+    const hint = section.location.heading?.trim();
+    let fence: string | null = null;
+    section.text.split("\n").forEach((raw, i) => {
+      const line = raw.replace(/\t/g, "    ").replace(/\s+$/, "");
+      // Code blocks hold code, not criteria ("# Open workbook" in a Python sample is a comment).
+      const f = /^ {0,3}(`{3,}|~{3,})/.exec(line);
+      if (fence) {
+        if (f && f[1][0] === fence[0] && f[1].length >= fence.length) fence = null;
+        return;
+      }
+      if (f) {
+        fence = f[1];
+        return;
+      }
+      if (line.trim() === "") return out.push({ kind: "blank" });
+      const atx = ATX.exec(line);
+      if (atx) return out.push({ kind: "heading", level: atx[1].length, text: atx[2] });
+      // DOCX and PPTX headings arrive as a section's first line, named in its location.
+      if (i === 0 && hint && line.trim() === hint) return out.push({ kind: "heading", level: 2, text: hint });
+      if (TABLE_SEPARATOR.test(line) && line.includes("-")) return;
+      if (line.includes(" | ") || /^\s*\|.*\|\s*$/.test(line)) {
+        const cells = line.replace(/^\s*\|/, "").replace(/\|\s*$/, "").split("|").map((c) => c.trim());
+        if (cells.length >= 2) return out.push({ kind: "row", cells });
+      }
+      const item = ITEM.exec(line);
+      if (item) return out.push({ kind: "item", indent: item[1].length, text: item[2].trim() });
+      const bold = BOLD_LINE.exec(line);
+      if (bold) return out.push({ kind: "heading", level: 7, text: bold[1] });
+      out.push({ kind: "text", text: line.trim() });
+    });
+    out.push({ kind: "blank" });
+  }
+  return out;
+}
+
+// ---------------------------------------------------------------------------
+// Points
+
+const NUM = String.raw`(\d{1,4}(?:\.\d+)?)`;
+const UNIT = String.raw`(?:points?|pts?\.?|marks?|%|percent)`;
+// Each pattern's last capture group is the maximum.
+const POINT_PATTERNS: RegExp[] = [
+  new RegExp(String.raw`[(\[]\s*(?:max(?:imum)?\.?\s*|up to\s*|0\s*[-–]\s*)?${NUM}\s*${UNIT}?\s*(?:total)?\s*[)\]]`, "i"),
+  new RegExp(String.raw`\b${NUM}\s*[-–]\s*${NUM}\s*${UNIT}`, "i"),
+  new RegExp(String.raw`(?:^|[\s:–—-])${NUM}\s*${UNIT}(?![\p{L}])`, "iu"),
+  new RegExp(String.raw`(?:out of|max(?:imum)?(?: of)?|worth|weight(?:ing)?\s*:?)\s*${NUM}\s*${UNIT}?`, "i"),
+  new RegExp(String.raw`(?:^|\s)/\s*${NUM}\b`, "i"),
+];
+
+/** The maximum points a line states ("(20 points)", "— 10 marks", "20%", "/10", "0-4 pts"), and the line without them (untidied). */
+export function parsePoints(text: string): { points: number | null; rest: string } {
+  for (const re of POINT_PATTERNS) {
+    const m = re.exec(text);
+    if (!m) continue;
+    const value = Number(m[m.length - 1]);
+    if (!Number.isFinite(value) || value <= 0 || value > 1000) continue;
+    const rest = `${text.slice(0, m.index)} ${text.slice(m.index + m[0].length)}`.replace(/\s+/g, " ").trim();
+    return { points: value, rest };
+  }
+  return { points: null, rest: text };
+}
+
+/** A table cell that is only a number of points ("20", "20 pts", "15%"). */
+function cellPoints(cell: string): number | null {
+  const m = new RegExp(String.raw`^\s*(?:\d{1,4}(?:\.\d+)?\s*[-–]\s*)?${NUM}\s*${UNIT}?\s*$`, "i").exec(cell.replace(/\*/g, ""));
+  if (!m) return null;
+  const v = Number(m[1]);
+  return v > 0 && v <= 1000 ? v : null;
+}
+
+function tidyTitle(s: string): string {
+  return s
+    .replace(/\*\*|__|`/g, "")
+    .replace(/^\s*(?:criterion|criteria|category|dimension|part|section|question|q)\s*\d*\s*[:.)\-–—]\s*/i, "")
+    .replace(/^\s*(?:\d{1,2}(?:\.\d{1,2})*[.)]?|[A-Z][.)]|[ivxIVX]{1,4}[.)])\s+/, "")
+    .replace(/\s*[:\-–—|,;]+\s*$/, "")
+    .replace(/^\s*[:\-–—|,;]+\s*/, "")
+    .replace(/\(\s*\)|\[\s*\]/g, "")
+    .replace(/\s+/g, " ")
+    .trim();
+}
+
+// ---------------------------------------------------------------------------
+// Candidates
+
+interface Candidate {
+  title: string;
+  description: string;
+  points: number | null;
+}
+
+interface CandidateSet {
+  kind: "table" | "heading" | "pointline" | "list";
+  items: Candidate[];
+  /** Set when the items are the levels of one holistic scale (found under this heading). */
+  scaleTitle?: string;
+}
+
+// Headings that organise a rubric rather than name a criterion.
+const META_HEADING =
+  /^(?:overview|introduction to (?:the )?rubric|instructions?|directions|notes?|total(?: score| points)?|scoring(?: guide)?|grading(?: scale| guide)?|rubric|marking (?:scheme|guide|rubric)|criteria|assessment criteria|(?:table of )?contents|summary|purpose|background|references|appendix|submission(?: guidelines| instructions)?|format(?:ting)?(?: requirements)?|deadline|due date|levels?|performance levels|scale|key|legend|flag.*|output|what to check.*|check)$/i;
+const TOTAL_ROW = /^(?:total|sum|overall(?: score| total)?|grand total|final (?:score|grade))\b/i;
+const LEVEL_TITLE =
+  /^(?:(?:level|score|band|grade|tier|rating|score point)\s*\d+(?:\.\d+)?\b|\d+(?:\.\d+)?(?:\s*(?:points?|pts|marks?))?(?:\s*[-–:—].*)?$|(?:excellent|exemplary|outstanding|distinguished|proficient|accomplished|advanced|good|very good|satisfactory|competent|fair|developing|emerging|approaching|adequate|basic|below basic|limited|poor|weak|beginning|novice|inadequate|unsatisfactory|needs improvement|meets(?: expectations| standard)?|exceeds(?: expectations| standard)?|does not meet(?: expectations| standard)?|partially meets(?: expectations)?|not (?:yet )?(?:evident|met|demonstrated)|strong|high|medium|low|missing|absent|none)\b|[A-F][+-]?(?:\s*[-–:—(].*)?$)/i;
+
+function isLevelTitle(title: string): boolean {
+  return LEVEL_TITLE.test(title.trim());
+}
+
+function tableSets(lines: Line[]): CandidateSet[] {
+  const sets: CandidateSet[] = [];
+  let rows: string[][] = [];
+  const flush = () => {
+    if (rows.length >= 2) {
+      const items = tableCandidates(rows);
+      if (items.length > 0) sets.push({ kind: "table", items });
+    }
+    rows = [];
+  };
+  for (const line of lines) {
+    if (line.kind === "row") rows.push(line.cells.map((c) => c.replace(/\*\*|__/g, "").trim()));
+    else if (line.kind !== "blank") flush();
+  }
+  flush();
+  return sets;
+}
+
+const HEADER_TITLE = /criteri|categor|dimension|aspect|trait|element|area|component|skill|requirement|item|question|task|objective|standard|competenc|topic|feature|section|indicator/i;
+const HEADER_POINTS = /^(?:max(?:imum)?\.?\s*)?(?:points?|marks?|pts|score|weight(?:ing)?|value|max|%|possible|out of)\b|points?\s*(?:possible|available)|^weight/i;
+const HEADER_DESC = /descri|detail|expect|look(?:ing)? for|guidance|requirement|what|explanation|definition|notes?/i;
+
+function tableCandidates(rows: string[][]): Candidate[] {
+  const width = Math.max(...rows.map((r) => r.length));
+  const first = rows[0];
+  const isHeader =
+    first.every((c) => cellPoints(c) === null) &&
+    (first.some((c) => HEADER_TITLE.test(c) || HEADER_POINTS.test(c) || HEADER_DESC.test(c)) ||
+      first.filter((c) => isLevelTitle(c) || /\(\s*\d+\s*(?:points?|pts)?\s*\)/i.test(c)).length >= 2);
+  const header = isHeader ? first : [];
+  const data = isHeader ? rows.slice(1) : rows;
+  const col = (i: number) => data.map((r) => r[i] ?? "");
+
+  // Level columns: "Excellent (4)", "4", "Proficient 3 pts" in the header.
+  const levels: { index: number; value: number | null }[] = [];
+  header.forEach((h, i) => {
+    if (i === 0) return;
+    if (isLevelTitle(h) || /\(\s*\d+(?:\s*[-–]\s*\d+)?\s*(?:points?|pts)?\s*\)/i.test(h)) {
+      const nums = (h.match(/\d+(?:\.\d+)?/g) ?? []).map(Number);
+      levels.push({ index: i, value: nums.length ? Math.max(...nums) : null });
+    }
+  });
+  const isLevelTable = levels.length >= 2;
+
+  let pointsCol = header.findIndex((h, i) => i > 0 && HEADER_POINTS.test(h) && !levels.some((l) => l.index === i));
+  if (pointsCol < 0) {
+    for (let i = 1; i < width; i++) {
+      const cells = col(i).filter((c) => c !== "");
+      if (cells.length > 0 && cells.filter((c) => cellPoints(c) !== null).length * 5 >= cells.length * 3) {
+        pointsCol = i;
+        break;
+      }
+    }
+  }
+  let titleCol = header.findIndex((h) => HEADER_TITLE.test(h) && !HEADER_POINTS.test(h));
+  if (titleCol < 0 || titleCol === pointsCol) {
+    titleCol = [...Array(width).keys()].find((i) => i !== pointsCol && col(i).some((c) => c !== "" && cellPoints(c) === null)) ?? 0;
+  }
+  let descCol = header.findIndex((h, i) => i !== titleCol && i !== pointsCol && HEADER_DESC.test(h));
+  if (descCol < 0 && !isLevelTable) {
+    let best = -1;
+    for (let i = 0; i < width; i++) {
+      if (i === titleCol || i === pointsCol) continue;
+      const avg = col(i).reduce((n, c) => n + c.length, 0) / Math.max(1, data.length);
+      if (avg > best && avg > 0) {
+        best = avg;
+        descCol = i;
+      }
+    }
+  }
+  // The top level describes the work a criterion asks for: its cell is the description.
+  const top = isLevelTable
+    ? [...levels].sort((a, b) => (b.value ?? -1) - (a.value ?? -1) || a.index - b.index)[0]
+    : undefined;
+  const levelMax = isLevelTable ? Math.max(0, ...levels.map((l) => l.value ?? 0)) : 0;
+
+  const out: Candidate[] = [];
+  for (const row of data) {
+    const rawTitle = row[titleCol] ?? "";
+    if (!rawTitle || TOTAL_ROW.test(rawTitle) || cellPoints(rawTitle) !== null) continue;
+    const parsed = parsePoints(rawTitle);
+    const title = tidyTitle(parsed.rest);
+    if (!title) continue;
+    let points = pointsCol >= 0 ? cellPoints(row[pointsCol] ?? "") : null;
+    points ??= parsed.points ?? (levelMax > 0 ? levelMax : null);
+    const parts: string[] = [];
+    if (top) parts.push(row[top.index] ?? "");
+    if (descCol >= 0) parts.push(row[descCol] ?? "");
+    if (!top && descCol < 0) parts.push(...row.filter((_, i) => i !== titleCol && i !== pointsCol));
+    if (pointsCol >= 0 && pointsCol !== descCol && cellPoints(row[pointsCol] ?? "") === null) parts.push(row[pointsCol] ?? "");
+    out.push({ title, description: parts.filter(Boolean).join("\n"), points });
+  }
+  // A two-column table without points and with one-word "descriptions" is a key/value list, not a rubric.
+  return out.some((c) => c.points !== null || c.description.length > 20) ? out : [];
+}
+
+interface HeadingBlock {
+  level: number;
+  title: string;
+  body: string[];
+}
+
+function headingBlocks(lines: Line[]): HeadingBlock[] {
+  const blocks: HeadingBlock[] = [];
+  for (const line of lines) {
+    if (line.kind === "heading") {
+      blocks.push({ level: line.level, title: line.text, body: [] });
+      continue;
+    }
+    const text = lineText(line);
+    // Text belongs to every open heading above it (a level-2 criterion contains its level-3 parts).
+    for (let i = blocks.length - 1, level = 99; i >= 0 && level > 1; i--) {
+      if (blocks[i].level < level) {
+        blocks[i].body.push(text);
+        level = blocks[i].level;
+      }
+    }
+  }
+  return blocks;
+}
+
+function lineText(line: Line): string {
+  switch (line.kind) {
+    case "heading":
+    case "text":
+      return line.text;
+    case "item":
+      return `- ${line.text}`;
+    case "row":
+      return line.cells.filter(Boolean).join(" | ");
+    default:
+      return "";
+  }
+}
+
+function headingSet(lines: Line[]): CandidateSet | null {
+  const blocks = headingBlocks(lines);
+  const levels = [...new Set(blocks.map((b) => b.level))].sort((a, b) => a - b);
+  let best: { items: Candidate[]; points: number; level: number } | null = null;
+  for (const level of levels) {
+    const items = blocks
+      .filter((b) => b.level === level)
+      .map((b) => {
+        const { points, rest } = parsePoints(b.title);
+        return { title: tidyTitle(rest), description: b.body.join("\n").trim(), points };
+      })
+      .filter((c) => c.title && !META_HEADING.test(c.title) && !TOTAL_ROW.test(c.title));
+    if (items.length < 2) continue;
+    const points = items.filter((c) => c.points !== null).length;
+    // More headings with points wins; then the shallower level (criteria above their sub-parts).
+    if (!best || points > best.points) best = { items, points, level };
+  }
+  if (!best) return null;
+  // The heading above the chosen level names a holistic scale when the chosen headings are its levels.
+  const parentLevel = levels.filter((l) => l < best.level).at(-1);
+  const scaleTitle = parentLevel === undefined ? undefined : blocks.find((b) => b.level === parentLevel)?.title;
+  return { kind: "heading", items: best.items, scaleTitle };
+}
+
+/** "Thesis (20 points)" on a line of its own, its descriptors below it (PDF and DOCX rubrics without heading styles). */
+function pointLineSet(lines: Line[]): CandidateSet | null {
+  const items: Candidate[] = [];
+  let current: Candidate | null = null;
+  for (const line of lines) {
+    if (line.kind === "text" && line.text.length <= 100) {
+      const { points, rest } = parsePoints(line.text);
+      const title = tidyTitle(rest);
+      if (points !== null && title && title.split(/\s+/).length <= 10 && !TOTAL_ROW.test(title)) {
+        current = { title, description: "", points };
+        items.push(current);
+        continue;
+      }
+    }
+    if (line.kind === "heading") current = null;
+    else if (current && line.kind !== "blank") current.description += `${current.description ? "\n" : ""}${lineText(line)}`;
+  }
+  return items.length >= 2 ? { kind: "pointline", items } : null;
+}
+
+const INSTRUCTION_ITEM = /\b(?:verbatim|quote|quotes|json|verdict|rationale|output|no text outside|overall score|location|cite the|flag)\b/i;
+
+/** Top-level list items, each with the lines under it; lists under organising headings ("Instructions", "Scoring") are left out. */
+function listSet(lines: Line[], skipInstructions: boolean): CandidateSet | null {
+  const items: Candidate[] = [];
+  let heading = "";
+  let blockIndent: number | null = null;
+  let current: Candidate | null = null;
+  let blanks = 0;
+  for (const line of lines) {
+    if (line.kind === "heading") {
+      heading = line.text;
+      blockIndent = null;
+      current = null;
+      continue;
+    }
+    if (line.kind === "text" && /^[A-Za-z][\w ()'’/-]{0,50}:$/.test(line.text)) {
+      // "Check:" / "Flag:" style labels in prompts and plain-text rubrics work like headings.
+      heading = line.text.slice(0, -1);
+      blockIndent = null;
+      current = null;
+      continue;
+    }
+    if (line.kind === "blank") {
+      blanks++;
+      continue;
+    }
+    const skip = META_HEADING.test(heading.trim()) && !/^(?:criteria|assessment criteria|rubric|check|what to check.*)$/i.test(heading.trim());
+    if (line.kind === "item") {
+      if (blockIndent === null || line.indent <= blockIndent) {
+        blockIndent = line.indent;
+        current = null;
+        if (skip || (skipInstructions && INSTRUCTION_ITEM.test(line.text))) continue;
+        current = itemCandidate(line.text);
+        if (current) items.push(current);
+      } else if (current) current.description += `\n- ${line.text}`;
+      blanks = 0;
+      continue;
+    }
+    // Continuation text belongs to the item above it until a blank line ends the list.
+    if (current && blanks === 0) current.description += `\n${lineText(line)}`;
+    else {
+      current = null;
+      blockIndent = null;
+    }
+    blanks = 0;
+  }
+  return items.length >= 2 ? { kind: "list", items } : null;
+}
+
+function itemCandidate(text: string): Candidate | null {
+  const { points, rest } = parsePoints(text);
+  const bold = /^(?:\*\*|__)(.+?)(?:\*\*|__)\s*[:.\-–—]?\s*(.*)$/.exec(rest);
+  let title: string;
+  let description: string;
+  if (bold) {
+    title = bold[1];
+    description = bold[2];
+  } else {
+    const sep = /\s*(?::|\s[-–—]\s|\?)\s*/.exec(rest);
+    const head = sep ? rest.slice(0, sep.index) : "";
+    if (sep && head.split(/\s+/).length <= 8 && head.length <= 70 && head.length > 0) {
+      title = head;
+      description = rest.slice(sep.index).replace(/^\s*[:\-–—]\s*/, "");
+      if (sep[0].includes("?")) description = rest; // a question is its own description
+    } else if (rest.length <= 70) {
+      title = rest;
+      description = "";
+    } else {
+      title = `${rest.split(/\s+/).slice(0, 8).join(" ")}…`;
+      description = rest;
+    }
+  }
+  title = tidyTitle(title);
+  if (!title) return null;
+  return { title, description: description.trim(), points };
+}
+
+// ---------------------------------------------------------------------------
+// Choosing
+
+const KIND_PRIORITY: Record<CandidateSet["kind"], number> = { table: 4, heading: 3, pointline: 2, list: 1 };
+
+function rank(set: CandidateSet): [number, number, number] {
+  const points = set.items.filter((c) => c.points !== null).length;
+  return [points, KIND_PRIORITY[set.kind], set.items.length];
+}
+
+function better(a: CandidateSet, b: CandidateSet): boolean {
+  const [ra, rb] = [rank(a), rank(b)];
+  for (let i = 0; i < ra.length; i++) if (ra[i] !== rb[i]) return ra[i] > rb[i];
+  return false;
+}
+
+/** Levels of one holistic scale ("6 – ...", "Excellent: ...") become one criterion scored out of the top level. */
+function collapseScale(set: CandidateSet): Candidate[] {
+  const levelish = set.items.filter((c) => isLevelTitle(c.title)).length;
+  if (set.items.length < 2 || levelish * 5 < set.items.length * 3) return set.items;
+  const valued = set.items.map((c) => {
+    const n = Number(/\d+(?:\.\d+)?/.exec(c.title)?.[0] ?? Number.NaN);
+    return { c, value: Number.isFinite(n) ? n : (c.points ?? Number.NaN) };
+  });
+  const numbered = valued.filter((v) => Number.isFinite(v.value));
+  const top = numbered.length ? numbered.reduce((a, b) => (b.value > a.value ? b : a)) : valued[0];
+  const max = numbered.length ? Math.max(...numbered.map((v) => v.value)) : DEFAULT_MAX_SCORE;
+  return [
+    {
+      title: set.scaleTitle && !META_HEADING.test(set.scaleTitle) ? tidyTitle(set.scaleTitle) : "Overall quality",
+      description: [top.c.title, top.c.description].filter(Boolean).join(": "),
+      points: max > 0 ? max : null,
+    },
+  ];
+}
+
+/** Criteria of one text (a reference document's sections, or the prompt as one section); empty when none are found. */
+export function parseCriteria(sections: Section[], opts: { instructions?: boolean } = {}): Candidate[] {
+  const lines = toLines(sections);
+  const sets: CandidateSet[] = [...tableSets(lines)];
+  const heading = headingSet(lines);
+  if (heading) sets.push(heading);
+  const pointLines = pointLineSet(lines);
+  if (pointLines) sets.push(pointLines);
+  const list = listSet(lines, opts.instructions ?? false);
+  if (list) sets.push(list);
+  // Tables are judged together: a rubric split over two tables is one rubric.
+  const tables = sets.filter((s) => s.kind === "table");
+  const others = sets.filter((s) => s.kind !== "table");
+  const candidates = tables.length > 1 ? [{ kind: "table" as const, items: tables.flatMap((t) => t.items) }, ...others] : sets;
+  let best: CandidateSet | null = null;
+  for (const s of candidates) if (s.items.length > 0 && (!best || better(s, best))) best = s;
+  if (!best) return [];
+  return collapseScale(best);
+}
+
+// ---------------------------------------------------------------------------
+
+const GENERIC: Candidate[] = [
+  {
+    title: "Relevance and coverage",
+    description: "Addresses the task set by the prompt and covers what the reference documents ask for.",
+    points: null,
+  },
+  {
+    title: "Evidence and support",
+    description: "Supports its points with specific evidence: examples, data, facts, quotations or sources.",
+    points: null,
+  },
+  {
+    title: "Clarity and organisation",
+    description: "Clear, well organised writing: logical structure, paragraphs, transitions, readable sentences.",
+    points: null,
+  },
+];
+
+/**
+ * The criteria to score: the reference documents' rubric; else the prompt's own list of criteria
+ * (instructions about quoting and output left out); else three generic ones.
+ */
+export function findCriteria(
+  references: { sections: Section[] }[],
+  prompt: string | null,
+): { criteria: RubricCriterion[]; source: CriteriaSource } {
+  let found: Candidate[] = references.flatMap((r) => parseCriteria(r.sections));
+  let source: CriteriaSource = "references";
+  if (found.length === 0 && prompt) {
+    found = parseCriteria([{ location: {}, text: prompt }], { instructions: true });
+    source = "prompt";
+  }
+  if (found.length === 0) {
+    found = GENERIC;
+    source = "generic";
+  }
+  return { criteria: finalize(found), source };
+}
+
+function finalize(found: Candidate[]): RubricCriterion[] {
+  const merged = new Map<string, Candidate>();
+  for (const c of found) {
+    const key = c.title.toLowerCase();
+    const prev = merged.get(key);
+    if (prev) {
+      prev.description = [prev.description, c.description].filter(Boolean).join("\n");
+      prev.points ??= c.points;
+    } else merged.set(key, { ...c });
+  }
+  const ids = new Set<string>();
+  return [...merged.values()].slice(0, MAX_CRITERIA).map((c, i) => {
+    let id = slug(c.title) || `criterion_${i + 1}`;
+    if (ids.has(id)) id = `${id}_${i + 1}`;
+    ids.add(id);
+    return {
+      id,
+      title: c.title.length > 120 ? `${c.title.slice(0, 119)}…` : c.title,
+      description: c.description,
+      maxScore: c.points ?? DEFAULT_MAX_SCORE,
+      hasPoints: c.points !== null,
+    };
+  });
+}
+
+function slug(title: string): string {
+  return title
+    .normalize("NFKD")
+    .replace(/[\u0300-\u036f]/g, "")
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, "_")
+    .replace(/^_+|_+$/g, "")
+    .slice(0, 48)
+    .replace(/_+$/, "");
+}

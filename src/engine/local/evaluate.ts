@@ -1,0 +1,372 @@
+// The built-in local evaluator: scores each rubric criterion from the input's coverage of its key terms and from writing signals, with verbatim evidence.
+import { chunkDocument, rankChunksMany, type Chunk } from "../../retrieval";
+import { passagesOf, type Passage } from "../passages";
+import type { Criterion, EngineDocument, Evaluation, Evidence } from "../types";
+import type { RubricCriterion } from "./criteria";
+import { FACET_STEMS, WRITING_STEMS, facetMarkers, targetWords, writingSignals, type Facet, type WritingSignals } from "./signals";
+import { contentTerms, isGenericStem, keyTermsOf, termCounts, titleTermsOf, tokenize, topicTermsOf } from "./terms";
+
+export interface LocalInput {
+  criteria: RubricCriterion[];
+  inputs: EngineDocument[];
+  prompt: string | null;
+  /** Reference text the task's topic and length are read from (the same text the criteria came from). */
+  referenceTexts: string[];
+}
+
+export const PASS_AT = 70;
+export const REVIEW_AT = 50;
+const MAX_KEY_TERMS = 25;
+const MAX_EVIDENCE = 3;
+const TOPIC_TERMS = 30;
+const INPUT_TERMS = 40;
+/** Consecutive passages in which a criterion's terms are looked for together. */
+const WINDOW = 10;
+
+interface Term {
+  stem: string;
+  word: string; // how the rubric wrote it, for rationales
+  weight: number;
+  craft: boolean;
+}
+
+interface Prepared {
+  criterion: RubricCriterion;
+  terms: Term[];
+  facets: Facet[];
+}
+
+/** Evaluates the inputs against the criteria. Deterministic: the same documents always give the same result. */
+export function evaluateLocally(input: LocalInput): Evaluation {
+  const passages = input.inputs.flatMap(passagesOf);
+  const passageTerms = passages.map((p) => new Set(contentTerms(p.text)));
+  const docCounts = termCounts(input.inputs.flatMap((d) => contentTerms(d.content.text)));
+  const signals = writingSignals(
+    input.inputs.map((d) => d.content.text),
+    passages,
+    targetWords([input.prompt, ...input.referenceTexts]),
+  );
+  const relevance = topicRelevance(input, docCounts);
+  const prepared = prepare(input.criteria);
+  const ranked = rankedPassages(input.inputs, passages, prepared);
+
+  const criteria: Criterion[] = prepared.map((p, i) => {
+    const s = scoreCriterion(p, docCounts, passageTerms, signals, relevance.gate);
+    const evidence = pickEvidence(p, passages, passageTerms, ranked[i]);
+    return {
+      id: p.criterion.id,
+      title: p.criterion.title,
+      score: s.score,
+      max_score: p.criterion.maxScore,
+      rationale: rationale(p, s, signals, relevance),
+      evidence,
+    };
+  });
+
+  const max = criteria.reduce((n, c) => n + c.max_score, 0);
+  const got = criteria.reduce((n, c) => n + c.score, 0);
+  const score = max > 0 ? Math.round((100 * got) / max) : 0;
+  const verdict: Evaluation["verdict"] = score >= PASS_AT ? "pass" : score >= REVIEW_AT ? "needs_review" : "fail";
+  return { summary: summary(criteria, score, verdict, signals, relevance), score, verdict, criteria };
+}
+
+// ---------------------------------------------------------------------------
+// Criteria -> weighted key terms and facets
+
+function prepare(criteria: RubricCriterion[]): Prepared[] {
+  const raw = criteria.map((c) => {
+    const title = titleTermsOf(c.title);
+    const description = keyTermsOf(c.description);
+    const words = new Map<string, string>();
+    for (const t of tokenize(`${c.title} ${c.description}`)) if (!words.has(t.stem)) words.set(t.stem, t.word);
+    return { c, title: new Set(title), counts: termCounts([...title, ...description]), words };
+  });
+  // idf across criteria: a word every criterion uses ("essay", "topic") tells them apart least.
+  const df = new Map<string, number>();
+  for (const r of raw) for (const stem of r.counts.keys()) df.set(stem, (df.get(stem) ?? 0) + 1);
+  const n = criteria.length;
+  return raw.map((r) => {
+    const terms: Term[] = [...r.counts].map(([stem, count]) => ({
+      stem,
+      word: r.words.get(stem) ?? stem,
+      // The title names the criterion: its words count double; repeats in the descriptors count a little more.
+      weight:
+        Math.log(1 + n / (df.get(stem) ?? 1)) *
+        (r.title.has(stem) ? 2 : 1) *
+        (1 + 0.25 * Math.log(count)) *
+        (isGenericStem(stem) ? 0.35 : 1),
+      craft: WRITING_STEMS.has(stem),
+    }));
+    terms.sort((a, b) => b.weight - a.weight || a.stem.localeCompare(b.stem));
+    return { criterion: r.c, terms: terms.slice(0, MAX_KEY_TERMS), facets: facetsOf(r.title, r.counts) };
+  });
+}
+
+/** The facets a criterion is about: those its title names, else those its descriptors keep returning to. */
+function facetsOf(title: Set<string>, counts: Map<string, number>): Facet[] {
+  const all = Object.keys(FACET_STEMS) as Facet[];
+  const inTitle = all.filter((f) => [...title].some((s) => FACET_STEMS[f].has(s)));
+  if (inTitle.length > 0) return inTitle;
+  const hits = all.map((f) => ({ f, n: [...counts].reduce((sum, [s, c]) => sum + (FACET_STEMS[f].has(s) ? c : 0), 0) }));
+  const top = Math.max(0, ...hits.map((h) => h.n));
+  return top >= 2 ? hits.filter((h) => h.n === top).map((h) => h.f) : [];
+}
+
+// ---------------------------------------------------------------------------
+// Relevance to the task
+
+interface Relevance {
+  /** Share of the task's topic words the input uses, or null when the task names no topic. */
+  coverage: number | null;
+  gate: number;
+  missing: string[];
+}
+
+/**
+ * How much the input is about the task's topic, from both sides: the share of the task's topic
+ * words (the prompt's first paragraph's, else the references') the input uses, and the share of the input's own
+ * most frequent words the task uses. The second keeps a long document that happens to contain
+ * many words from counting as on-topic. Their geometric mean is the coverage.
+ */
+function topicRelevance(input: LocalInput, docCounts: Map<string, number>): Relevance {
+  const topicOf = (text: string) => topicTermsOf(text).filter((s) => !WRITING_STEMS.has(s) && !isGenericStem(s));
+  const taskText = [input.prompt ?? "", ...input.referenceTexts].join("\n");
+  // The prompt's first paragraph states the task ("Grade essays on urban tree planting"); the rest is
+  // reviewing guidance that names no topic.
+  const statement = (input.prompt ?? "").trim().split(/\n\s*\n/)[0] ?? "";
+  let counts = termCounts(topicOf(statement));
+  if (counts.size < 3) counts = termCounts(input.referenceTexts.flatMap(topicOf));
+  if (counts.size < 3) return { coverage: null, gate: 1, missing: [] };
+  const words = new Map<string, string>();
+  for (const t of tokenize(taskText)) if (!words.has(t.stem)) words.set(t.stem, t.word);
+
+  const byCount = (m: Map<string, number>) => [...m].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]));
+  let total = 0;
+  let found = 0;
+  const missing: string[] = [];
+  for (const [stem, count] of byCount(counts).slice(0, TOPIC_TERMS)) {
+    const w = 1 + Math.log(count);
+    total += w;
+    if (docCounts.has(stem)) found += w;
+    else missing.push(words.get(stem) ?? stem);
+  }
+  const taskTerms = new Set(contentTerms(taskText));
+  const own = new Map([...docCounts].filter(([s]) => !WRITING_STEMS.has(s) && !isGenericStem(s)));
+  let ownTotal = 0;
+  let ownFound = 0;
+  for (const [stem, count] of byCount(own).slice(0, INPUT_TERMS)) {
+    const w = 1 + Math.log(count);
+    ownTotal += w;
+    if (taskTerms.has(stem)) ownFound += w;
+  }
+  const coverage = Math.sqrt((found / total) * (ownTotal > 0 ? ownFound / ownTotal : 0));
+  // Work that shares almost no words with its task is off-topic: every criterion is held down.
+  return { coverage, gate: 0.4 + 0.6 * Math.min(1, coverage / 0.25), missing };
+}
+
+// ---------------------------------------------------------------------------
+// Scoring
+
+interface CriterionScore {
+  score: number;
+  found: Term[];
+  missing: Term[];
+  supporting: number;
+  lexical: number | null;
+  craft: number | null;
+}
+
+const sat = (x: number, scale: number) => 1 - Math.exp(-x / scale);
+/** Coverage -> credit: a rubric's descriptors are never all repeated by good work, so credit rises fast then levels off. */
+const credit = (coverage: number) => sat(coverage, 0.4) / sat(1, 0.4);
+
+function scoreCriterion(
+  p: Prepared,
+  docCounts: Map<string, number>,
+  passageTerms: Set<string>[],
+  signals: WritingSignals,
+  gate: number,
+): CriterionScore {
+  const content = p.terms.filter((t) => !t.craft);
+  const craftWeight = p.terms.filter((t) => t.craft).reduce((n, t) => n + t.weight, 0);
+  const contentWeight = content.reduce((n, t) => n + t.weight, 0);
+
+  // Subject words: does the input use them, and how often (one mention is not full coverage).
+  let lexical: number | null = null;
+  let supporting = 0;
+  if (contentWeight > 0) {
+    let got = 0;
+    for (const t of content) got += t.weight * (sat(docCounts.get(t.stem) ?? 0, 1) / sat(3, 1));
+    // Half the credit needs the terms together in one stretch of the input: a long document
+    // mentions many words somewhere, work that addresses a criterion discusses them in one place.
+    lexical = Math.min(1, 0.5 * (got / contentWeight) + 0.5 * bestWindow(content, passageTerms) / contentWeight);
+    for (const terms of passageTerms) {
+      let w = 0;
+      let distinct = 0;
+      for (const t of content) {
+        if (terms.has(t.stem)) {
+          w += t.weight;
+          distinct++;
+        }
+      }
+      if (distinct >= 2 || (content.length <= 2 && distinct >= 1) || w >= 0.3 * contentWeight) supporting++;
+    }
+  }
+  // Terms that never meet in one passage are weak evidence that the criterion is addressed.
+  if (lexical !== null) lexical *= 0.6 + 0.4 * Math.min(1, supporting / 2);
+  // Craft words ("evidence", "organisation"): judged by the writing signals of the facets the criterion is about.
+  const facets: Facet[] = p.facets.length > 0 ? p.facets : craftWeight > 0 ? ["evidence", "organisation", "language", "argument"] : [];
+  const craft = facets.length > 0 ? facets.reduce((n, f) => n + signals.facets[f], 0) / facets.length : null;
+
+  let base: number;
+  if (lexical === null && craft === null) base = 0;
+  else if (lexical === null) base = craft as number;
+  else if (craft === null) base = credit(lexical);
+  else {
+    const share = craftWeight / (craftWeight + contentWeight);
+    // A criterion named after a craft ("Organisation") leans on its signals even when its descriptors name subjects.
+    const craftShare = p.facets.length > 0 ? Math.max(share, 0.35) : share;
+    base = (1 - craftShare) * credit(lexical) + craftShare * craft;
+  }
+  const boost = lexical === null ? 0 : Math.min(0.1, 0.035 * Math.max(0, supporting - 1));
+  const development = 0.55 + 0.45 * signals.development;
+  const fraction = Math.min(1, Math.max(0, (base + boost) * development * gate));
+  const max = p.criterion.maxScore;
+  const score = max >= 5 ? Math.round(max * fraction) : Math.round(max * fraction * 2) / 2;
+
+  const found = content.filter((t) => docCounts.has(t.stem));
+  const missing = content.filter((t) => !docCounts.has(t.stem));
+  return { score, found, missing, supporting, lexical, craft };
+}
+
+/** The largest weight of distinct terms found within WINDOW consecutive passages (of one document). */
+function bestWindow(terms: Term[], passageTerms: Set<string>[]): number {
+  let best = 0;
+  for (let i = 0; i < passageTerms.length; i++) {
+    let w = 0;
+    for (const t of terms) {
+      for (let j = i; j < Math.min(passageTerms.length, i + WINDOW); j++) {
+        if (passageTerms[j].has(t.stem)) {
+          w += t.weight;
+          break;
+        }
+      }
+    }
+    if (w > best) best = w;
+  }
+  return best;
+}
+
+// ---------------------------------------------------------------------------
+// Evidence
+
+/** For each criterion, the input chunks BM25 ranks best for its title and descriptors (rank 0 is best). */
+function rankedPassages(inputs: EngineDocument[], passages: Passage[], prepared: Prepared[]): Map<Passage, number>[] {
+  const chunks: { documentId: string; chunk: Chunk }[] = inputs.flatMap((d) =>
+    chunkDocument(d.content).map((chunk) => ({ documentId: d.id, chunk })),
+  );
+  const owner = new Map(chunks.map((c) => [c.chunk, c.documentId]));
+  const queries = prepared.map((p) => `${p.criterion.title}\n${p.criterion.description}`);
+  const results = rankChunksMany(
+    chunks.map((c) => c.chunk),
+    queries,
+    8,
+  );
+  return results.map((hits) => {
+    const rank = new Map<Passage, number>();
+    hits.forEach((hit, r) => {
+      const doc = owner.get(hit.chunk);
+      const start = hit.chunk.startOffset;
+      const end = start + hit.chunk.text.length;
+      for (const p of passages) {
+        if (p.documentId === doc && p.start < end && p.end > start && !rank.has(p)) rank.set(p, r);
+      }
+    });
+    return rank;
+  });
+}
+
+function pickEvidence(p: Prepared, passages: Passage[], passageTerms: Set<string>[], rank: Map<Passage, number>): Evidence[] {
+  const scored = passages.map((passage, i) => {
+    let s = 0;
+    for (const t of p.terms) if (passageTerms[i].has(t.stem)) s += t.craft ? 0.5 * t.weight : t.weight;
+    for (const f of p.facets) s += 0.6 * Math.min(3, facetMarkers(f, passage.text));
+    const r = rank.get(passage);
+    if (s > 0 && r !== undefined) s += 0.5 / (r + 1);
+    return { passage, s, i };
+  });
+  const chosen = scored
+    .filter((x) => x.s > 0 && x.passage.text.split(/\s+/).length >= 3)
+    .sort((a, b) => b.s - a.s || a.i - b.i)
+    .slice(0, MAX_EVIDENCE)
+    .sort((a, b) => a.i - b.i);
+  // Criteria about language have no words to find: the opening sentences show how the input is written.
+  if (chosen.length === 0 && p.facets.includes("language")) {
+    chosen.push(...scored.filter((x) => x.passage.text.split(/\s+/).length >= 8).slice(0, 2));
+  }
+  return chosen.map(({ passage }) => ({ document_id: passage.documentId, quote: passage.text, location: { ...passage.location } }));
+}
+
+// ---------------------------------------------------------------------------
+// Words
+
+function list(terms: Term[], max = 6): string {
+  const words = terms.slice(0, max).map((t) => t.word);
+  return terms.length > max ? `${words.join(", ")} and ${terms.length - max} more` : words.join(", ");
+}
+
+const FACET_LABEL: Record<Facet, string> = {
+  evidence: "evidence",
+  organisation: "organisation",
+  language: "language",
+  argument: "argument",
+  counter: "counterargument",
+  conclusion: "conclusion",
+};
+
+function rationale(p: Prepared, s: CriterionScore, signals: WritingSignals, relevance: Relevance): string {
+  const parts: string[] = [];
+  const total = s.found.length + s.missing.length;
+  if (total > 0) {
+    parts.push(
+      s.found.length === 0
+        ? `None of its ${total} key terms appear in the input (${list(s.missing)}).`
+        : `The input uses ${s.found.length} of its ${total} key terms (${list(s.found)})` +
+            (s.missing.length ? `; missing: ${list(s.missing)}.` : "."),
+    );
+    if (s.supporting > 0) parts.push(`${s.supporting} passage${s.supporting === 1 ? "" : "s"} address${s.supporting === 1 ? "es" : ""} it.`);
+  }
+  if (s.craft !== null) {
+    const facets = p.facets.length > 0 ? p.facets : (["evidence", "organisation", "language", "argument"] as Facet[]);
+    parts.push(`Writing signals for ${facets.map((f) => FACET_LABEL[f]).join(", ")}: ${facets.map((f) => signals.notes[f]).join("; ")}.`);
+  }
+  if (signals.development < 0.6) parts.push(`The input is short for the task (${signals.words} words).`);
+  if (relevance.gate < 0.8) parts.push("Little of the input is about the task's topic.");
+  return parts.join(" ");
+}
+
+function summary(
+  criteria: Criterion[],
+  score: number,
+  verdict: Evaluation["verdict"],
+  signals: WritingSignals,
+  relevance: Relevance,
+): string {
+  const label = verdict === "needs_review" ? "needs review" : verdict;
+  const parts = [`Overall ${score}/100 (${label}) on ${criteria.length} criteri${criteria.length === 1 ? "on" : "a"}, scored by the built-in local evaluator.`];
+  if (criteria.length > 1) {
+    const ratio = (c: Criterion) => (c.max_score > 0 ? c.score / c.max_score : 0);
+    const order = criteria.map((c, i) => ({ c, i })).sort((a, b) => ratio(b.c) - ratio(a.c) || a.i - b.i);
+    const best = order[0].c;
+    const worst = order[order.length - 1].c;
+    if (ratio(best) > ratio(worst)) {
+      parts.push(`Strongest: ${best.title} (${best.score}/${best.max_score}). Weakest: ${worst.title} (${worst.score}/${worst.max_score}).`);
+    } else parts.push("Every criterion scored the same share of its maximum.");
+  }
+  if (relevance.gate < 0.8) {
+    parts.push(`The input says little about the task's topic (missing words such as ${relevance.missing.slice(0, 4).join(", ")}).`);
+  }
+  if (signals.development < 0.6) parts.push(`At ${signals.words} words it is short for the task.`);
+  parts.push("The local evaluator matches the rubric's terms and counts writing signals; it does not judge correctness.");
+  return parts.join(" ");
+}

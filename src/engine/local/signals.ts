@@ -1,0 +1,216 @@
+// Writing signals of the input (development, evidence, organisation, language, argument), each 0..1, for criteria about how work is written.
+import type { Passage } from "../passages";
+import { stemWord, tokenize } from "./terms";
+
+export type Facet = "evidence" | "organisation" | "language" | "argument" | "counter" | "conclusion";
+
+export interface WritingSignals {
+  words: number;
+  sentences: number;
+  paragraphs: number;
+  /** Length against the length the task asks for (or a default). */
+  development: number;
+  facets: Record<Facet, number>;
+  /** Plain-language notes on what was counted, per facet, for rationales. */
+  notes: Record<Facet, string>;
+}
+
+// Vocabulary that marks a criterion as being about one facet of writing. A criterion's words
+// found here are judged by the facet's signal, not by whether the input repeats the word.
+const FACET_WORDS: Record<Facet, string> = {
+  evidence:
+    "evidence support supporting supported example examples source sources citation citations cite cited data research fact facts " +
+    "detail details quote quotation quotations reference references statistic statistics proof illustrate justify specific " +
+    "documentation substantiate substantiated",
+  organisation:
+    "organisation organization organised organized structure structured coherence coherent flow paragraph paragraphs transition " +
+    "transitions logical sequence order cohesion cohesive introduction layout progression unity",
+  language:
+    "clarity clear grammar grammatical mechanics spelling punctuation conventions language style fluency fluent voice word words " +
+    "vocabulary sentence sentences tone concise concision readability readable expression audience diction usage syntax " +
+    "proofreading errors error",
+  argument:
+    "thesis argument arguments argue claim claims position stance focus purpose reasoning reason reasons persuasive persuade " +
+    "persuasion opinion perspective analysis analyse analyze critical logic justification insight view views viewpoint arguable",
+  counter: "counterargument counterarguments counterclaim counterclaims rebuttal rebut refute refutation opposing objection objections alternative",
+  conclusion: "conclusion conclusions concluding conclude summary summarise summarize closing",
+};
+
+export const FACET_STEMS: Record<Facet, Set<string>> = Object.fromEntries(
+  Object.entries(FACET_WORDS).map(([facet, words]) => [facet, new Set(words.split(/\s+/).map(stemWord))]),
+) as Record<Facet, Set<string>>;
+
+/** Every stem that belongs to writing craft rather than to a subject. */
+export const WRITING_STEMS = new Set([
+  ...Object.values(FACET_STEMS).flatMap((s) => [...s]),
+  // Words rubrics use about any work, whatever its subject: no facet, but never a subject word either.
+  ..."idea ideas topic topics body content understanding depth thorough thoroughly complete completeness accurate accuracy correct correctly relevant relevance original originality creative creativity effective effectiveness purposeful development developed develops overall main central key task prompt question answer answers"
+    .split(" ")
+    .map(stemWord),
+]);
+
+// Markers counted in the text. Lower-case, matched on word boundaries.
+const EVIDENCE_MARKERS = [
+  "for example", "for instance", "such as", "according to", "e.g", "research", "study", "studies", "survey", "report",
+  "data", "percent", "evidence", "found that", "shows that", "showed that", "statistics", "source", "cited", "quoted",
+];
+const TRANSITIONS = [
+  "first", "firstly", "second", "secondly", "third", "finally", "furthermore", "moreover", "however", "therefore", "thus",
+  "consequently", "in addition", "additionally", "for example", "for instance", "in conclusion", "to conclude", "in summary",
+  "overall", "on the other hand", "nevertheless", "meanwhile", "similarly", "likewise", "as a result", "although",
+  "whereas", "instead", "next", "ultimately", "in contrast", "specifically", "indeed", "above all", "in particular",
+  "also", "so", "then", "after that", "another", "besides", "for this reason", "in fact", "of course", "to begin with",
+];
+const STANCE_MARKERS = [
+  "i argue", "i believe", "in my opinion", "i think", "should", "must", "need to", "it is clear", "this essay", "i will",
+  "we should", "ought", "i contend", "i propose", "it is essential", "it is important", "the best", "clearly",
+];
+const REASONING_MARKERS = [
+  "because", "therefore", "thus", "since", "as a result", "consequently", "this means", "which shows", "so that", "hence",
+  "due to", "leads to", "led to", "this shows", "which means", "in turn", "this is why",
+];
+const COUNTER_MARKERS = [
+  "however", "although", "some argue", "some people", "critics", "opponents", "on the other hand", "while some", "despite",
+  "admittedly", "nevertheless", "others believe", "others argue", "counter", "it is true that", "skeptics", "sceptics",
+  "some may", "some might", "one might", "even though", "granted",
+];
+const CONCLUSION_MARKERS = ["in conclusion", "to conclude", "in summary", "to sum up", "overall", "ultimately", "in short", "all in all"];
+
+function markerRegex(markers: string[]): RegExp {
+  const alternatives = markers.map((m) => m.replace(/[.*+?^${}()|[\]\\]/g, "\\$&").replace(/ /g, "\\s+"));
+  return new RegExp(`(?<![\\p{L}\\p{N}])(?:${alternatives.join("|")})(?![\\p{L}\\p{N}])`, "giu");
+}
+const RE = {
+  evidence: markerRegex(EVIDENCE_MARKERS),
+  transition: markerRegex(TRANSITIONS),
+  stance: markerRegex(STANCE_MARKERS),
+  reasoning: markerRegex(REASONING_MARKERS),
+  counter: markerRegex(COUNTER_MARKERS),
+  conclusion: markerRegex(CONCLUSION_MARKERS),
+};
+const CITATION = /\([A-Z][\p{L}'-]+(?: et al\.?| and [A-Z][\p{L}'-]+)?,? (?:\d{4}|n\.d\.)[a-z]?(?:, p+\. ?\d+)?\)|\[\d{1,3}\]/gu;
+const QUOTED = /["“][^"”\n]{8,300}["”]/g;
+const FIGURE = /(?<![\p{L}\p{N}])\d+(?:[.,]\d+)*\s*(?:%|percent\b)?/gu;
+
+/** How many times a facet's markers occur in a passage (used to pick evidence for craft criteria). */
+export function facetMarkers(facet: Facet, text: string): number {
+  const count = (re: RegExp) => text.match(re)?.length ?? 0;
+  switch (facet) {
+    case "evidence":
+      return count(RE.evidence) + count(CITATION) + count(QUOTED) + count(FIGURE);
+    case "organisation":
+      return count(RE.transition);
+    case "language":
+      return 0;
+    case "argument":
+      return count(RE.stance) + count(RE.reasoning);
+    case "counter":
+      return count(RE.counter);
+    case "conclusion":
+      return count(RE.conclusion);
+  }
+}
+
+const DEFAULT_TARGET_WORDS = 350;
+
+/** The length the task asks for ("at least 500 words", "a 300-word essay"), when it says. */
+export function targetWords(texts: (string | null)[]): number | null {
+  for (const t of texts) {
+    if (!t) continue;
+    const m = /(\d{2,5})(?:\s*(?:-|–|to)\s*\d{2,5})?[\s-]*words?\b/i.exec(t);
+    if (m) return Math.min(20_000, Math.max(50, Number(m[1])));
+  }
+  return null;
+}
+
+const sat = (x: number, scale: number) => 1 - Math.exp(-Math.max(0, x) / scale);
+const clamp01 = (x: number) => Math.min(1, Math.max(0, x));
+const distinctMatches = (text: string, re: RegExp) => new Set((text.match(re) ?? []).map((m) => m.toLowerCase().replace(/\s+/g, " "))).size;
+
+/** Signals over all input documents together. */
+export function writingSignals(texts: string[], passages: Passage[], target: number | null): WritingSignals {
+  const text = texts.join("\n\n");
+  const tokens = tokenize(text);
+  const words = tokens.length;
+  const per100 = Math.max(1, words / 100);
+
+  // Paragraphs: blank-line blocks of some length; DOCX text has one paragraph per line.
+  let blocks = text.split(/\n\s*\n/).filter((b) => b.split(/\s+/).length >= 8);
+  if (blocks.length <= 1) blocks = text.split("\n").filter((b) => b.split(/\s+/).length >= 8);
+  const paragraphs = Math.max(words > 0 ? 1 : 0, blocks.length);
+  const prose = passages.filter((p) => /\s/.test(p.text) && p.text.split(/\s+/).length >= 3);
+  const sentences = Math.max(1, prose.length);
+
+  const goal = target ?? DEFAULT_TARGET_WORDS;
+  const development = clamp01(sat(words, goal / 2) / sat(goal, goal / 2));
+
+  // Evidence: figures, citations, quotations and example/source phrases per 100 words, plus named things.
+  const evidenceCount = facetMarkers("evidence", text);
+  const properNouns = (text.match(/(?<=[\p{Ll},;:]\s)\p{Lu}[\p{Ll}]{2,}/gu) ?? []).length;
+  const reasoning = distinctMatches(text, RE.reasoning);
+  // Reasons given ("because…") are support too, if weaker than figures and sources.
+  const evidence = 0.75 * sat((evidenceCount + 0.3 * properNouns) / per100, 2.5) + 0.25 * sat(reasoning, 3);
+
+  // Organisation: paragraphing, distinct transitions, a concluding move in the last paragraph.
+  const transitions = distinctMatches(text, RE.transition);
+  const last = blocks.at(-1) ?? "";
+  const concludes = blocks.length >= 2 && (last.match(RE.conclusion)?.length ?? 0) > 0;
+  const organisation = clamp01(0.45 * clamp01((paragraphs - 1) / 3) + 0.4 * sat(transitions, 3) + 0.15 * (concludes ? 1 : 0));
+
+  // Language: sentence length in a readable range, varied vocabulary, longer words, sentences that start with a capital.
+  const asl = words / sentences;
+  const aslScore = asl < 12 ? clamp01((asl - 4) / 8) : asl > 26 ? clamp01((45 - asl) / 19) : 1;
+  const diversity = clamp01((movingTypeTokenRatio(tokens.map((t) => t.word), 50) - 0.55) / 0.2);
+  const longShare = tokens.filter((t) => t.word.length >= 7).length / Math.max(1, words);
+  const longScore = clamp01((longShare - 0.08) / 0.14);
+  const capitalised = prose.filter((p) => /^["'“‘(]?[\p{Lu}\p{N}]/u.test(p.text)).length / Math.max(1, prose.length);
+  const lowerI = (text.match(/(?<![\p{L}])i(?![\p{L}'’])/gu) ?? []).length;
+  const language = clamp01(0.3 * aslScore + 0.3 * diversity + 0.25 * longScore + 0.15 * capitalised - Math.min(0.2, lowerI * 0.05));
+
+  // Argument: a stated position and reasons for it; counterargument: opposing views raised.
+  const stance = distinctMatches(text, RE.stance);
+  // A position stated early (in the first paragraph) is what a thesis is.
+  const early = (blocks[0]?.match(RE.stance)?.length ?? 0) > 0 ? 1 : 0;
+  const argument = 0.4 * sat(stance, 1.5) + 0.35 * sat(reasoning, 2) + 0.25 * early;
+  const counter = sat(distinctMatches(text, RE.counter), 1.5);
+  const conclusion = concludes ? 1 : blocks.length >= 3 ? 0.4 : 0.1;
+
+  return {
+    words,
+    sentences,
+    paragraphs,
+    development,
+    facets: { evidence, organisation, language, argument, counter, conclusion },
+    notes: {
+      evidence: `${evidenceCount} figures, citations, quotations or example phrases`,
+      organisation: `${paragraphs} paragraph${paragraphs === 1 ? "" : "s"}, ${transitions} distinct transitions${concludes ? ", a concluding paragraph" : ""}`,
+      language: `average sentence length ${asl.toFixed(0)} words, ${Math.round(longShare * 100)}% long words`,
+      argument: `${stance} position markers, ${reasoning} reasoning markers`,
+      counter: `${distinctMatches(text, RE.counter)} markers of opposing views`,
+      conclusion: concludes ? "a concluding paragraph" : "no clear concluding paragraph",
+    },
+  };
+}
+
+/** Type/token ratio averaged over sliding windows, so long texts are not penalised for their length. */
+function movingTypeTokenRatio(words: string[], window: number): number {
+  if (words.length === 0) return 0;
+  if (words.length <= window) return new Set(words).size / words.length;
+  let total = 0;
+  let n = 0;
+  const counts = new Map<string, number>();
+  for (let i = 0; i < words.length; i++) {
+    counts.set(words[i], (counts.get(words[i]) ?? 0) + 1);
+    if (i >= window) {
+      const old = words[i - window];
+      const c = (counts.get(old) ?? 1) - 1;
+      if (c === 0) counts.delete(old);
+      else counts.set(old, c);
+    }
+    if (i >= window - 1) {
+      total += counts.size / window;
+      n++;
+    }
+  }
+  return total / n;
+}

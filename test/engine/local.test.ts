@@ -1,0 +1,218 @@
+// The built-in local evaluator: finding a rubric's criteria, scoring stronger work higher, and quotes that resolve to their documents.
+import { describe, expect, test } from "bun:test";
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { evaluate, type EvaluateInput } from "../../src/engine";
+import { findCriteria } from "../../src/engine/local/criteria";
+import { placeSections } from "../../src/engine/passages";
+import type { EngineDocument, Evaluation } from "../../src/engine/types";
+import { collapse, CORPUS, corpusDoc, RUBRIC_MD, STRONG_ESSAY, textDoc, WEAK_ESSAY } from "./fixtures";
+
+async function criteriaOf(filename: string, text: string, prompt: string | null = null) {
+  const doc = await textDoc("ref_1", filename, text);
+  return findCriteria([doc.content], prompt);
+}
+
+function run(references: EngineDocument[], inputs: EngineDocument[], prompt: string | null = null): Promise<Evaluation> {
+  const input: EvaluateInput = {
+    workspaceId: "ws_test",
+    mode: "live",
+    workflow: { name: "Essays", userPrompt: prompt, outputFormat: "json", outputSchema: null, modelPolicy: "auto", productCode: "education" },
+    references,
+    inputs,
+    llm: null,
+    contextBudgetChars: 400_000,
+  };
+  return evaluate(input).then((r) => r.output as unknown as Evaluation);
+}
+
+describe("criteria", () => {
+  test("Markdown headings with point values are the criteria; the title heading and a Total line are not", async () => {
+    const { criteria, source } = await criteriaOf("rubric.md", `${RUBRIC_MD}\n## Total: 100 points\n`);
+    expect(source).toBe("references");
+    expect(criteria.map((c) => [c.title, c.maxScore])).toEqual([
+      ["Thesis", 20],
+      ["Evidence", 30],
+      ["Counterargument", 15],
+      ["Organisation", 15],
+      ["Conventions", 20],
+    ]);
+    expect(criteria[1].description).toContain("stormwater runoff");
+  });
+
+  test("a numbered list with marks, its sub-bullets as descriptors, and an instructions list left out", async () => {
+    const text = [
+      "Marking scheme for the lab report",
+      "",
+      "1. Hypothesis: testable and linked to theory (10 marks)",
+      "   - names the independent and dependent variables",
+      "2. Method — could be repeated by another student (15 marks)",
+      "3. **Analysis** calculations shown, trends described from the data [25 marks]",
+      "",
+      "Instructions:",
+      "- Submit as a PDF",
+      "- Deadline: Friday",
+    ].join("\n");
+    const { criteria } = await criteriaOf("scheme.txt", text);
+    expect(criteria.map((c) => [c.title, c.maxScore])).toEqual([
+      ["Hypothesis", 10],
+      ["Method", 15],
+      ["Analysis", 25],
+    ]);
+    expect(criteria[0].description).toContain("independent and dependent variables");
+  });
+
+  test("a table with a points column; rows without points default to 10; a Total row is skipped", async () => {
+    const text = [
+      "| Criterion | Points | Description |",
+      "|---|---|---|",
+      "| Thesis | 20 | A clear, arguable thesis in the introduction |",
+      "| Use of sources | 30 pts | At least three credible sources, cited |",
+      "| Style |  | Varied sentences, formal register |",
+      "| Total | 50 | |",
+    ].join("\n");
+    const { criteria } = await criteriaOf("rubric.md", text);
+    expect(criteria.map((c) => [c.title, c.maxScore, c.hasPoints])).toEqual([
+      ["Thesis", 20, true],
+      ["Use of sources", 30, true],
+      ["Style", 10, false],
+    ]);
+    expect(criteria[1].description).toContain("three credible sources");
+  });
+
+  test("rows like 'Thesis | 20 points' and 'Organisation (10)' without a header", async () => {
+    const { criteria } = await criteriaOf("rubric.txt", "Thesis | 20 points\nOrganisation (10) | logical order of ideas\nStyle | 10 points");
+    expect(criteria.map((c) => [c.title, c.maxScore])).toEqual([
+      ["Thesis", 20],
+      ["Organisation", 10],
+      ["Style", 10],
+    ]);
+  });
+
+  test("a table of level columns: each row a criterion, scored out of the top level, described by it", async () => {
+    const text = [
+      "| Criteria | Excellent (4) | Good (3) | Poor (1) |",
+      "|---|---|---|---|",
+      "| Argument | Strong claim backed by reasons | A claim | No claim |",
+      "| Sources | Cites three sources | Cites one | None |",
+    ].join("\n");
+    const { criteria } = await criteriaOf("rubric.md", text);
+    expect(criteria.map((c) => [c.title, c.maxScore, c.description])).toEqual([
+      ["Argument", 4, "Strong claim backed by reasons"],
+      ["Sources", 4, "Cites three sources"],
+    ]);
+  });
+
+  test("a holistic scale (Score 6 … Score 1) is one criterion out of its top score, not six", async () => {
+    const text = "# Holistic scoring guide\n\n## Score 6\nInsightful, well developed.\n\n## Score 4\nAdequate.\n\n## Score 1\nMinimal.\n";
+    const { criteria } = await criteriaOf("guide.md", text);
+    expect(criteria).toHaveLength(1);
+    expect(criteria[0].maxScore).toBe(6);
+    expect(criteria[0].description).toContain("Insightful");
+  });
+
+  test("without a rubric, the prompt's checks are the criteria (instructions about quoting left out); without either, a generic set", () => {
+    const prompt =
+      "Evaluate the essay.\n\nCheck:\n- Thesis: is there a clear, arguable claim?\n- Evidence: is each point backed by specific evidence?\n\n" +
+      "Evidence:\n- Support every judgement with a quote copied verbatim from the input document.\n";
+    const fromPrompt = findCriteria([], prompt);
+    expect(fromPrompt.source).toBe("prompt");
+    expect(fromPrompt.criteria.map((c) => c.title)).toEqual(["Thesis", "Evidence"]);
+    const generic = findCriteria([], "Is this any good?");
+    expect(generic.source).toBe("generic");
+    expect(generic.criteria.map((c) => c.title)).toEqual(["Relevance and coverage", "Evidence and support", "Clarity and organisation"]);
+  });
+});
+
+describe("scoring", () => {
+  test("an essay that addresses the rubric scores higher, overall and on each criterion it covers, than an off-topic one", async () => {
+    const rubric = await textDoc("ref_rubric", "rubric.md", RUBRIC_MD);
+    const strong = await run([rubric], [await textDoc("doc_strong", "strong.txt", STRONG_ESSAY)]);
+    const weak = await run([rubric], [await textDoc("doc_weak", "weak.txt", WEAK_ESSAY)]);
+
+    expect(strong.score).toBeGreaterThan(weak.score + 30);
+    expect(strong.verdict).toBe("pass");
+    expect(weak.verdict).toBe("fail");
+    expect(strong.criteria.map((c) => c.title)).toEqual(["Thesis", "Evidence", "Counterargument", "Organisation", "Conventions"]);
+    for (const id of ["thesis", "evidence", "counterargument", "organisation"]) {
+      const s = strong.criteria.find((c) => c.id === id)!;
+      const w = weak.criteria.find((c) => c.id === id)!;
+      expect(s.score).toBeGreaterThan(w.score);
+      expect(s.score).toBeLessThanOrEqual(s.max_score);
+    }
+    // The overall score is the points earned as a share of the points available.
+    const earned = strong.criteria.reduce((n, c) => n + c.score, 0);
+    expect(strong.score).toBe(Math.round((100 * earned) / 100));
+
+    const evidence = strong.criteria.find((c) => c.id === "evidence")!;
+    expect(evidence.rationale).toMatch(/stormwater/);
+    expect(evidence.evidence.length).toBeGreaterThan(0);
+    expect(evidence.evidence.length).toBeLessThanOrEqual(3);
+    const counter = strong.criteria.find((c) => c.id === "counterargument")!;
+    expect(counter.evidence.some((e) => e.quote.includes("roots damage pavements"))).toBe(true);
+    expect(strong.summary).toMatch(/Strongest: .+\. Weakest: /);
+    expect(weak.criteria.find((c) => c.id === "evidence")!.rationale).toMatch(/missing: /);
+  });
+
+  test("the same documents give the same evaluation every time", async () => {
+    const rubric = await textDoc("ref_rubric", "rubric.md", RUBRIC_MD);
+    const essay = await textDoc("doc_strong", "strong.txt", STRONG_ESSAY);
+    expect(await run([rubric], [essay])).toEqual(await run([rubric], [essay]));
+  });
+
+  test("with a corpus README as the reference, a document about the same software beats an unrelated one", async () => {
+    const readme = await corpusDoc("ref_readme", "md/tika-README.md");
+    const about = await run([readme], [await corpusDoc("doc_tika", "pdf/tika-testPDF.pdf")]);
+    const unrelated = await run([readme], [await corpusDoc("doc_festival", "pdf/pdfjs-issue840.pdf")]);
+    expect(about.criteria.length).toBeGreaterThan(3);
+    expect(about.score).toBeGreaterThan(unrelated.score);
+  });
+});
+
+describe("citations", () => {
+  // One of each structure: pages, slides, sheets, rows, headings, JSON paths, XML elements.
+  const FILES = [
+    "pdf/tika-testPDF-protected.pdf",
+    "docx/tika-testWORD-various.docx",
+    "pptx/tika-testPPT-various2.pptx",
+    "xlsx/tika-test-columnar.xlsx",
+    "xls/tika-testEXCEL.xls",
+    "csv/tika-test-columnar.csv",
+    "md/mammoth-README.md",
+    "json/corpora-planets.json",
+    "xml/tika-testTEI.xml",
+  ];
+  const manifest = JSON.parse(readFileSync(path.join(CORPUS, "manifest.json"), "utf8")) as { file: string; expected_phrases: string[] }[];
+
+  for (const file of FILES) {
+    test(`${file}: every quote is verbatim text of the document, located in the section that holds it`, async () => {
+      const doc = await corpusDoc("doc_input", file);
+      // A rubric asking for what the manifest says the file contains: one criterion per expected phrase.
+      const phrases = manifest.find((m) => m.file === file)!.expected_phrases;
+      const rubric = await textDoc("ref_rubric", "rubric.md", phrases.map((p) => `## ${p} (5 points)\nMentions ${p}.\n`).join("\n"));
+      const result = await run([rubric], [doc]);
+      expect(result.criteria).toHaveLength(phrases.length);
+      const sections = placeSections(doc);
+      const quotes = result.criteria.flatMap((c) => c.evidence);
+      expect(quotes.length).toBeGreaterThanOrEqual(phrases.length);
+      for (const e of quotes) {
+        expect(e.document_id).toBe("doc_input");
+        expect(doc.content.text.includes(e.quote)).toBe(true);
+        // A line can occur twice (a heading repeated in the text): one of its occurrences is in the named section.
+        const holders = sections.filter((s) => doc.content.text.slice(s.start, s.end).includes(e.quote));
+        expect(holders.map((s) => s.location)).toContainEqual(e.location);
+        const format = doc.content.format;
+        if (format === "pdf") {
+          expect(e.location.page).toBeGreaterThanOrEqual(1);
+          expect(e.location.page).toBeLessThanOrEqual(doc.content.page_count!);
+        }
+        if (format === "pptx") expect(e.location.slide).toBeGreaterThanOrEqual(1);
+        if (format === "xlsx" || format === "xls") expect(typeof e.location.sheet).toBe("string");
+        if (format === "json" || format === "xml") expect(typeof e.location.section).toBe("string");
+      }
+      // The criterion about a phrase quotes the passage holding it.
+      const first = result.criteria[0];
+      expect(first.evidence.some((e) => collapse(e.quote).toLowerCase().includes(phrases[0].toLowerCase().split(" ")[0]))).toBe(true);
+    });
+  }
+});
