@@ -1,7 +1,8 @@
 // The one pagination helper: limit 1..100 (default 20), newest first, signed opaque cursors.
 import { t } from "elysia";
 import { and, desc, lt, or, eq, type SQL } from "drizzle-orm";
-import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
+import type { SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
+import type { Db } from "../db/client";
 import { createHmac, timingSafeEqual } from "node:crypto";
 import { ApiError } from "./errors";
 
@@ -58,4 +59,27 @@ export function toPage<R extends { createdAt: number; id: string }, J>(secret: s
   const page = more ? rows.slice(0, limit) : rows;
   const last = page[page.length - 1];
   return { data: page.map(toJson), next_cursor: more && last ? encodeCursor(secret, { c: last.createdAt, i: last.id }) : null };
+}
+
+type ListTable = SQLiteTable & { createdAt: SQLiteColumn; id: SQLiteColumn };
+
+/** One page of a table's rows matching `filters`, newest first: every list endpoint answers through this. */
+export function listPage<T extends ListTable, J>(
+  db: Db,
+  secret: string,
+  table: T,
+  filters: (SQL | undefined)[],
+  q: { limit?: number; cursor?: string },
+  toJson: (row: T["$inferSelect"]) => J,
+) {
+  const limit = q.limit ?? 20;
+  const { where, orderBy } = pageClause(secret, table, q.cursor);
+  const rows = (db as any)
+    .select()
+    .from(table)
+    .where(and(...filters, where))
+    .orderBy(...orderBy)
+    .limit(limit + 1)
+    .all() as (T["$inferSelect"] & { createdAt: number; id: string })[];
+  return toPage(secret, rows, limit, toJson);
 }

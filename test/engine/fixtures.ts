@@ -3,7 +3,8 @@ import path from "node:path";
 import { extract } from "../../src/extract";
 import type { EngineDocument } from "../../src/engine/types";
 
-export const CORPUS = path.resolve(import.meta.dir, "../../../shared/corpus");
+import { CORPUS } from "../helpers";
+export { CORPUS };
 
 /** A corpus file as the engine receives it: extracted, with an id and a display name. */
 export async function corpusDoc(id: string, file: string): Promise<EngineDocument> {

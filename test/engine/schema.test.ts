@@ -10,7 +10,7 @@ import {
   SchemaError,
 } from "../../src/engine/schema";
 
-const corpus = path.resolve(import.meta.dir, "../../../shared/corpus");
+import { CORPUS as corpus } from "../helpers";
 
 function schemaError(fn: () => unknown): SchemaError {
   try {

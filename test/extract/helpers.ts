@@ -2,7 +2,8 @@
 import path from "node:path";
 import { Zip, type ZipInputFile } from "fflate";
 
-export const CORPUS = path.resolve(import.meta.dir, "../../../shared/corpus");
+import { CORPUS } from "../helpers";
+export { CORPUS };
 
 export interface ManifestEntry {
   file: string;

@@ -3,7 +3,7 @@ import { describe, expect, test } from "bun:test";
 import { zipSync } from "fflate";
 import { extract, ExtractError } from "../../src/extract/index.ts";
 import { readPackage } from "../../src/extract/zip.ts";
-import { imagePage, makePdf, zipWithDeflated } from "./helpers.ts";
+import { CORPUS, imagePage, makePdf, zipWithDeflated } from "./helpers.ts";
 
 const utf8 = (s: string) => new TextEncoder().encode(s);
 const CONTENT_TYPES = utf8(`<?xml version="1.0"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"/>`);
@@ -101,7 +101,7 @@ describe("PDFs that cannot give text", () => {
   });
 
   test("a PDF with a user password is refused as password-protected", async () => {
-    const err = await failure(await Bun.file(`${import.meta.dir}/../../../shared/corpus/bad/tika-testUnicodePassword.pdf`).bytes(), "x.pdf");
+    const err = await failure(await Bun.file(`${CORPUS}/bad/tika-testUnicodePassword.pdf`).bytes(), "x.pdf");
     expect(err.message).toBe("the PDF is password-protected");
   });
 
@@ -115,7 +115,7 @@ describe("PDFs that cannot give text", () => {
 
 describe("damaged packages", () => {
   test("a DOCX truncated at any point fails cleanly", async () => {
-    const full = await Bun.file(`${import.meta.dir}/../../../shared/corpus/docx/tika-testWORD.docx`).bytes();
+    const full = await Bun.file(`${CORPUS}/docx/tika-testWORD.docx`).bytes();
     for (const cut of [100, 1000, Math.floor(full.length / 2), full.length - 10]) {
       const err = await failure(full.subarray(0, cut), "cut.docx");
       expect(err.code).toBe("unprocessable_document");

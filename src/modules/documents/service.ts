@@ -52,20 +52,19 @@ export interface NewUpload {
   sizeBytes?: number;
 }
 
-/** Inserts a pending document and signs the URL its bytes go to (at most size_bytes, with the declared type). */
-export function createPendingDocument(ctx: Context, input: NewUpload): { row: DocumentRow; upload: SignedUrl & { contentType: string } } {
-  const filename = checkFilename(input.filename);
-  const contentType = resolveMimeType(filename, input.mimeType);
-  checkSize(input.sizeBytes);
-  const id = newId("doc");
-  const row: DocumentRow = {
-    id,
-    workspaceId: input.workspaceId,
-    filename,
-    declaredMimeType: contentType,
-    declaredSize: input.sizeBytes ?? null,
-    objectKey: objectKey(input.workspaceId, id),
-    status: "pending",
+/** A documents row before extraction: what the client declared, where the bytes go. */
+function newDocumentRow(
+  ctx: Context,
+  d: { id: string; workspaceId: string; filename: string; mimeType: string; size: number | null; status: "pending" | "uploaded" },
+): DocumentRow {
+  return {
+    id: d.id,
+    workspaceId: d.workspaceId,
+    filename: d.filename,
+    declaredMimeType: d.mimeType,
+    declaredSize: d.size,
+    objectKey: objectKey(d.workspaceId, d.id),
+    status: d.status,
     mimeType: null,
     sizeBytes: null,
     pageCount: null,
@@ -74,21 +73,34 @@ export function createPendingDocument(ctx: Context, input: NewUpload): { row: Do
     error: null,
     createdAt: ctx.clock.now(),
   };
+}
+
+/** Inserts a pending document and signs the URL its bytes go to (at most size_bytes, with the declared type). */
+export function createPendingDocument(ctx: Context, input: NewUpload): { row: DocumentRow; upload: SignedUrl & { contentType: string } } {
+  const filename = checkFilename(input.filename);
+  const contentType = resolveMimeType(filename, input.mimeType);
+  checkSize(input.sizeBytes);
+  const id = newId("doc");
+  const row = newDocumentRow(ctx, { id, workspaceId: input.workspaceId, filename, mimeType: contentType, size: input.sizeBytes ?? null, status: "pending" });
   ctx.db.insert(documents).values(row).run();
   const upload = signedUploadUrl(ctx, row.objectKey, { contentType, maxBytes: input.sizeBytes ?? MAX_OBJECT_BYTES });
   return { row, upload: { ...upload, contentType } };
 }
 
 /** A document of the workspace, or 404. */
+function findDocument(db: Db, workspaceId: string, id: string): DocumentRow | undefined {
+  return db.select().from(documents).where(and(eq(documents.id, id), eq(documents.workspaceId, workspaceId))).get();
+}
+
 export function getDocument(db: Db, workspaceId: string, id: string): DocumentRow {
-  const row = db.select().from(documents).where(and(eq(documents.id, id), eq(documents.workspaceId, workspaceId))).get();
+  const row = findDocument(db, workspaceId, id);
   if (!row) throw new ApiError(404, "not_found", `No document ${id}`);
   return row;
 }
 
 /** The document if it belongs to the workspace and its text is extracted; null otherwise (the caller decides the error). */
 export function getCompletedDocument(db: Db, workspaceId: string, id: string): DocumentRow | null {
-  const row = db.select().from(documents).where(and(eq(documents.id, id), eq(documents.workspaceId, workspaceId))).get();
+  const row = findDocument(db, workspaceId, id);
   return row && row.status === "extracted" ? row : null;
 }
 
@@ -165,24 +177,8 @@ export async function storeUploadedDocument(
     mimeType = resolveMimeType(filename, null);
   }
   const id = newId("doc");
-  const key = objectKey(input.workspaceId, id);
-  const { size } = await objectStore(ctx).put(key, input.stream, { maxBytes: MAX_OBJECT_BYTES });
-  const row: DocumentRow = {
-    id,
-    workspaceId: input.workspaceId,
-    filename,
-    declaredMimeType: mimeType,
-    declaredSize: size,
-    objectKey: key,
-    status: "uploaded",
-    mimeType: null,
-    sizeBytes: size,
-    pageCount: null,
-    textChars: null,
-    extracted: null,
-    error: null,
-    createdAt: ctx.clock.now(),
-  };
+  const { size } = await objectStore(ctx).put(objectKey(input.workspaceId, id), input.stream, { maxBytes: MAX_OBJECT_BYTES });
+  const row = { ...newDocumentRow(ctx, { id, workspaceId: input.workspaceId, filename, mimeType, size, status: "uploaded" }), sizeBytes: size };
   ctx.db.insert(documents).values(row).run();
   return row;
 }

@@ -5,7 +5,7 @@ import { tx, type Db } from "../../db/client";
 import { documents, referenceDocuments } from "../../db/schema";
 import type { ExtractedDocument } from "../../extract";
 import { ApiError } from "../../http/errors";
-import { pageClause, toPage } from "../../http/pagination";
+import { listPage } from "../../http/pagination";
 import { newId } from "../../lib/ids";
 import { objectStore } from "../../storage";
 import { createPendingDocument, storeUploadedDocument } from "../documents/service";
@@ -114,16 +114,7 @@ export async function completeReference(ctx: Context, workspaceId: string, id: s
 }
 
 export function listReferences(db: Db, secret: string, workspaceId: string, q: { limit?: number; cursor?: string }) {
-  const limit = q.limit ?? 20;
-  const { where, orderBy } = pageClause(secret, referenceDocuments, q.cursor);
-  const rows = db
-    .select()
-    .from(referenceDocuments)
-    .where(and(eq(referenceDocuments.workspaceId, workspaceId), isNull(referenceDocuments.deletedAt), where))
-    .orderBy(...orderBy)
-    .limit(limit + 1)
-    .all();
-  return toPage(secret, rows, limit, toReferenceDocumentJson);
+  return listPage(db, secret, referenceDocuments, [eq(referenceDocuments.workspaceId, workspaceId), isNull(referenceDocuments.deletedAt)], q, toReferenceDocumentJson);
 }
 
 /** Removes the pointer only: the stored original (documents row and object) stays in the workspace. */

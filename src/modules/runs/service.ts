@@ -1,10 +1,10 @@
 // Runs: quote + hold + insert in one transaction, read, cancel, wait (sync mode), and the state machine's terminal moves.
-import { and, eq, inArray, type SQL } from "drizzle-orm";
+import { and, eq, inArray } from "drizzle-orm";
 import type { Context } from "../../context";
 import { tx, type Db } from "../../db/client";
 import { documents, runs } from "../../db/schema";
 import { ApiError } from "../../http/errors";
-import { pageClause, toPage } from "../../http/pagination";
+import { listPage } from "../../http/pagination";
 import { newId } from "../../lib/ids";
 import { signedDownloadUrl } from "../../storage";
 import type { Auth } from "../../http/auth-guard";
@@ -126,19 +126,8 @@ export function runJson(ctx: Context, row: RunRow) {
 }
 
 export function listRuns(ctx: Context, workspaceId: string, q: { limit?: number; cursor?: string; workflow_id?: string; status?: RunStatus }) {
-  const limit = q.limit ?? 20;
-  const { where, orderBy } = pageClause(ctx.config.secret, runs, q.cursor);
-  const filters: (SQL | undefined)[] = [eq(runs.workspaceId, workspaceId), where];
-  if (q.workflow_id) filters.push(eq(runs.workflowId, q.workflow_id));
-  if (q.status) filters.push(eq(runs.status, q.status));
-  const rows = ctx.db
-    .select()
-    .from(runs)
-    .where(and(...filters))
-    .orderBy(...orderBy)
-    .limit(limit + 1)
-    .all();
-  return toPage(ctx.config.secret, rows, limit, (row) => runJson(ctx, row));
+  const filters = [eq(runs.workspaceId, workspaceId), q.workflow_id ? eq(runs.workflowId, q.workflow_id) : undefined, q.status ? eq(runs.status, q.status) : undefined];
+  return listPage(ctx.db, ctx.config.secret, runs, filters, q, (row) => runJson(ctx, row));
 }
 
 /**

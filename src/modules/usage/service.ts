@@ -58,15 +58,21 @@ export function holdCredits(db: Db, clock: Clock, workspaceId: string, runId: st
   if (fromRegular > 0) db.insert(creditLedger).values({ workspaceId, kind: "regular", delta: -fromRegular, reason: "hold", runId, createdAt: now }).run();
 }
 
-function heldByKind(db: Db, runId: string) {
+/** A run's ledger rows summed per kind and reason. */
+function runLedger(db: Db, runId: string) {
   const rows = db
     .select({ kind: creditLedger.kind, reason: creditLedger.reason, total: sql<number>`coalesce(sum(${creditLedger.delta}), 0)` })
     .from(creditLedger)
     .where(eq(creditLedger.runId, runId))
     .groupBy(creditLedger.kind, creditLedger.reason)
     .all();
-  const held = (kind: CreditKind) => -roundCredits(rows.filter((r) => r.kind === kind && (r.reason === "hold" || r.reason === "release")).reduce((s, r) => s + r.total, 0));
-  return { bonus: held("bonus"), regular: held("regular") };
+  /** What rows of these reasons took from the balance (positive), per kind. */
+  return (kind: CreditKind, reasons: string[]) => -roundCredits(rows.filter((r) => r.kind === kind && reasons.includes(r.reason)).reduce((s, r) => s + r.total, 0));
+}
+
+function heldByKind(db: Db, runId: string) {
+  const taken = runLedger(db, runId);
+  return { bonus: taken("bonus", ["hold", "release"]), regular: taken("regular", ["hold", "release"]) };
 }
 
 /** Gives a run's outstanding hold back in full (failure, cancel). Idempotent: nothing held, nothing written. */
@@ -92,18 +98,13 @@ export function chargeHold(db: Db, clock: Clock, workspaceId: string, runId: str
 
 /** Returns a run's charges to the kinds they came from; returns the credits refunded. */
 export function refundCharge(db: Db, clock: Clock, workspaceId: string, runId: string): number {
-  const rows = db
-    .select({ kind: creditLedger.kind, reason: creditLedger.reason, total: sql<number>`coalesce(sum(${creditLedger.delta}), 0)` })
-    .from(creditLedger)
-    .where(eq(creditLedger.runId, runId))
-    .groupBy(creditLedger.kind, creditLedger.reason)
-    .all();
+  const taken = runLedger(db, runId);
   const now = clock.now();
   let refunded = 0;
   for (const kind of ["bonus", "regular"] as const) {
-    const charged = -rows.filter((r) => r.kind === kind && (r.reason === "charge" || r.reason === "refund")).reduce((s, r) => s + r.total, 0);
+    const charged = taken(kind, ["charge", "refund"]);
     if (charged > 0) {
-      db.insert(creditLedger).values({ workspaceId, kind, delta: roundCredits(charged), reason: "refund", runId, createdAt: now }).run();
+      db.insert(creditLedger).values({ workspaceId, kind, delta: charged, reason: "refund", runId, createdAt: now }).run();
       refunded += charged;
     }
   }

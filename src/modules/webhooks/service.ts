@@ -4,7 +4,7 @@ import type { Clock } from "../../context";
 import { tx, type Db } from "../../db/client";
 import { webhookDeliveries, webhookEndpoints } from "../../db/schema";
 import { ApiError } from "../../http/errors";
-import { pageClause, toPage } from "../../http/pagination";
+import { listPage } from "../../http/pagination";
 import { base62, newId } from "../../lib/ids";
 import { EVENT_TYPES } from "./events";
 import { toDeliveryJson, toEndpointJson, type DeliveryRow, type EndpointRow } from "./model";
@@ -61,16 +61,7 @@ export function getEndpoint(db: Db, workspaceId: string, endpointId: string): En
 }
 
 export function listEndpoints(db: Db, secret: string, workspaceId: string, query: { limit?: number; cursor?: string }) {
-  const limit = query.limit ?? 20;
-  const page = pageClause(secret, webhookEndpoints, query.cursor);
-  const rows = db
-    .select()
-    .from(webhookEndpoints)
-    .where(and(eq(webhookEndpoints.workspaceId, workspaceId), isNull(webhookEndpoints.deletedAt), page.where))
-    .orderBy(...page.orderBy)
-    .limit(limit + 1)
-    .all();
-  return toPage(secret, rows, limit, toEndpointJson);
+  return listPage(db, secret, webhookEndpoints, [eq(webhookEndpoints.workspaceId, workspaceId), isNull(webhookEndpoints.deletedAt)], query, toEndpointJson);
 }
 
 export function updateEndpoint(
@@ -105,16 +96,8 @@ export function deleteEndpoint(db: Db, clock: Clock, workspaceId: string, endpoi
 
 export function listDeliveries(db: Db, secret: string, workspaceId: string, endpointId: string, query: { limit?: number; cursor?: string }) {
   const endpoint = getEndpoint(db, workspaceId, endpointId);
-  const limit = query.limit ?? 20;
-  const page = pageClause(secret, webhookDeliveries, query.cursor);
-  const rows = db
-    .select()
-    .from(webhookDeliveries)
-    .where(and(eq(webhookDeliveries.endpointId, endpoint.id), eq(webhookDeliveries.workspaceId, workspaceId), page.where))
-    .orderBy(...page.orderBy)
-    .limit(limit + 1)
-    .all();
-  return toPage(secret, rows, limit, toDeliveryJson);
+  const filters = [eq(webhookDeliveries.endpointId, endpoint.id), eq(webhookDeliveries.workspaceId, workspaceId)];
+  return listPage(db, secret, webhookDeliveries, filters, query, toDeliveryJson);
 }
 
 /** One delivery of one live endpoint of the workspace, or 404. */

@@ -8,7 +8,7 @@ import { resolveOutputSchema } from "../../engine/output-schema";
 import { SchemaError } from "../../engine/schema";
 import type { ExtractedDocument } from "../../extract/types";
 import { ApiError } from "../../http/errors";
-import { pageClause, toPage } from "../../http/pagination";
+import { listPage } from "../../http/pagination";
 import { newId } from "../../lib/ids";
 import { objectStore } from "../../storage";
 import { getProduct } from "../products/service";
@@ -169,16 +169,7 @@ export function getWorkflow(db: Db, workspaceId: string, id: string, includeDele
 }
 
 export function listWorkflows(db: Db, secret: string, workspaceId: string, q: { limit?: number; cursor?: string }) {
-  const limit = q.limit ?? 20;
-  const { where, orderBy } = pageClause(secret, workflows, q.cursor);
-  const rows = db
-    .select()
-    .from(workflows)
-    .where(and(eq(workflows.workspaceId, workspaceId), isNull(workflows.deletedAt), where))
-    .orderBy(...orderBy)
-    .limit(limit + 1)
-    .all();
-  return toPage(secret, rows, limit, toWorkflowJson);
+  return listPage(db, secret, workflows, [eq(workflows.workspaceId, workspaceId), isNull(workflows.deletedAt)], q, toWorkflowJson);
 }
 
 export function updateWorkflow(
