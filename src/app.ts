@@ -42,7 +42,6 @@ export function createApp(ctx: Context) {
       const mapped = mapError(code, error, requestId, request.url);
       return jsonResponse(mapped.status, mapped.body, { ...set.headers, ...mapped.headers, "x-request-id": requestId });
     })
-    .use(openApiRoutes(() => app, ctx.config.publicUrl))
     .use(healthRoutes(ctx))
     .use(authRoutes(ctx))
     .use(keyRoutes(ctx))
@@ -56,6 +55,8 @@ export function createApp(ctx: Context) {
     .use(runRoutes(ctx))
     .use(usageRoutes(ctx))
     .use(adminRoutes(ctx));
+  // Registered last and built lazily from app.routes, so the document covers every route above.
+  app.use(openApiRoutes(() => app, ctx.config.publicUrl));
   return app;
 }
 

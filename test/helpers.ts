@@ -31,7 +31,7 @@ export interface Harness {
 export interface CallOptions {
   token?: string;
   body?: unknown;
-  raw?: BodyInit;
+  raw?: RequestInit["body"];
   headers?: Record<string, string>;
 }
 
@@ -63,7 +63,7 @@ export function harness(env: Record<string, string> = {}, clock?: Clock): Harnes
     async call(method, urlPath, opts = {}) {
       const headers: Record<string, string> = { ...opts.headers };
       if (opts.token) headers.authorization = `Bearer ${opts.token}`;
-      let body: BodyInit | undefined = opts.raw;
+      let body: RequestInit["body"] = opts.raw;
       if (opts.body !== undefined) {
         body = JSON.stringify(opts.body);
         headers["content-type"] ??= "application/json";
@@ -98,7 +98,7 @@ export interface Scenario {
   path: string;
   token?: string | (() => string);
   body?: unknown;
-  raw?: BodyInit;
+  raw?: RequestInit["body"];
   headers?: Record<string, string>;
   status: number;
   /** Each entry must appear in the JSON body (deep partial match). */

@@ -1,5 +1,5 @@
 // Idempotency-Key: one stored response per (credential, method, path, key) for 24 hours; replays, conflicts, in-progress.
-import { eq, lt } from "drizzle-orm";
+import { eq } from "drizzle-orm";
 import type { Context } from "../context";
 import { tx } from "../db/client";
 import { idempotencyKeys } from "../db/schema";
@@ -80,8 +80,5 @@ function finish(ctx: Context, id: string, result: { status: number; body: unknow
 
 /** Cleanup job: forget keys older than the retention. */
 export function purgeIdempotencyKeys(ctx: Context): number {
-  return ctx.db
-    .delete(idempotencyKeys)
-    .where(lt(idempotencyKeys.createdAt, ctx.clock.now() - IDEMPOTENCY_RETENTION_MS))
-    .run().changes;
+  return ctx.db.$client.run("DELETE FROM idempotency_keys WHERE created_at < ?", [ctx.clock.now() - IDEMPOTENCY_RETENTION_MS]).changes;
 }

@@ -8,7 +8,7 @@ import { CORPUS, tempDir } from "../helpers";
 const root = path.resolve(import.meta.dir, "../..");
 let dir: string;
 let bin: string;
-let server: ReturnType<typeof Bun.spawn> | null = null;
+let server: Bun.Subprocess<"ignore", "pipe", "inherit"> | null = null;
 let base = "";
 
 beforeAll(async () => {
@@ -21,10 +21,11 @@ beforeAll(async () => {
   server = Bun.spawn([bin, "serve", "--port", "0", "--data-dir", path.join(dir, "data")], {
     cwd: dir,
     env: { PATH: process.env.PATH ?? "", ASSAY_ADMIN_EMAIL: "ops@example.com", ASSAY_ADMIN_PASSWORD: "binary-password" },
+    stdin: "ignore",
     stdout: "pipe",
     stderr: "inherit",
   });
-  const reader = server.stdout.getReader();
+  const reader = server!.stdout.getReader();
   let out = "";
   const deadline = Date.now() + 20_000;
   while (!/listening on (http:\/\/\S+)\/v1/.test(out)) {
@@ -45,9 +46,9 @@ test("starts healthy from an empty directory with migrations applied", async () 
 });
 
 test("an admin logs in, creates a key and lists products", async () => {
-  const login = await (await fetch(`${base}/v1/auth/login`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ email: "ops@example.com", password: "binary-password" }) })).json();
-  const key = await (await fetch(`${base}/v1/keys`, { method: "POST", headers: { authorization: `Bearer ${login.token}`, "content-type": "application/json" }, body: JSON.stringify({ name: "bin" }) })).json();
-  const products = await (await fetch(`${base}/v1/products`, { headers: { authorization: `Bearer ${key.token}` } })).json();
+  const login: any = await (await fetch(`${base}/v1/auth/login`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ email: "ops@example.com", password: "binary-password" }) })).json();
+  const key: any = await (await fetch(`${base}/v1/keys`, { method: "POST", headers: { authorization: `Bearer ${login.token}`, "content-type": "application/json" }, body: JSON.stringify({ name: "bin" }) })).json();
+  const products: any = await (await fetch(`${base}/v1/products`, { headers: { authorization: `Bearer ${key.token}` } })).json();
   expect(products.data.length).toBeGreaterThanOrEqual(5);
 });
 
@@ -57,7 +58,7 @@ test("the docs UI is served from the binary", async () => {
   expect(page).toContain("/docs/assets/swagger-ui-bundle.js");
   expect(js.status).toBe(200);
   expect((await js.text()).length).toBeGreaterThan(100_000);
-  expect((await (await fetch(`${base}/v1/openapi.json`)).json()).openapi).toMatch(/^3\.1/);
+  expect(((await (await fetch(`${base}/v1/openapi.json`)).json()) as any).openapi).toMatch(/^3\.1/);
 });
 
 test("extraction runs in the worker inside the binary", () => {

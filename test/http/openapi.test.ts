@@ -19,7 +19,7 @@ describe("GET /v1/openapi.json", async () => {
   });
 
   test("every route the server answers is documented, with its method", () => {
-    const routes = h.app.routes.filter((r) => !INTERNAL.has(r.path));
+    const routes = h.app.routes.filter((r: { path: string }) => !INTERNAL.has(r.path));
     expect(routes.length).toBeGreaterThan(5);
     for (const r of routes) {
       const path = r.path.replace(/:(\w+)/g, "{$1}").replace(/\/$/, "");

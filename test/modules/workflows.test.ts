@@ -2,7 +2,7 @@
 import { beforeAll, describe, expect, test } from "bun:test";
 import { promptTemplates } from "../../src/catalog";
 import { createDocumentFromBytes } from "../../src/modules/documents/service";
-import { harness, scenarios, signUp, type Harness } from "../helpers";
+import { harness, scenarios, signUp, type Harness, type Reply } from "../helpers";
 
 let h: Harness;
 let u: Awaited<ReturnType<typeof signUp>>;
@@ -36,7 +36,7 @@ describe("POST /v1/workflows", () => {
       body: { product_code: "legal", name: "NDA review" },
       status: 201,
       expect: { object: "workflow", product_code: "legal", name: "NDA review", status: "active", output_format: "json", default_mode: "async", reference_document_ids: [], output_schema: null, webhook_endpoint_id: null },
-      check: ({ body }) => {
+      check: ({ body }: Reply) => {
         expect(body.id).toMatch(/^wf_/);
         expect(["auto", "gemini-file-search", "deepseek-1m-fulltext", "hybrid"]).toContain(body.default_model_policy);
         expect(body.created_at).toBe(body.updated_at);
@@ -49,7 +49,7 @@ describe("POST /v1/workflows", () => {
       token: () => u.liveKey,
       body: { product_code: "hr", name: "CV screen", prompt_template_id: "__first_hr_template__" },
       status: 201,
-      check: ({ body }) => {
+      check: ({ body }: Reply) => {
         const template = promptTemplates.find((t) => t.category === "hr")!;
         expect(body.user_prompt).toBe(template.user_prompt_seed);
         expect(body.output_format).toBe(template.recommended_output_format ?? "json");
@@ -82,7 +82,7 @@ describe("POST /v1/workflows", () => {
       token: () => u.liveKey,
       body: { product_code: "hr", name: "typed", output_schema_sample_id: "__sample__" },
       status: 201,
-      check: ({ body }) => {
+      check: ({ body }: Reply) => {
         expect(body.output_schema_sample_id).toBe(sampleDocId);
         expect(body.output_schema.properties.score.type).toMatch(/integer|number/);
         expect(body.output_schema.properties.hire.type).toBe("boolean");

@@ -27,7 +27,7 @@ async function parseCreateRequest(request: Request): Promise<ParsedCreate> {
     const raw = await readBodyCapped(request, LEGACY_MULTIPART_MAX, "multipart request (legacy inline files are limited to 4 MB in all)");
     let form: FormData;
     try {
-      form = await new Response(raw, { headers: { "content-type": request.headers.get("content-type")! } }).formData();
+      form = (await new Response(raw, { headers: { "content-type": request.headers.get("content-type")! } }).formData()) as FormData;
     } catch {
       throw new ApiError(400, "validation_error", "The multipart body cannot be parsed");
     }

@@ -6,7 +6,7 @@ export type RunRow = typeof runs.$inferSelect;
 export const RUN_STATUSES = ["queued", "running", "succeeded", "failed", "canceled", "refunded"] as const;
 export type RunStatus = (typeof RUN_STATUSES)[number];
 
-const RunStatusSchema = t.Union(RUN_STATUSES.map((s) => t.Literal(s)));
+const RunStatusSchema = t.Union([t.Literal("queued"), t.Literal("running"), t.Literal("succeeded"), t.Literal("failed"), t.Literal("canceled"), t.Literal("refunded")]);
 const NullableDate = t.Union([t.String({ format: "date-time" }), t.Null()]);
 
 export const RunUsage = t.Object(

@@ -98,7 +98,7 @@ async function execute(ctx: Context, run: RunRow, references: EngineDocument[]):
       outputMimeType = result.file.mime_type;
       await objectStore(ctx).put(outputObjectKey, bytesStream(result.file.bytes), { maxBytes: result.file.bytes.byteLength });
     }
-    finishRun(ctx, run.id, "running", "succeeded", { output: result.output, usage: result.usage as RunRow["usage"], outputObjectKey, outputMimeType, error: null });
+    finishRun(ctx, run.id, "running", "succeeded", { output: result.output, usage: { ...result.usage }, outputObjectKey, outputMimeType, error: null });
   } catch (err) {
     const error =
       err instanceof EngineError
