@@ -1,4 +1,6 @@
 // CLI entry: `serve` (default), `user create`, `credits grant`, `extract`, `migrate`.
+import { copyFileSync, cpSync, existsSync, mkdirSync } from "node:fs";
+import path from "node:path";
 import { ConfigError, ensureDataDir, loadConfig } from "./config";
 import { createContext } from "./context";
 import { ApiError } from "./http/errors";
@@ -11,6 +13,7 @@ const USAGE = `usage: assay [command] [options]
   user create --email E --password P [--role admin|member]
   credits grant --email E --amount N [--kind regular|bonus]
   extract FILE [--json]                               print the text the server would extract from FILE
+  backup --out DIR                                    consistent copy of the database and stored files (safe while serving)
   migrate                                             apply database migrations and exit`;
 
 /** Pulls `--name value` options out of argv; what is left goes to the config (flags win over env). */
@@ -76,6 +79,20 @@ async function main(argv: string[]): Promise<number> {
     case "extract": {
       const { extractCli } = await import("./extract/cli");
       return extractCli(args);
+    }
+    case "backup": {
+      const { opts, rest } = takeOptions(args, ["out"]);
+      const out = path.resolve(need(opts, "out"));
+      if (existsSync(path.join(out, "assay.db"))) throw new ConfigError(`--out ${out} already holds a backup; choose an empty folder`);
+      const ctx = createContext(ensureDataDir(loadConfig(process.env, rest)));
+      mkdirSync(out, { recursive: true });
+      // VACUUM INTO writes a consistent snapshot even while a server writes; stored files never change once written.
+      ctx.db.$client.run("VACUUM INTO ?", [path.join(out, "assay.db")]);
+      cpSync(path.join(ctx.config.dataDir, "objects"), path.join(out, "objects"), { recursive: true });
+      const secretFile = path.join(ctx.config.dataDir, "secret");
+      if (existsSync(secretFile)) copyFileSync(secretFile, path.join(out, "secret"));
+      console.log(`backup written to ${out} (restore: stop the server and use that folder as ASSAY_DATA_DIR)`);
+      return 0;
     }
     case "migrate": {
       const ctx = createContext(ensureDataDir(loadConfig(process.env, args)));

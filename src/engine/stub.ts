@@ -77,6 +77,8 @@ class Generator {
     const s: JsonSchema = flat === true ? {} : flat;
     if ("const" in s) return structuredClone(s.const);
     if (Array.isArray(s.enum) && s.enum.length > 0) return structuredClone(s.enum[index % s.enum.length]);
+    // The schema author's own examples read better than generated text (the value is still validated).
+    if (this.attempt === 0 && Array.isArray(s.examples) && s.examples.length > 0) return structuredClone(s.examples[index % s.examples.length]);
     switch (this.pickType(s)) {
       case "object":
         return this.object(s, depth);

@@ -5,6 +5,7 @@ import swaggerCss from "swagger-ui-dist/swagger-ui.css" with { type: "text" };
 import swaggerJs from "swagger-ui-dist/swagger-ui-bundle.js" with { type: "text" };
 import pkg from "../../package.json";
 import { SECURITY_SCHEMES } from "./auth-guard";
+import { stubFromSchema } from "../engine/stub";
 import { ErrorBody } from "./errors";
 
 const DESCRIPTION = `Assay evaluates documents against your rubrics and criteria, on your own machine.
@@ -54,11 +55,50 @@ function completeOperation(path: string, op: Operation) {
       content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } },
     };
   }
-  for (const [code, res] of Object.entries(op.responses)) res.description ??= code.startsWith("2") ? "OK" : "error";
+  for (const [code, res] of Object.entries(op.responses)) {
+    res.description ??= code.startsWith("2") ? "OK" : "error";
+    // Every success gets an example: a deterministic value generated from its own schema.
+    const media = res.content?.["application/json"];
+    if (code.startsWith("2") && media?.schema && media.example === undefined) {
+      try {
+        media.example = stubFromSchema(media.schema, `${path} ${code}`);
+      } catch {}
+    }
+  }
+  const body = (op.requestBody as { content?: Record<string, { schema?: object; example?: unknown }> } | undefined)?.content?.["application/json"];
+  if (body?.schema && body.example === undefined) {
+    try {
+      body.example = stubFromSchema(body.schema, `${path} request`);
+    } catch {}
+  }
+}
+
+/**
+ * Elysia documents t.Integer as "an integer or a string holding one" (it coerces query strings); in JSON bodies and
+ * responses it is only ever an integer, so the string branch is dropped.
+ */
+function dropNumericStrings(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(dropNumericStrings);
+  if (!node || typeof node !== "object") return node;
+  const obj = Object.fromEntries(Object.entries(node).map(([k, v]) => [k, dropNumericStrings(v)])) as Record<string, any>;
+  if (Array.isArray(obj.anyOf)) {
+    const rest = obj.anyOf.filter((b: any) => !(b?.type === "string" && (b.format === "integer" || b.format === "numeric")));
+    if (rest.length !== obj.anyOf.length) {
+      const { anyOf: _drop, ...others } = obj;
+      if (rest.length === 1) {
+        const { default: _d, ...kept } = others;
+        return { ...kept, ...rest[0] };
+      }
+      return { ...others, anyOf: rest };
+    }
+  }
+  return obj;
 }
 
 export function buildOpenApiDocument(app: Elysia<any, any, any, any, any, any, any>, publicUrl: string) {
-  const { paths, components } = toOpenAPISchema(app, { paths: INTERNAL_PATHS, staticFile: true }, undefined, undefined, "3.1.2");
+  const generated = toOpenAPISchema(app, { paths: INTERNAL_PATHS, staticFile: true }, undefined, undefined, "3.1.2");
+  const paths = dropNumericStrings(generated.paths) as typeof generated.paths;
+  const components = generated.components;
   for (const [path, item] of Object.entries(paths as Record<string, Record<string, Operation>>)) {
     for (const op of Object.values(item)) completeOperation(path, op);
   }

@@ -18,6 +18,29 @@ describe("GET /v1/openapi.json", async () => {
     expect(doc.components.schemas.Error.properties.error.required).toEqual(["code", "message", "request_id"]);
   });
 
+  test("passes an independent OpenAPI 3.1 schema validator", async () => {
+    const { Validator } = await import("@seriousme/openapi-schema-validator");
+    const result = await new Validator().validate(structuredClone(doc));
+    if (!result.valid) console.error(JSON.stringify(result.errors).slice(0, 2000));
+    expect(result.valid).toBe(true);
+  });
+
+  test("every success response and JSON request body has an example that its schema accepts", async () => {
+    const { compileSchema } = await import("../../src/engine/schema");
+    for (const [path, item] of Object.entries<any>(doc.paths)) {
+      for (const [method, op] of Object.entries<any>(item)) {
+        const media = [
+          ...Object.entries<any>(op.responses).filter(([c]) => c.startsWith("2")).map(([, r]) => r.content?.["application/json"]),
+          op.requestBody?.content?.["application/json"],
+        ].filter((m) => m?.schema);
+        for (const m of media) {
+          expect(m.example, `${method} ${path}`).toBeDefined();
+          expect(compileSchema(m.schema).validate(m.example), `${method} ${path}`).toBeNull();
+        }
+      }
+    }
+  });
+
   test("every route the server answers is documented, with its method", () => {
     const routes = h.app.routes.filter((r: { path: string }) => !INTERNAL.has(r.path));
     expect(routes.length).toBeGreaterThan(5);

@@ -2,7 +2,7 @@
 import { Elysia, t } from "elysia";
 import { promptTemplates } from "../../catalog";
 import type { Context } from "../../context";
-import { composePrompt } from "../../engine/prompt-generate";
+import { generatePrompt } from "../../engine/generate-prompt";
 import { authGuard } from "../../http/auth-guard";
 import { ErrorBody } from "../../http/errors";
 import { GenerateBody, GeneratedPrompt, PromptTemplate } from "./model";
@@ -15,9 +15,14 @@ export const promptTemplateRoutes = (ctx: Context) =>
       response: { 200: t.Object({ data: t.Array(PromptTemplate) }), 401: ErrorBody },
       detail: { summary: "List prompt templates" },
     })
-    .post("/generate", ({ body }) => composePrompt(body, promptTemplates), {
+    .post("/generate", async ({ body }) => generatePrompt(body, promptTemplates, ctx.config.llm), {
       auth: "workflows:write",
       body: GenerateBody,
       response: { 200: GeneratedPrompt, 400: ErrorBody },
-      detail: { summary: "Generate an evaluation prompt from a goal" },
+      detail: {
+        summary: "Generate an evaluation prompt from a goal",
+        description:
+          "With a model server configured (ASSAY_LLM_BASE_URL) the model writes the prompt; without one, or when the model fails, " +
+          "a deterministic composition from the category's templates. `source` says which.",
+      },
     });

@@ -25,6 +25,10 @@ export const GenerateBody = t.Object({
 });
 
 export const GeneratedPrompt = t.Object(
-  { user_prompt: t.String(), recommended_output_format: t.Union([t.String(), t.Null()]) },
+  {
+    user_prompt: t.String(),
+    recommended_output_format: t.Union([t.String(), t.Null()]),
+    source: t.Union([t.Literal("model"), t.Literal("template")], { description: "Who wrote the prompt" }),
+  },
   { title: "GeneratedPrompt" },
 );

@@ -1,0 +1,70 @@
+// The command line, run as a real process: user create, credits grant, backup, migrate, extract, bad flags.
+import { describe, expect, test } from "bun:test";
+import { existsSync } from "node:fs";
+import path from "node:path";
+import { openDb } from "../src/db/client";
+import { getBalance } from "../src/modules/usage/service";
+import { CORPUS, tempDir } from "./helpers";
+
+const root = path.resolve(import.meta.dir, "..");
+
+function cli(args: string[], env: Record<string, string> = {}) {
+  const res = Bun.spawnSync([process.execPath, "run", "src/main.ts", ...args], { cwd: root, env: { ...process.env, ...env }, stdout: "pipe", stderr: "pipe" });
+  return { code: res.exitCode, out: res.stdout.toString(), err: res.stderr.toString() };
+}
+
+describe("assay CLI", () => {
+  const dataDir = tempDir("assay-cli-");
+
+  test("user create, then credits grant (regular and bonus), then a debit below zero is refused", () => {
+    const created = cli(["user", "create", "--email", "Teacher@School.example", "--password", "long-enough-pw", "--role", "admin", "--data-dir", dataDir]);
+    expect(created.code).toBe(0);
+    expect(created.out).toContain("created admin teacher@school.example");
+    const dup = cli(["user", "create", "--email", "teacher@school.example", "--password", "long-enough-pw", "--data-dir", dataDir]);
+    expect(dup.code).toBe(2);
+    expect(dup.err).toContain("already exists");
+    const grant = cli(["credits", "grant", "--email", "teacher@school.example", "--amount", "25", "--data-dir", dataDir]);
+    expect(grant.code).toBe(0);
+    expect(JSON.parse(grant.out)).toMatchObject({ regular_pro: 125, bonus_pro: 0 });
+    const bonus = cli(["credits", "grant", "--email", "teacher@school.example", "--amount", "5", "--kind", "bonus", "--data-dir", dataDir]);
+    expect(JSON.parse(bonus.out)).toMatchObject({ pro_credits: 130, bonus_pro: 5 });
+    const debit = cli(["credits", "grant", "--email", "teacher@school.example", "--amount", "-1000", "--data-dir", dataDir]);
+    expect(debit.code).toBe(2);
+    expect(debit.err).toContain("cannot debit");
+  });
+
+  test("backup writes a consistent database copy that opens with the same balances", () => {
+    const out = path.join(tempDir("assay-backup-"), "b1");
+    const r = cli(["backup", "--out", out, "--data-dir", dataDir]);
+    expect(r.code).toBe(0);
+    expect(existsSync(path.join(out, "objects"))).toBe(true);
+    const db = openDb(path.join(out, "assay.db"));
+    const ws = (db.$client.query("SELECT workspace_id FROM users WHERE email = 'teacher@school.example'").get() as { workspace_id: string }).workspace_id;
+    expect(getBalance(db, ws).pro_credits).toBe(130);
+    expect(cli(["backup", "--out", out, "--data-dir", dataDir]).code).toBe(2);
+  });
+
+  test("migrate applies migrations and exits", () => {
+    const r = cli(["migrate", "--data-dir", tempDir("assay-mig-")]);
+    expect(r.code).toBe(0);
+    expect(r.out).toContain("migrations applied");
+  });
+
+  test("extract prints text, JSON with --json, and one clean line for a bad file", () => {
+    const text = cli(["extract", path.join(CORPUS, "md/tika-testMARKDOWN.md")]);
+    expect(text.code).toBe(0);
+    expect(text.out.length).toBeGreaterThan(20);
+    const json = JSON.parse(cli(["extract", path.join(CORPUS, "pdf/tika-testPDF.pdf"), "--json"]).out);
+    expect(json).toMatchObject({ format: "pdf", page_count: 1 });
+    const bad = cli(["extract", path.join(CORPUS, "bad/truncated-pdfjs-wikipedia.pdf")]);
+    expect(bad.code).toBe(1);
+    expect(bad.err.trim().split("\n")).toHaveLength(1);
+  });
+
+  test("a bad setting stops with one line naming it", () => {
+    const r = cli(["serve", "--port", "eighty", "--data-dir", dataDir]);
+    expect(r.code).toBe(2);
+    expect(r.err.trim()).toBe('assay: ASSAY_PORT: "eighty" is not a whole number');
+    expect(cli(["frobnicate"]).code).toBe(2);
+  });
+});
