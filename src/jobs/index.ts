@@ -8,10 +8,20 @@ import { recoverRuns, runWorker } from "../modules/runs/worker";
 import { webhookWorker } from "../modules/webhooks/worker";
 
 export function registerJobs(ctx: Context): { stop(): void } {
-  const recovered = recoverRuns(ctx);
-  if (recovered.requeued || recovered.failed) {
-    console.log(`recovered runs left running by a previous process: ${recovered.requeued} re-queued, ${recovered.failed} failed`);
-  }
+  // Runs whose lease expired while running belong to a process that died: at start, and every minute after (a
+  // restart within the lease leaves them to the next pass).
+  const recover = () => {
+    try {
+      const recovered = recoverRuns(ctx);
+      if (recovered.requeued || recovered.failed) {
+        console.log(`recovered runs left running by a stopped process: ${recovered.requeued} re-queued, ${recovered.failed} failed`);
+        ctx.runtime.scheduler.wake("runs");
+      }
+    } catch (err) {
+      console.error("[recover]", err);
+    }
+  };
+  recover();
   ctx.runtime.scheduler.add(runWorker(ctx));
   ctx.runtime.scheduler.add(webhookWorker(ctx));
   ctx.runtime.scheduler.add(indexingWorker(ctx));
@@ -24,6 +34,6 @@ export function registerJobs(ctx: Context): { stop(): void } {
     }
   };
   cleanup();
-  const cron = new Cron("17 * * * *", { protect: true }, cleanup);
-  return { stop: () => cron.stop() };
+  const crons = [new Cron("17 * * * *", { protect: true }, cleanup), new Cron("* * * * *", { protect: true }, recover)];
+  return { stop: () => crons.forEach((c) => c.stop()) };
 }

@@ -139,7 +139,7 @@ export async function runTick(ctx: Context): Promise<boolean> {
 }
 
 /**
- * At start: runs left `running` by a process that died go back to queued (their hold stays), or fail once they
+ * At start and every minute: runs left `running` by a process that died go back to queued (their hold stays), or fail once they
  * have used MAX_ATTEMPTS. Only runs whose lease has expired are touched, so a live process's runs are left alone.
  */
 export function recoverRuns(ctx: Context): { requeued: number; failed: number } {
