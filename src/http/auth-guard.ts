@@ -90,11 +90,13 @@ export const authGuard = (ctx: Context) =>
         security: need === "session" || need === "admin" ? [{ session: [] }] : [{ apiKey: [] }, { session: [] }],
         ...(need !== "any" && need !== "session" && need !== "admin" ? { "x-required-scope": need } : {}),
       } as Record<string, unknown>,
-      // An async arrow function: Elysia reads the function's source to decide what to parse (headers) and whether
-      // to await it; a method shorthand is not recognised once minified into the binary.
-      resolve: async ({ headers, set }) => {
-        const auth: Auth = await authenticate(ctx, headers.authorization, need, set.headers as Record<string, unknown>);
-        return { auth };
+      // Authentication runs in `transform`, before the body and query are validated: a caller without valid
+      // credentials or scope learns nothing about the request's shape. `resolve` hands the result to the handler.
+      // Both are async arrow functions: Elysia reads a hook's source to decide what to parse and whether to await,
+      // and a method shorthand is not recognised once minified into the binary.
+      transform: async (c: { headers: Record<string, string | undefined>; set: { headers: unknown } }) => {
+        (c as unknown as { authResult: Auth }).authResult = await authenticate(ctx, c.headers.authorization, need, c.set.headers as Record<string, unknown>);
       },
+      resolve: async (c: object) => ({ auth: (c as { authResult: Auth }).authResult }),
     }),
   });

@@ -45,6 +45,11 @@ function validationParam(err: any, url?: string): { param?: string; message: str
   const summary: string | undefined = first?.summary ?? first?.message;
   let message = summary ? String(summary) : "Invalid request";
   if (first?.schema?.error) message = String(first.schema.error);
+  // An enum (a union of literals): name the allowed values rather than their types.
+  const options: unknown[] | undefined = first?.schema?.anyOf;
+  if (options?.length && options.every((o: any) => o && "const" in o)) {
+    message = `must be one of: ${options.map((o: any) => JSON.stringify(o.const)).join(", ")}`;
+  }
   if (param && !message.includes(param)) message = `${param}: ${message}`;
   return { param, message };
 }

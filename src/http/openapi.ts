@@ -3,10 +3,11 @@ import { openapi, toOpenAPISchema } from "@elysiajs/openapi";
 import { Elysia } from "elysia";
 import swaggerCss from "swagger-ui-dist/swagger-ui.css" with { type: "text" };
 import swaggerJs from "swagger-ui-dist/swagger-ui-bundle.js" with { type: "text" };
-import pkg from "../../package.json";
 import { SECURITY_SCHEMES } from "./auth-guard";
 import { stubFromSchema } from "../engine/stub";
 import { ErrorBody } from "./errors";
+
+export const API_VERSION = "1.0.0";
 
 const DESCRIPTION = `Assay evaluates documents against your rubrics and criteria, on your own machine.
 
@@ -104,7 +105,8 @@ export function buildOpenApiDocument(app: Elysia<any, any, any, any, any, any, a
   }
   return {
     openapi: "3.1.2",
-    info: { title: "Assay API", version: pkg.version, description: DESCRIPTION },
+    // The interface's version (spec §9: 1.0.0), not the server's (that one is in /v1/health).
+    info: { title: "Assay API", version: API_VERSION, description: DESCRIPTION },
     servers: [{ url: publicUrl }],
     paths,
     components: {
@@ -124,7 +126,7 @@ export const openApiRoutes = (getApp: () => Elysia<any, any, any, any, any, any,
         path: "/docs",
         specPath: "/docs/json",
         provider: "swagger-ui",
-        documentation: { info: { title: "Assay API", version: pkg.version, description: DESCRIPTION } },
+        documentation: { info: { title: "Assay API", version: API_VERSION, description: DESCRIPTION } },
         swagger: {
           url: "/v1/openapi.json",
           cdn: "/docs/assets/swagger-ui-bundle.js",

@@ -25,6 +25,31 @@ describe("error body and request ids", () => {
     },
   ]);
 
+  test("credentials and scope are checked before the body: callers learn nothing about a request they may not make", async () => {
+    const u = await signUp(h);
+    const member = u.session;
+    const noScope = (await h.call("POST", "/v1/keys", { token: u.session, body: { name: "none", scopes: [] } })).body.token;
+    const cases: [string, string, string | undefined, unknown, number, string][] = [
+      ["POST", "/v1/workflows", undefined, {}, 401, "unauthenticated"],
+      ["GET", "/v1/runs?limit=0", undefined, undefined, 401, "unauthenticated"],
+      ["POST", "/v1/keys", u.liveKey, {}, 401, "session_required"],
+      ["POST", "/v1/admin/credits", member, { amount: "x" }, 403, "forbidden"],
+      ["POST", "/v1/documents", noScope, {}, 403, "insufficient_scope"],
+      ["GET", "/v1/runs?status=nope", noScope, undefined, 403, "insufficient_scope"],
+    ];
+    for (const [method, path, token, body, status, code] of cases) {
+      const r = await h.call(method, path, { token, body });
+      expect(`${method} ${path} ${r.status} ${r.body.error?.code}`).toBe(`${method} ${path} ${status} ${code}`);
+    }
+  });
+
+  test("an enum error names the allowed values", async () => {
+    const u = await signUp(h);
+    const r = await h.call("POST", "/v1/keys", { token: u.session, body: { name: "x", mode: "prod" } });
+    expect(r.body.error.param).toBe("mode");
+    expect(r.body.error.message).toContain('"live", "test"');
+  });
+
   test("the request id in the body is the one in the header", async () => {
     const r = await h.call("GET", "/v1/nothing");
     expect(r.body.error.request_id).toBe(r.headers.get("x-request-id")!);

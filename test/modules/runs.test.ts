@@ -4,7 +4,7 @@ import { beforeAll, describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import { creditLedger, events, runs } from "../../src/db/schema";
+import { creditLedger, documents, events, runs } from "../../src/db/schema";
 import { extract } from "../../src/extract";
 import { createDocumentFromBytes } from "../../src/modules/documents/service";
 import { indexNext } from "../../src/modules/reference-documents/worker";
@@ -97,6 +97,7 @@ describe("creating a run", () => {
     ["unknown document", () => ({ input_documents: ["doc_nope"] }), 400, "validation_error", "input_documents.0"],
     ["metadata not an object", () => ({ input_documents: [essay], metadata: "x" }), 400, "validation_error", "metadata"],
     ["unknown mode", () => ({ input_documents: [essay], mode: "now" }), 400, "validation_error", "mode"],
+    ["a document listed twice", () => ({ input_documents: [essay, essay] }), 400, "validation_error", "input_documents.1"],
   ];
   for (const [name, body, status, code, param] of bad) {
     test(`rejects: ${name}`, async () => {
@@ -243,6 +244,21 @@ describe("state transitions", () => {
     const run = (await h.call("GET", `/v1/runs/${r.body.id}`, { token: u.liveKey })).body;
     expect(run.status).toBe("failed");
     expect(run.error.code).toBe("reference_document_failed");
+  });
+
+  test("deleting a reference removes its pointer only: the workflow keeps evaluating against the original", async () => {
+    const f = new FormData();
+    f.set("name", "Soon deleted");
+    f.set("file", new File([RUBRIC], "rubric2.md", { type: "text/markdown" }));
+    const ref = await h.call("POST", "/v1/reference-documents", { token: u.liveKey, raw: f });
+    const w = await h.call("POST", "/v1/workflows", { token: u.liveKey, body: { product_code: "education", name: "keeps", reference_document_ids: [ref.body.id] } });
+    await drain(h);
+    expect((await h.call("DELETE", `/v1/reference-documents/${ref.body.id}`, { token: u.liveKey })).status).toBe(200);
+    const r = await h.call("POST", `/v1/workflows/${w.body.id}/runs`, { token: u.liveKey, body: { input_documents: [essay] } });
+    await drain(h);
+    const run = (await h.call("GET", `/v1/runs/${r.body.id}`, { token: u.liveKey })).body;
+    expect(run.status).toBe("succeeded");
+    expect(run.output.criteria.map((c: any) => c.title)).toEqual(expect.arrayContaining(["Thesis", "Evidence", "Counterargument"]));
   });
 
   test("succeeded → refunded by an admin; twice is 409; members cannot", async () => {
@@ -430,6 +446,40 @@ describe("legacy multipart form", () => {
     expect(r.body.input_documents).toHaveLength(2);
     expect(r.body.input_documents[0]).toBe(essay);
     expect(r.body.metadata).toEqual({ via: "multipart" });
+  });
+
+  test("the same parts with another boundary and the same Idempotency-Key replay the first answer", async () => {
+    const headers = { "idempotency-key": crypto.randomUUID() };
+    const form = () => {
+      const f = new FormData();
+      f.append("files[]", new File([ESSAY], "essay-again.txt", { type: "text/plain" }));
+      f.set("metadata", JSON.stringify({ try: 1 }));
+      return f;
+    };
+    const a = await h.call("POST", `/v1/workflows/${wf}/runs`, { token: u.liveKey, headers, raw: form() });
+    const b = await h.call("POST", `/v1/workflows/${wf}/runs`, { token: u.liveKey, headers, raw: form() });
+    expect(a.status).toBe(202);
+    expect(b.status).toBe(202);
+    expect(b.body.id).toBe(a.body.id);
+    expect(b.headers.get("idempotent-replayed")).toBe("true");
+  });
+
+  test("a request that fails keeps none of its inline files", async () => {
+    const count = () => h.ctx.db.select().from(documents).all().length;
+    const before = count();
+    const f = () => {
+      const form = new FormData();
+      form.append("files[]", new File([ESSAY], "x.txt", { type: "text/plain" }));
+      return form;
+    };
+    expect((await h.call("POST", "/v1/workflows/wf_missing/runs", { token: u.liveKey, raw: f() })).status).toBe(404);
+    const poor = harness({ ASSAY_INITIAL_CREDITS: "0" });
+    const p = await signUp(poor);
+    const w = await poor.call("POST", "/v1/workflows", { token: p.liveKey, body: { product_code: "general", name: "x" } });
+    const r = await poor.call("POST", `/v1/workflows/${w.body.id}/runs`, { token: p.liveKey, raw: f() });
+    expect(r.status).toBe(402);
+    expect(poor.ctx.db.select().from(documents).all()).toHaveLength(0);
+    expect(count()).toBe(before);
   });
 
   test("over 4 MB in all is 413 payload_too_large", async () => {

@@ -203,3 +203,13 @@ export async function createDocumentFromBytes(
   }
   return getDocument(ctx.db, input.workspaceId, row.id);
 }
+
+/** Removes documents made for a request that then failed (the legacy multipart run form): rows and stored files. */
+export async function discardDocuments(ctx: Context, workspaceId: string, ids: string[]): Promise<void> {
+  for (const id of ids) {
+    const row = findDocument(ctx.db, workspaceId, id);
+    if (!row) continue;
+    ctx.db.delete(documents).where(eq(documents.id, id)).run();
+    await objectStore(ctx).delete(row.objectKey);
+  }
+}

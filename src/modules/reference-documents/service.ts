@@ -135,7 +135,7 @@ export interface ReadyReference {
 }
 
 /** The ready, not deleted references among `ids` (in the order of `ids`); others are left out. */
-export function getReadyReferenceDocuments(db: Db, workspaceId: string, ids: string[]): ReadyReference[] {
+export function getReadyReferenceDocuments(db: Db, workspaceId: string, ids: string[], opts: { includeDeleted?: boolean } = {}): ReadyReference[] {
   if (!ids.length) return [];
   const rows = db
     .select({ id: referenceDocuments.id, name: referenceDocuments.name, documentId: documents.id, extracted: documents.extracted })
@@ -146,7 +146,7 @@ export function getReadyReferenceDocuments(db: Db, workspaceId: string, ids: str
         eq(referenceDocuments.workspaceId, workspaceId),
         inArray(referenceDocuments.id, ids),
         eq(referenceDocuments.status, "ready"),
-        isNull(referenceDocuments.deletedAt),
+        opts.includeDeleted ? undefined : isNull(referenceDocuments.deletedAt),
       ),
     )
     .all();
@@ -160,7 +160,12 @@ export function getReadyReferenceDocuments(db: Db, workspaceId: string, ids: str
 export type ReferenceState = "processing" | "ready" | "failed" | "deleted" | "missing";
 
 /** Each id's state ("missing": not a reference of this workspace), with the failure reason of failed ones. */
-export function referenceStatuses(db: Db, workspaceId: string, ids: string[]): Map<string, { status: ReferenceState; failureReason: string | null }> {
+export function referenceStatuses(
+  db: Db,
+  workspaceId: string,
+  ids: string[],
+  opts: { includeDeleted?: boolean } = {},
+): Map<string, { status: ReferenceState; failureReason: string | null }> {
   const out = new Map<string, { status: ReferenceState; failureReason: string | null }>();
   const rows = ids.length
     ? db
@@ -173,7 +178,7 @@ export function referenceStatuses(db: Db, workspaceId: string, ids: string[]): M
   for (const id of ids) {
     const r = byId.get(id);
     if (!r) out.set(id, { status: "missing", failureReason: null });
-    else if (r.deletedAt !== null) out.set(id, { status: "deleted", failureReason: null });
+    else if (r.deletedAt !== null && !opts.includeDeleted) out.set(id, { status: "deleted", failureReason: null });
     else out.set(id, { status: r.status, failureReason: r.status === "failed" ? (r.failureReason ?? "The file could not be indexed") : null });
   }
   return out;

@@ -7,9 +7,9 @@ import { checkSchema, parseJson, readBodyCapped } from "../../http/body";
 import { ApiError } from "../../http/errors";
 import { canonicalJson, withIdempotency } from "../../http/idempotency";
 import { sha256Hex } from "../../lib/ids";
-import { createDocumentFromBytes } from "../documents/service";
+import { createDocumentFromBytes, discardDocuments } from "../documents/service";
 import { CreateRunBody, ListRunsQuery, Run, RunOutputFile } from "./model";
-import { cancelRun, createRun, getRun, listRuns, outputFileOf, runJson, waitForRun } from "./service";
+import { cancelRun, checkRunRequest, createRun, getRun, listRuns, outputFileOf, runJson, waitForRun } from "./service";
 
 const LEGACY_MULTIPART_MAX = 4 * 1024 * 1024;
 const JSON_BODY_MAX = 1024 * 1024;
@@ -18,6 +18,16 @@ interface ParsedCreate {
   body: { mode?: "sync" | "async"; input_documents: string[]; metadata?: Record<string, unknown> };
   files: File[];
   requestHash: string;
+}
+
+/** "Same body" for multipart: the same parts (names, values, file names, types and bytes), whatever the boundary. */
+async function multipartHash(form: FormData): Promise<string> {
+  const parts: unknown[] = [];
+  for (const [name, value] of form.entries() as Iterable<[string, string | File]>) {
+    if (typeof value === "string") parts.push([name, value]);
+    else parts.push([name, value.name, value.type, new Bun.CryptoHasher("sha256").update(await value.arrayBuffer()).digest("hex")]);
+  }
+  return sha256Hex(JSON.stringify(parts));
 }
 
 /** JSON form, or the legacy multipart form (files[] ≤ 4 MB in all; metadata and input_documents as JSON strings). */
@@ -47,7 +57,7 @@ async function parseCreateRequest(request: Request): Promise<ParsedCreate> {
     if (!files.length && !body.input_documents.length) {
       throw new ApiError(400, "validation_error", "attach files[] parts or name input_documents", "files[]");
     }
-    return { body, files, requestHash: sha256Hex(Buffer.from(raw).toString("base64")) };
+    return { body, files, requestHash: await multipartHash(form) };
   }
   if (type && !type.startsWith("application/json")) {
     throw new ApiError(415, "unsupported_media_type", "Send application/json (or the legacy multipart/form-data form)");
@@ -59,17 +69,26 @@ async function parseCreateRequest(request: Request): Promise<ParsedCreate> {
 }
 
 async function createHandler(ctx: Context, auth: Auth, workflowId: string, parsed: ParsedCreate) {
-  const inputIds = [...parsed.body.input_documents];
-  for (const file of parsed.files) {
-    const doc = await createDocumentFromBytes(ctx, {
-      workspaceId: auth.workspaceId,
-      filename: file.name || "upload",
-      mimeType: file.type || null,
-      bytes: new Uint8Array(await file.arrayBuffer()),
-    });
-    inputIds.push(doc.id);
+  const request = { workflowId, mode: parsed.body.mode, metadata: parsed.body.metadata };
+  // Inline files become documents only for a request that can succeed; if it still fails, they are removed again.
+  if (parsed.files.length) checkRunRequest(ctx, auth, request);
+  const created: string[] = [];
+  let run;
+  try {
+    for (const file of parsed.files) {
+      const doc = await createDocumentFromBytes(ctx, {
+        workspaceId: auth.workspaceId,
+        filename: file.name || "upload",
+        mimeType: file.type || null,
+        bytes: new Uint8Array(await file.arrayBuffer()),
+      });
+      created.push(doc.id);
+    }
+    run = createRun(ctx, auth, { ...request, inputDocuments: [...parsed.body.input_documents, ...created] });
+  } catch (err) {
+    await discardDocuments(ctx, auth.workspaceId, created);
+    throw err;
   }
-  const run = createRun(ctx, auth, { workflowId, mode: parsed.body.mode, inputDocuments: inputIds, metadata: parsed.body.metadata });
   if (run.mode !== "sync") return { status: 202, body: runJson(ctx, run) };
   const finished = await waitForRun(ctx, auth.workspaceId, run.id, ctx.config.syncTimeoutMs);
   const terminal = !["queued", "running"].includes(finished.status);

@@ -34,24 +34,36 @@ export interface CreateRunInput {
   metadata?: Record<string, unknown>;
 }
 
-/** Validates, quotes, holds credits (live keys) and inserts the queued run, all in one transaction. */
-export function createRun(ctx: Context, auth: Auth, input: CreateRunInput): RunRow {
-  const { db, clock } = ctx;
+/**
+ * The checks that need no input document: metadata size, the workflow (exists, active) and the mode. createRun runs
+ * them again inside its transaction; the legacy multipart form runs them first, before storing any file.
+ */
+export function checkRunRequest(ctx: Context, auth: Auth, input: Omit<CreateRunInput, "inputDocuments">) {
   const metadata = input.metadata ?? {};
   if (JSON.stringify(metadata).length > METADATA_MAX_BYTES) {
     throw new ApiError(400, "validation_error", `metadata must be at most ${METADATA_MAX_BYTES} bytes of JSON`, "metadata");
   }
+  const workflow = getWorkflow(ctx.db, auth.workspaceId, input.workflowId);
+  if (workflow.status !== "active") {
+    throw new ApiError(409, "workflow_inactive", `Workflow ${workflow.id} is ${workflow.status}; set it active to run it`);
+  }
+  const mode = input.mode ?? (workflow.defaultMode as "sync" | "async");
+  if (mode === "sync" && ctx.config.syncTimeoutMs === 0) {
+    throw new ApiError(409, "use_async", "Synchronous runs are disabled on this server; use mode async and poll or use a webhook");
+  }
+  return { workflow, mode, metadata };
+}
+
+/** Validates, quotes, holds credits (live keys) and inserts the queued run, all in one transaction. */
+export function createRun(ctx: Context, auth: Auth, input: CreateRunInput): RunRow {
+  const { db, clock } = ctx;
   if (!input.inputDocuments.length) throw new ApiError(400, "validation_error", "input_documents must name at least one document", "input_documents");
+  input.inputDocuments.forEach((id, i) => {
+    if (input.inputDocuments.indexOf(id) !== i) throw new ApiError(400, "validation_error", `${id} is listed twice`, `input_documents.${i}`);
+  });
   const row = tx(db, () => {
-    const workflow = getWorkflow(db, auth.workspaceId, input.workflowId);
-    if (workflow.status !== "active") {
-      throw new ApiError(409, "workflow_inactive", `Workflow ${workflow.id} is ${workflow.status}; set it active to run it`);
-    }
-    const mode = input.mode ?? (workflow.defaultMode as "sync" | "async");
-    if (mode === "sync" && ctx.config.syncTimeoutMs === 0) {
-      throw new ApiError(409, "use_async", "Synchronous runs are disabled on this server; use mode async and poll or use a webhook");
-    }
-    const ids = [...new Set(input.inputDocuments)];
+    const { workflow, mode, metadata } = checkRunRequest(ctx, auth, input);
+    const ids = input.inputDocuments;
     const docs = db
       .select({ id: documents.id, status: documents.status, pageCount: documents.pageCount, textChars: documents.textChars })
       .from(documents)

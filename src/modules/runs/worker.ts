@@ -50,14 +50,17 @@ function inputDocs(ctx: Context, workspaceId: string, ids: string[]): EngineDocu
 
 type Readiness = { state: "ready"; references: EngineDocument[] } | { state: "waiting" } | { state: "failed"; message: string };
 
-/** A run waits in queued until its workflow's references are ready; a failed one fails the run; deleted ones are left out. */
+/**
+ * A run waits in queued until its workflow's references are ready; a failed one fails the run. Deleting a reference
+ * removes its pointer only: workflows that name it keep evaluating against the original.
+ */
 function referencesOf(ctx: Context, run: RunRow, referenceIds: string[]): Readiness {
-  const statuses = referenceStatuses(ctx.db, run.workspaceId, referenceIds);
+  const statuses = referenceStatuses(ctx.db, run.workspaceId, referenceIds, { includeDeleted: true });
   for (const [id, s] of statuses) {
     if (s.status === "failed") return { state: "failed", message: `Reference document ${id} could not be indexed: ${s.failureReason}` };
   }
   if ([...statuses.values()].some((s) => s.status === "processing")) return { state: "waiting" };
-  return { state: "ready", references: getReadyReferenceDocuments(ctx.db, run.workspaceId, referenceIds) };
+  return { state: "ready", references: getReadyReferenceDocuments(ctx.db, run.workspaceId, referenceIds, { includeDeleted: true }) };
 }
 
 const EXTENSION: Record<string, string> = { json: "json", markdown: "md", docx: "docx", xlsx: "xlsx", csv: "csv" };
