@@ -1,7 +1,8 @@
 // Builds the Elysia app from a Context: request ids, the one error mapper, OpenAPI + offline docs, every module's routes.
 import { Elysia } from "elysia";
 import type { Context } from "./context";
-import { ApiError, mapError } from "./http/errors";
+import { readJsonBody } from "./http/body";
+import { mapError } from "./http/errors";
 import { openApiRoutes } from "./http/openapi";
 import { base62 } from "./lib/ids";
 import { authRoutes } from "./modules/auth";
@@ -18,8 +19,6 @@ import { runRoutes } from "./modules/runs";
 import { usageRoutes } from "./modules/usage";
 import { adminRoutes } from "./modules/admin";
 
-const JSON_BODY_MAX = 1024 * 1024;
-
 function jsonResponse(status: number, body: unknown, headers: Record<string, unknown>) {
   const h = new Headers();
   for (const [k, v] of Object.entries(headers)) if (v !== undefined) h.set(k, String(v));
@@ -28,15 +27,18 @@ function jsonResponse(status: number, body: unknown, headers: Record<string, unk
 }
 
 export function createApp(ctx: Context) {
+  let parsesItself: Set<string> | null = null;
+  const selfParsing = () =>
+    (parsesItself ??= new Set(
+      app.routes.filter((r) => JSON.stringify((r.hooks as { parse?: unknown })?.parse ?? "").includes('"none"')).map((r) => `${r.method} ${r.path}`),
+    ));
   const app = new Elysia({ normalize: true })
-    .onRequest(({ set, request }) => {
+    .onRequest(({ set }) => {
       set.headers["x-request-id"] = `req_${base62(20)}`;
-      // JSON bodies are parsed whole: refuse large ones before reading. Uploads stream with their own caps.
-      const length = Number(request.headers.get("content-length") ?? 0);
-      if (length > JSON_BODY_MAX && (request.headers.get("content-type") ?? "").includes("json")) {
-        throw new ApiError(413, "payload_too_large", `JSON bodies are limited to ${JSON_BODY_MAX} bytes`);
-      }
     })
+    // Every body is read by us, never by Elysia's default parsers: JSON only, size-capped while streaming, depth-capped.
+    // Routes that read their own body (uploads, multipart forms) declare parse: "none" and are left alone.
+    .onParse(({ request, route }) => (selfParsing().has(`${request.method} ${route}`) ? null : readJsonBody(request)))
     .onError(({ code, error, set, request }) => {
       const requestId = String(set.headers["x-request-id"] ?? `req_${base62(20)}`);
       const mapped = mapError(code, error, requestId, request.url);

@@ -98,7 +98,7 @@ export const documents = sqliteTable(
     error: text("error"),
     createdAt: ms("created_at").notNull(),
   },
-  (t) => [index("documents_ws_created").on(t.workspaceId, t.createdAt, t.id)],
+  (t) => [index("documents_ws_created").on(t.workspaceId, t.createdAt, t.id), index("documents_object_key").on(t.objectKey)],
 );
 
 export const referenceDocuments = sqliteTable(

@@ -20,12 +20,49 @@ export async function readBodyCapped(request: Request, maxBytes: number, what = 
   return Buffer.concat(parts);
 }
 
+export const JSON_BODY_MAX = 1024 * 1024;
+export const JSON_MAX_DEPTH = 64;
+
+/** Deepest nesting of arrays/objects in a JSON text (brackets inside strings do not count). */
+function jsonDepth(text: string): number {
+  let depth = 0;
+  let max = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 92) i++; // backslash: skip the escaped character
+      else if (c === 34) inString = false;
+    } else if (c === 34) inString = true;
+    else if (c === 123 || c === 91) max = Math.max(max, ++depth);
+    else if (c === 125 || c === 93) depth--;
+  }
+  return max;
+}
+
+/** JSON.parse with our errors; deep nesting is refused before anything recursive (validation, cloning) sees it. */
 export function parseJson(text: string): unknown {
+  let value: unknown;
   try {
-    return JSON.parse(text);
+    value = JSON.parse(text);
   } catch {
     throw new ApiError(400, "invalid_json", "The request body is not valid JSON");
   }
+  if (jsonDepth(text) > JSON_MAX_DEPTH) {
+    throw new ApiError(400, "invalid_json", `The request body nests deeper than ${JSON_MAX_DEPTH} levels`);
+  }
+  return value;
+}
+
+/** The one reader of JSON bodies: application/json only, at most JSON_BODY_MAX bytes (chunked or not), bounded depth. */
+export async function readJsonBody(request: Request): Promise<unknown> {
+  const media = (request.headers.get("content-type") ?? "").split(";")[0].trim().toLowerCase();
+  const bytes = await readBodyCapped(request, JSON_BODY_MAX, "JSON body");
+  if (bytes.byteLength === 0) return null; // parsed: nothing (undefined would hand the body to another parser)
+  if (media !== "application/json" && !media.endsWith("+json")) {
+    throw new ApiError(415, "unsupported_media_type", "Send the body as application/json");
+  }
+  return parseJson(new TextDecoder().decode(bytes));
 }
 
 /** Validates against a TypeBox schema; the first failure becomes 400 validation_error naming its field. */

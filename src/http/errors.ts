@@ -66,11 +66,15 @@ const STATUS_CODE: Record<number, string> = {
 
 /** Maps anything thrown during a request to {status, body, headers}. Unknown errors never leak their message. */
 export function mapError(code: string | number, error: any, requestId: string, url?: string) {
+  // Our body reader runs as Elysia's parse hook, which wraps what it throws.
+  if (code === "PARSE" && error?.cause instanceof ApiError) error = error.cause;
   if (error instanceof ApiError) {
     return { status: error.status, body: errorJson(error.code, error.message, requestId, error.param), headers: error.headers };
   }
   switch (code) {
     case "VALIDATION": {
+      // Our own response failing its schema is our bug, never the caller's.
+      if (error?.type === "response") break;
       const { param, message } = validationParam(error, url);
       return { status: 400, body: errorJson("validation_error", message, requestId, param) };
     }

@@ -82,3 +82,8 @@ function finish(ctx: Context, id: string, result: { status: number; body: unknow
 export function purgeIdempotencyKeys(ctx: Context): number {
   return ctx.db.$client.run("DELETE FROM idempotency_keys WHERE created_at < ?", [ctx.clock.now() - IDEMPOTENCY_RETENTION_MS]).changes;
 }
+
+/** At start: a key still "in progress" belongs to a request the previous process never finished; free it for a retry. */
+export function releaseInterruptedKeys(ctx: Context): number {
+  return ctx.db.$client.run("DELETE FROM idempotency_keys WHERE status = 'in_progress'").changes;
+}

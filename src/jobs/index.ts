@@ -2,16 +2,18 @@
 // the rules it runs.
 import { Cron } from "croner";
 import type { Context } from "../context";
-import { purgeIdempotencyKeys } from "../http/idempotency";
+import { purgeIdempotencyKeys, releaseInterruptedKeys } from "../http/idempotency";
+import { expireAbandonedUploads } from "../modules/reference-documents/service";
 import { indexingWorker } from "../modules/reference-documents/worker";
 import { recoverRuns, runWorker } from "../modules/runs/worker";
 import { webhookWorker } from "../modules/webhooks/worker";
 
 export function registerJobs(ctx: Context): { stop(): void } {
-  // Runs whose lease expired while running belong to a process that died: at start, and every minute after (a
-  // restart within the lease leaves them to the next pass).
+  // Every minute (and at start): presigned references never uploaded fail (their runs stop waiting), and runs whose
+  // lease expired while running belong to a process that died (a restart within the lease leaves them to a later pass).
   const recover = () => {
     try {
+      if (expireAbandonedUploads(ctx)) ctx.runtime.scheduler.wake("runs");
       const recovered = recoverRuns(ctx);
       if (recovered.requeued || recovered.failed) {
         console.log(`recovered runs left running by a stopped process: ${recovered.requeued} re-queued, ${recovered.failed} failed`);
@@ -22,6 +24,7 @@ export function registerJobs(ctx: Context): { stop(): void } {
     }
   };
   recover();
+  releaseInterruptedKeys(ctx);
   ctx.runtime.scheduler.add(runWorker(ctx));
   ctx.runtime.scheduler.add(webhookWorker(ctx));
   ctx.runtime.scheduler.add(indexingWorker(ctx));

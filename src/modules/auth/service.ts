@@ -101,6 +101,8 @@ export function toUserJson(user: UserRow) {
 /** Verifies IdP-issued JWTs against the issuer's JWKS (iss, aud, exp) and maps `sub` to a user, created on first use. */
 export class OidcVerifier {
   private jwks: JWTVerifyGetKey | null = null;
+  /** After a failed discovery, requests answer 401 at once for a while instead of each waiting on the issuer. */
+  private discoveryFailedUntil = 0;
 
   constructor(
     private readonly oidc: NonNullable<Config["oidc"]>,
@@ -111,11 +113,18 @@ export class OidcVerifier {
     if (this.jwks) return this.jwks;
     let jwksUrl = this.oidc.jwksUrl;
     if (!jwksUrl) {
-      const res = await this.fetchImpl(`${this.oidc.issuer.replace(/\/+$/, "")}/.well-known/openid-configuration`);
-      if (!res.ok) throw new Error(`OIDC discovery answered ${res.status}`);
-      jwksUrl = String(((await res.json()) as { jwks_uri?: string }).jwks_uri ?? "");
+      if (Date.now() < this.discoveryFailedUntil) throw new Error("OIDC discovery failed recently");
+      try {
+        const res = await this.fetchImpl(`${this.oidc.issuer.replace(/\/+$/, "")}/.well-known/openid-configuration`, { signal: AbortSignal.timeout(5_000) });
+        if (!res.ok) throw new Error(`OIDC discovery answered ${res.status}`);
+        jwksUrl = String(((await res.json()) as { jwks_uri?: string }).jwks_uri ?? "");
+      } catch (err) {
+        this.discoveryFailedUntil = Date.now() + 30_000;
+        console.error("[oidc] discovery failed:", (err as Error).message);
+        throw err;
+      }
     }
-    this.jwks = createRemoteJWKSet(new URL(jwksUrl), { cacheMaxAge: 10 * 60_000, cooldownDuration: 30_000 });
+    this.jwks = createRemoteJWKSet(new URL(jwksUrl), { timeoutDuration: 5_000, cacheMaxAge: 10 * 60_000, cooldownDuration: 30_000 });
     return this.jwks;
   }
 

@@ -1,5 +1,7 @@
 // Signed uploads and downloads: the signature is the credential; uploads stream to the store with a byte cap.
+import { eq } from "drizzle-orm";
 import type { Context } from "../../context";
+import { documents } from "../../db/schema";
 import { ApiError } from "../../http/errors";
 import { isValidKey, MAX_OBJECT_BYTES, objectStore, ObjectTooLargeError, verifySignedUrl } from "../../storage";
 
@@ -56,6 +58,11 @@ export async function receiveUpload(ctx: Context, req: UploadRequest): Promise<{
       "unsupported_media_type",
       givenType ? `Content-Type must be ${declaredType} as declared, not ${givenType}` : `Send the header Content-Type: ${declaredType} as declared`,
     );
+  }
+  // Once its document is completed, the stored original is what the extracted text came from: it cannot change.
+  const owner = ctx.db.select({ status: documents.status }).from(documents).where(eq(documents.objectKey, req.key)).get();
+  if (owner && owner.status !== "pending") {
+    throw new ApiError(409, "invalid_state", "This upload was already completed; create a new document to upload another file");
   }
   const declared = signed.maxBytes !== null && signed.maxBytes < MAX_OBJECT_BYTES;
   const limit = declared ? signed.maxBytes! : MAX_OBJECT_BYTES;

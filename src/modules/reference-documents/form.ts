@@ -1,6 +1,5 @@
 // Reads POST /reference-documents bodies: JSON (presigned form) or multipart (name + file), with the 50 MB cap enforced.
-import { ValidationError } from "elysia";
-import { Value } from "@sinclair/typebox/value";
+import { checkSchema, readBodyCapped, readJsonBody } from "../../http/body";
 import { ApiError } from "../../http/errors";
 import { MAX_OBJECT_BYTES } from "../../storage";
 import { CreateReferenceJson } from "./model";
@@ -14,44 +13,17 @@ export type CreateRequest =
 
 const tooLarge = () => new ApiError(413, "payload_too_large", "The file is over the 52428800-byte (50 MB) limit", "file");
 
-/** Reads at most `max` bytes of the body, or throws 413 as soon as it is passed. */
-async function readCapped(body: ReadableStream<Uint8Array> | null, max: number): Promise<Uint8Array> {
-  if (!body) return new Uint8Array(0);
-  const parts: Uint8Array[] = [];
-  let size = 0;
-  const reader = body.getReader();
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > max) {
-      reader.cancel().catch(() => {});
-      throw tooLarge();
-    }
-    parts.push(value);
-  }
-  return Buffer.concat(parts);
-}
-
 export async function readCreateRequest(request: Request): Promise<CreateRequest> {
   const contentType = request.headers.get("content-type") ?? "";
   const media = contentType.split(";")[0].trim().toLowerCase();
   if (media === "application/json") {
-    const text = new TextDecoder().decode(await readCapped(request.body, 1024 * 1024));
-    let value: unknown;
-    try {
-      value = JSON.parse(text);
-    } catch {
-      throw new ApiError(400, "invalid_json", "The request body is not valid JSON");
-    }
     // Same checks, same 400 body as a route with a `body` schema (this route parses the body itself).
-    if (!Value.Check(CreateReferenceJson, value)) throw new ValidationError("body", CreateReferenceJson, value);
-    return { kind: "json", body: value };
+    return { kind: "json", body: checkSchema(CreateReferenceJson, await readJsonBody(request)) };
   }
   if (media === "multipart/form-data") {
     const length = request.headers.get("content-length");
     if (length && /^\d+$/.test(length) && Number(length) > MAX_OBJECT_BYTES + MULTIPART_OVERHEAD) throw tooLarge();
-    const bytes = await readCapped(request.body, MAX_OBJECT_BYTES + MULTIPART_OVERHEAD);
+    const bytes = await readBodyCapped(request, MAX_OBJECT_BYTES + MULTIPART_OVERHEAD, "file (50 MB at most)");
     let form: FormData;
     try {
       form = (await new Response(bytes, { headers: { "content-type": contentType } }).formData()) as unknown as FormData;

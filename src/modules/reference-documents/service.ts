@@ -7,7 +7,7 @@ import type { ExtractedDocument } from "../../extract";
 import { ApiError } from "../../http/errors";
 import { listPage } from "../../http/pagination";
 import { newId } from "../../lib/ids";
-import { objectStore } from "../../storage";
+import { objectStore, UPLOAD_URL_TTL_S } from "../../storage";
 import { createPendingDocument, storeUploadedDocument } from "../documents/service";
 import { enqueueJob, findJob, isClaimable } from "./jobs";
 import { toReferenceDocumentJson, type ReferenceRow } from "./model";
@@ -182,4 +182,22 @@ export function referenceStatuses(
     else out.set(id, { status: r.status, failureReason: r.status === "failed" ? (r.failureReason ?? "The file could not be indexed") : null });
   }
   return out;
+}
+
+/** How long a presigned reference may wait for its upload and complete call: the URL's life plus a grace period. */
+export const ABANDONED_UPLOAD_MS = (UPLOAD_URL_TTL_S + 5 * 60) * 1000;
+
+/**
+ * References whose bytes never arrived (upload URL expired, no complete) would stay processing for good, and runs
+ * of their workflows would wait with credits held: they fail instead, with a reason that says what to do.
+ */
+export function expireAbandonedUploads(ctx: Context): number {
+  const now = ctx.clock.now();
+  return ctx.db.$client.run(
+    `UPDATE reference_documents SET status = 'failed', updated_at = ?1,
+       failure_reason = 'The file was never uploaded and completed before its upload URL expired; create the reference document again'
+     WHERE status = 'processing' AND created_at < ?2
+       AND document_id IN (SELECT id FROM documents WHERE status = 'pending')`,
+    [now, now - ABANDONED_UPLOAD_MS],
+  ).changes;
 }

@@ -3,7 +3,7 @@
 import { Elysia, t } from "elysia";
 import type { Context } from "../../context";
 import { authGuard, type Auth } from "../../http/auth-guard";
-import { checkSchema, parseJson, readBodyCapped } from "../../http/body";
+import { checkSchema, parseJson, readBodyCapped, readJsonBody } from "../../http/body";
 import { ApiError } from "../../http/errors";
 import { canonicalJson, withIdempotency } from "../../http/idempotency";
 import { sha256Hex } from "../../lib/ids";
@@ -12,7 +12,6 @@ import { CreateRunBody, ListRunsQuery, Run, RunOutputFile } from "./model";
 import { cancelRun, checkRunRequest, createRun, getRun, listRuns, outputFileOf, runJson, waitForRun } from "./service";
 
 const LEGACY_MULTIPART_MAX = 4 * 1024 * 1024;
-const JSON_BODY_MAX = 1024 * 1024;
 
 interface ParsedCreate {
   body: { mode?: "sync" | "async"; input_documents: string[]; metadata?: Record<string, unknown> };
@@ -46,9 +45,9 @@ async function parseCreateRequest(request: Request): Promise<ParsedCreate> {
       if (v === null) return undefined;
       if (typeof v !== "string") throw new ApiError(400, "validation_error", `${name} must be a text field holding JSON`, name);
       try {
-        return JSON.parse(v);
+        return parseJson(v);
       } catch {
-        throw new ApiError(400, "validation_error", `${name} is not valid JSON`, name);
+        throw new ApiError(400, "validation_error", `${name} is not valid JSON (or nests too deep)`, name);
       }
     };
     const files = [...form.getAll("files[]"), ...form.getAll("files")].filter((f): f is File => typeof f !== "string");
@@ -59,11 +58,10 @@ async function parseCreateRequest(request: Request): Promise<ParsedCreate> {
     }
     return { body, files, requestHash: await multipartHash(form) };
   }
-  if (type && !type.startsWith("application/json")) {
+  if (!type.startsWith("application/json")) {
     throw new ApiError(415, "unsupported_media_type", "Send application/json (or the legacy multipart/form-data form)");
   }
-  const text = new TextDecoder().decode(await readBodyCapped(request, JSON_BODY_MAX));
-  const value = parseJson(text);
+  const value = await readJsonBody(request);
   const body = checkSchema(CreateRunBody, value);
   return { body, files: [], requestHash: sha256Hex(canonicalJson(value)) };
 }

@@ -16,6 +16,7 @@ import { getWorkflow } from "../workflows/service";
 import { toRunJson, type RunRow, type RunStatus } from "./model";
 
 const METADATA_MAX_BYTES = 16 * 1024;
+export const MAX_INPUTS = 50;
 
 /** quoted_credits: the product's price per run plus, per input, its pages (paged formats) or its started 1,000 characters. */
 export function quoteCredits(pricing: ProductPricing, inputs: { pageCount: number | null; textChars: number | null }[]): number {
@@ -58,6 +59,9 @@ export function checkRunRequest(ctx: Context, auth: Auth, input: Omit<CreateRunI
 export function createRun(ctx: Context, auth: Auth, input: CreateRunInput): RunRow {
   const { db, clock } = ctx;
   if (!input.inputDocuments.length) throw new ApiError(400, "validation_error", "input_documents must name at least one document", "input_documents");
+  if (input.inputDocuments.length > MAX_INPUTS) {
+    throw new ApiError(400, "validation_error", `a run takes at most ${MAX_INPUTS} input documents (files[] included)`, "input_documents");
+  }
   input.inputDocuments.forEach((id, i) => {
     if (input.inputDocuments.indexOf(id) !== i) throw new ApiError(400, "validation_error", `${id} is listed twice`, `input_documents.${i}`);
   });

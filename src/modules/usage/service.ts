@@ -31,7 +31,9 @@ export function getBalance(db: Db, workspaceId: string): Balance {
 
 /** Adds (or, with a negative amount, debits) credits; a debit may never take the balance below zero. Call inside a transaction. */
 export function grantCredits(db: Db, clock: Clock, workspaceId: string, amount: number, kind: CreditKind, reason: "grant" | "admin", note?: string): void {
-  if (!Number.isFinite(amount) || amount === 0) throw new ApiError(400, "validation_error", "amount must be a non-zero number", "amount");
+  if (!Number.isFinite(amount) || amount === 0 || Math.abs(amount) > 1e9) {
+    throw new ApiError(400, "validation_error", "amount must be a non-zero number of at most 1e9 either way", "amount");
+  }
   if (amount < 0) {
     const balance = getBalance(db, workspaceId);
     const available = kind === "bonus" ? balance.bonus_pro : balance.regular_pro;

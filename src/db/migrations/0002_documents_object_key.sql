@@ -1,0 +1,1 @@
+CREATE INDEX `documents_object_key` ON `documents` (`object_key`);

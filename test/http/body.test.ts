@@ -1,0 +1,111 @@
+// Hostile bodies and other abuse found in review: every one answers a clear 4xx quickly, none reaches a 500.
+import { describe, expect, test } from "bun:test";
+import { eq } from "drizzle-orm";
+import { idempotencyKeys, referenceDocuments } from "../../src/db/schema";
+import { registerJobs } from "../../src/jobs";
+import { ABANDONED_UPLOAD_MS, expireAbandonedUploads } from "../../src/modules/reference-documents/service";
+import { harness, signUp, TestClock } from "../helpers";
+
+describe("request bodies", async () => {
+  const h = harness();
+  const u = await signUp(h);
+  const send = (raw: any, type: string, path = "/v1/keys", token = u.session) => h.call("POST", path, { token, raw, headers: { "content-type": type } });
+
+  test("a body that is not JSON is 415, not parsed", async () => {
+    const r = await send("x".repeat(100_000), "text/plain");
+    expect(r.status).toBe(415);
+    expect(r.body.error.code).toBe("unsupported_media_type");
+    expect((await send("name=x", "application/x-www-form-urlencoded")).status).toBe(415);
+  });
+
+  test("JSON nested deeper than 64 levels is 400 before any validation recurses into it", async () => {
+    for (const [path, token] of [["/v1/keys", u.session], ["/v1/workflows", u.liveKey]] as const) {
+      const deep = `{"name":"x","scopes":${"[".repeat(100_000)}${"]".repeat(100_000)}}`;
+      const r = await send(deep, "application/json", path, token);
+      expect(r.status).toBe(400);
+      expect(r.body.error.message).toContain("64 levels");
+    }
+    const wf = await h.call("POST", "/v1/workflows", { token: u.liveKey, body: { product_code: "general", name: "w" } });
+    const r = await send(`{"input_documents":["doc_x"],"metadata":${'{"a":'.repeat(5000)}1${"}".repeat(5000)}}`, "application/json", `/v1/workflows/${wf.body.id}/runs`, u.liveKey);
+    expect(r.status).toBe(400);
+  });
+
+  test("the 1 MB JSON cap holds for chunked bodies too", async () => {
+    const chunks = new ReadableStream({
+      start(c) {
+        for (let i = 0; i < 30; i++) c.enqueue(new TextEncoder().encode(" ".repeat(50_000)));
+        c.enqueue(new TextEncoder().encode('{"name":"x"}'));
+        c.close();
+      },
+    });
+    const r = await send(chunks, "application/json");
+    expect(r.status).toBe(413);
+    expect(r.body.error.code).toBe("payload_too_large");
+  });
+
+  test("an admin grant beyond 1e9 is refused and writes nothing", async () => {
+    const admin = await signUp(h, undefined, "admin");
+    const r = await h.call("POST", "/v1/admin/credits", { token: admin.session, body: { workspace_id: u.workspaceId, amount: 1e307 } });
+    expect(r.status).toBe(400);
+    expect(r.body.error.param).toBe("amount");
+    expect((await h.call("GET", "/v1/usage/balance", { token: u.liveKey })).body.pro_credits).toBe(100);
+  });
+
+  test("a run takes at most 50 inputs", async () => {
+    const wf = await h.call("POST", "/v1/workflows", { token: u.liveKey, body: { product_code: "general", name: "w" } });
+    const r = await h.call("POST", `/v1/workflows/${wf.body.id}/runs`, { token: u.liveKey, body: { input_documents: Array.from({ length: 51 }, (_, i) => `doc_${i}`) } });
+    expect(r.status).toBe(400);
+    expect(r.body.error.param).toBe("input_documents");
+  });
+
+  test("an upload URL cannot replace a completed document's original", async () => {
+    const up = await h.call("POST", "/v1/documents", { token: u.liveKey, body: { filename: "a.txt", mime_type: "text/plain" } });
+    const url = new URL(up.body.upload_url);
+    const put = () => h.call("PUT", url.pathname + url.search, { raw: "hello world", headers: { "content-type": "text/plain" } });
+    expect((await put()).status).toBe(200);
+    expect((await h.call("POST", `/v1/documents/${up.body.id}/complete`, { token: u.liveKey })).status).toBe(200);
+    const again = await put();
+    expect(again.status).toBe(409);
+    expect(again.body.error.code).toBe("invalid_state");
+  });
+});
+
+describe("after a crash or a silence", () => {
+  test("an Idempotency-Key left in progress by a dead process is released at start", async () => {
+    const h = harness();
+    h.ctx.db.insert(idempotencyKeys).values({ scope: "abc", requestHash: "h", status: "in_progress", createdAt: Date.now() }).run();
+    const jobs = registerJobs(h.ctx);
+    jobs.stop();
+    expect(h.ctx.db.select().from(idempotencyKeys).where(eq(idempotencyKeys.scope, "abc")).all()).toHaveLength(0);
+  });
+
+  test("a presigned reference never uploaded fails once its URL has expired, so its runs stop waiting", async () => {
+    const clock = new TestClock();
+    const h = harness({}, clock);
+    const u = await signUp(h);
+    const ref = await h.call("POST", "/v1/reference-documents", { token: u.liveKey, body: { name: "never", filename: "r.md", mime_type: "text/markdown", size_bytes: 10 } });
+    expect(expireAbandonedUploads(h.ctx)).toBe(0);
+    clock.advance(ABANDONED_UPLOAD_MS + 1);
+    expect(expireAbandonedUploads(h.ctx)).toBe(1);
+    const row = h.ctx.db.select().from(referenceDocuments).where(eq(referenceDocuments.id, ref.body.id)).get();
+    expect(row?.status).toBe("failed");
+    const got = await h.call("GET", `/v1/reference-documents/${ref.body.id}`, { token: u.liveKey });
+    expect(got.body.status).toBe("failed");
+    expect(got.body.failure_reason).toContain("never uploaded");
+  });
+
+  test("an OIDC issuer that never answers costs a bounded wait once, then 401 at once", async () => {
+    const silent = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: () => new Promise<Response>(() => {}) });
+    try {
+      const h = harness({ ASSAY_OIDC_ISSUER: `http://127.0.0.1:${silent.port}` });
+      const t0 = Date.now();
+      expect((await h.call("GET", "/v1/auth/me", { token: "aaa.bbb.ccc" })).status).toBe(401);
+      expect(Date.now() - t0).toBeLessThan(8_000);
+      const t1 = Date.now();
+      expect((await h.call("GET", "/v1/auth/me", { token: "aaa.bbb.ccc" })).status).toBe(401);
+      expect(Date.now() - t1).toBeLessThan(500);
+    } finally {
+      silent.stop(true);
+    }
+  }, 20_000);
+});
