@@ -27,6 +27,29 @@ export function indexDocument(db: Db, input: IndexInput): number {
   });
 }
 
+/**
+ * The same for large documents without stalling the server: chunks go in batches, each its own short transaction,
+ * with a pause for other requests between them. Readers may see a partial set meanwhile, so use it only while
+ * nothing reads the document (a reference still processing); a crash half-way is mended by indexing again.
+ */
+export async function indexDocumentInBatches(db: Db, input: IndexInput, batchSize = 2_000): Promise<number> {
+  const chunks = chunkDocument(input.doc, input.chunking);
+  const sqlite = db.$client;
+  const insert = sqlite.query(
+    "INSERT INTO chunks (workspace_id, document_id, ord, text, location, start_offset) VALUES (?, ?, ?, ?, ?, ?)",
+  );
+  tx(db, () => sqlite.query("DELETE FROM chunks WHERE document_id = ?").run(input.documentId));
+  for (let i = 0; i < chunks.length; i += batchSize) {
+    tx(db, () => {
+      for (const c of chunks.slice(i, i + batchSize)) {
+        insert.run(input.workspaceId, input.documentId, c.ord, c.text, JSON.stringify(c.location), c.startOffset);
+      }
+    });
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+  return chunks.length;
+}
+
 /** Removes a document's chunks (and, through the trigger, its FTS5 entries); returns how many were removed. */
 export function deleteDocumentChunks(db: Db, documentId: string): number {
   return tx(db, () => db.$client.query("DELETE FROM chunks WHERE document_id = ?").run(documentId).changes);

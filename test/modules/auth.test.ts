@@ -37,6 +37,23 @@ describe("login", () => {
   ]);
 });
 
+describe("login throttling", () => {
+  test("after 10 failures in 15 minutes the email is refused with 429 and Retry-After, even with the right password", async () => {
+    const clock = new TestClock();
+    const hc = harness({}, clock);
+    const v = await signUp(hc);
+    for (let i = 0; i < 10; i++) {
+      expect((await hc.call("POST", "/v1/auth/login", { body: { email: v.email, password: "wrong-password" } })).status).toBe(401);
+    }
+    const blocked = await hc.call("POST", "/v1/auth/login", { body: { email: v.email, password: v.password } });
+    expect(blocked.status).toBe(429);
+    expect(blocked.body.error.code).toBe("rate_limited");
+    expect(Number(blocked.headers.get("retry-after"))).toBeGreaterThan(0);
+    clock.advance(15 * 60_000);
+    expect((await hc.call("POST", "/v1/auth/login", { body: { email: v.email, password: v.password } })).status).toBe(200);
+  }, 30_000);
+});
+
 describe("me and logout", () => {
   test("/auth/me answers for a session and for a key, with the same workspace", async () => {
     const bySession = await h.call("GET", "/v1/auth/me", { token: u.session });

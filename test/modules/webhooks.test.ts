@@ -102,6 +102,11 @@ describe("URL rules", () => {
     ["10.1.2.3", false],
     ["::1", false],
     ["127.0.0.1", false],
+    ["64:ff9b::a9fe:a9fe", true],
+    ["64:ff9b::169.254.169.254", true],
+    ["64:ff9b::a00:1", false],
+    ["2002:a9fe:a9fe::", true],
+    ["2002:a00:1::", false],
   ])("%s forbidden = %p", (ip, forbidden) => {
     expect(isForbiddenAddress(ip)).toBe(forbidden);
   });

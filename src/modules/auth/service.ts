@@ -68,11 +68,39 @@ export async function ensureAdmin(db: Db, clock: Clock, config: Config): Promise
 // A fixed argon2id hash to verify against when the email is unknown, so both failures take the same time.
 let dummyHash: Promise<string> | null = null;
 
+/** Failed logins per email: after LOGIN_MAX_FAILURES in LOGIN_WINDOW_MS, that email is refused until the window ends. */
+export const LOGIN_MAX_FAILURES = 10;
+export const LOGIN_WINDOW_MS = 15 * 60_000;
+const failedLogins = new Map<string, { since: number; count: number }>();
+
+function loginThrottle(email: string, now: number) {
+  const entry = failedLogins.get(email);
+  if (!entry || now - entry.since >= LOGIN_WINDOW_MS) return;
+  if (entry.count >= LOGIN_MAX_FAILURES) {
+    const retryAfter = Math.max(1, Math.ceil((entry.since + LOGIN_WINDOW_MS - now) / 1000));
+    throw new ApiError(429, "rate_limited", "Too many failed logins for this email; try again later", undefined, { "retry-after": String(retryAfter) });
+  }
+}
+
+function recordFailedLogin(email: string, now: number) {
+  const entry = failedLogins.get(email);
+  if (!entry || now - entry.since >= LOGIN_WINDOW_MS) failedLogins.set(email, { since: now, count: 1 });
+  else entry.count++;
+  // Bounded memory: forget the oldest emails first.
+  if (failedLogins.size > 10_000) failedLogins.delete(failedLogins.keys().next().value!);
+}
+
 export async function login(db: Db, clock: Clock, email: string, password: string) {
+  const key = normalizeEmail(email);
+  loginThrottle(key, clock.now());
   const user = findUserByEmail(db, email);
   dummyHash ??= Bun.password.hash(base62(16), { algorithm: "argon2id" });
   const ok = await Bun.password.verify(password, user?.passwordHash ?? (await dummyHash));
-  if (!user || !user.passwordHash || !ok) throw new ApiError(401, "invalid_credentials", "Email or password is incorrect");
+  if (!user || !user.passwordHash || !ok) {
+    recordFailedLogin(key, clock.now());
+    throw new ApiError(401, "invalid_credentials", "Email or password is incorrect");
+  }
+  failedLogins.delete(key);
   const token = `sess_${base62(40)}`;
   const now = clock.now();
   const expiresAt = now + SESSION_TTL_MS;

@@ -6,7 +6,7 @@ import { documents, referenceDocuments } from "../../db/schema";
 import { ExtractError, type ExtractedDocument } from "../../extract";
 import { ApiError } from "../../http/errors";
 import type { JobWorker } from "../../jobs/scheduler";
-import { indexDocument } from "../../retrieval";
+import { indexDocumentInBatches } from "../../retrieval";
 import { extractStored, markExtracted, markFailed } from "../documents/service";
 import { notifyWebhooks, recordEvent } from "../webhooks/events";
 import { claimJob, failJob, finishJob, retryJob, type JobRow } from "./jobs";
@@ -67,9 +67,10 @@ async function processIndexJob(ctx: Context, job: JobRow): Promise<void> {
   }
   try {
     let ready = false;
+    // Outside the final transaction and in batches: a large reference must not stall other requests.
+    await indexDocumentInBatches(db, { workspaceId: ref.workspaceId, documentId: doc.id, doc: extracted.doc });
     tx(db, () => {
       const current = db.select().from(referenceDocuments).where(eq(referenceDocuments.id, ref.id)).get();
-      indexDocument(db, { workspaceId: ref.workspaceId, documentId: doc.id, doc: extracted.doc });
       markExtracted(db, doc.id, extracted.doc, extracted.size);
       finishJob(db, job.id);
       // Deleted while we worked: the original is indexed anyway, but nobody is told about a pointer that is gone.

@@ -44,7 +44,7 @@ function ipv6Groups(ip: string): number[] | null {
   return groups.length === 8 && groups.every((g) => Number.isInteger(g)) ? groups : null;
 }
 
-/** True for 169.254.0.0/16, fe80::/10, IPv4-mapped forms of those, and known metadata addresses. */
+/** True for 169.254.0.0/16, fe80::/10, IPv4-mapped, NAT64 and 6to4 forms of those, and known metadata addresses. */
 export function isForbiddenAddress(ip: string): boolean {
   const bare = ip.replace(/^\[|\]$/g, "");
   if (METADATA_IPS.has(bare.toLowerCase())) return true;
@@ -54,9 +54,14 @@ export function isForbiddenAddress(ip: string): boolean {
   if (!g) return false;
   if ((g[0] & 0xffc0) === 0xfe80) return true;
   if (g[0] === 0xfd00 && g[1] === 0x0ec2 && g.slice(2, 7).every((x) => x === 0) && g[7] === 0x254) return true;
+  const v4At = (hi: number, lo: number) => isForbiddenAddress(`${hi >> 8}.${hi & 255}.${lo >> 8}.${lo & 255}`);
   // ::ffff:a.b.c.d (mapped) and ::a.b.c.d (compatible) reach the IPv4 address
   const mapped = g.slice(0, 5).every((x) => x === 0) && (g[5] === 0xffff || g[5] === 0);
-  if (mapped) return isForbiddenAddress(`${g[6] >> 8}.${g[6] & 255}.${g[7] >> 8}.${g[7] & 255}`);
+  if (mapped) return v4At(g[6], g[7]);
+  // NAT64 (64:ff9b::/96 and the local-use 64:ff9b:1::/48) translates the last 32 bits to IPv4.
+  if (g[0] === 0x64 && g[1] === 0xff9b && (g.slice(2, 6).every((x) => x === 0) || g[2] === 1)) return v4At(g[6], g[7]);
+  // 6to4 (2002::/16) carries an IPv4 address in its second and third groups.
+  if (g[0] === 0x2002) return v4At(g[1], g[2]);
   return false;
 }
 
