@@ -1,6 +1,6 @@
 // Test harness: a real app over a real SQLite file in a temp dir, requests through app.handle(), scenario tables.
 import { expect, test } from "bun:test";
-import { mkdtempSync } from "node:fs";
+import { mkdtempSync, readFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { createApp, type App } from "../src/app";
@@ -120,4 +120,15 @@ export function scenarios(getHarness: () => Harness, rows: Scenario[]) {
       await row.check?.(reply);
     });
   }
+}
+
+/** A corpus file's bytes (path relative to shared/corpus). */
+export function corpusFile(rel: string): Uint8Array {
+  return new Uint8Array(readFileSync(path.join(CORPUS, rel)));
+}
+
+/** A signed URL (on ASSAY_PUBLIC_URL) as the path and query that app.handle needs. */
+export function localPath(url: string): string {
+  const parsed = new URL(url);
+  return parsed.pathname + parsed.search;
 }

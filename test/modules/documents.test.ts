@@ -1,13 +1,13 @@
 // Input documents: the presigned flow (POST → PUT → complete) with real corpus files, its failure modes, and the service helpers.
 import { beforeAll, describe, expect, test } from "bun:test";
-import { readdirSync, readFileSync } from "node:fs";
+import { readdirSync } from "node:fs";
 import path from "node:path";
 import { eq } from "drizzle-orm";
 import { documents } from "../../src/db/schema";
 import { createDocumentFromBytes, getCompletedDocument, toDocumentJson } from "../../src/modules/documents/service";
 import { ApiError } from "../../src/http/errors";
 import { objectStore } from "../../src/storage";
-import { CORPUS, harness, scenarios, signUp, TestClock, type Harness } from "../helpers";
+import { CORPUS, corpusFile, harness, localPath, scenarios, signUp, TestClock, type Harness } from "../helpers";
 
 let h: Harness;
 let u: Awaited<ReturnType<typeof signUp>>;
@@ -18,12 +18,8 @@ beforeAll(async () => {
   u = await signUp(h);
 });
 
-const file = (rel: string) => new Uint8Array(readFileSync(path.join(CORPUS, rel)));
-/** upload_url → the path and query app.handle needs (the host is ASSAY_PUBLIC_URL). */
-const local = (url: string) => {
-  const parsed = new URL(url);
-  return parsed.pathname + parsed.search;
-};
+const file = corpusFile;
+const local = localPath;
 // The smallest valid PNG signature + IHDR start: enough for a format check.
 const PNG = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52, 0, 0, 0, 1, 0, 0, 0, 1, 8, 2, 0, 0, 0]);
 

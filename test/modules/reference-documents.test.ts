@@ -1,6 +1,5 @@
 // Reference documents: presigned and multipart creation, background indexing to ready/failed, events, lists, deletion, restarts.
 import { beforeAll, describe, expect, test } from "bun:test";
-import { readFileSync } from "node:fs";
 import path from "node:path";
 import { and, eq } from "drizzle-orm";
 import { createContext } from "../../src/context";
@@ -9,7 +8,7 @@ import { claimJob } from "../../src/modules/reference-documents/jobs";
 import { getReadyReferenceDocuments, INDEX_JOB, referenceStatuses } from "../../src/modules/reference-documents/service";
 import { INDEX_LOCK_MS, indexingWorker, indexNext } from "../../src/modules/reference-documents/worker";
 import { objectStore } from "../../src/storage";
-import { CORPUS, harness, scenarios, signUp, TestClock, type Harness } from "../helpers";
+import { corpusFile, harness, localPath, scenarios, signUp, TestClock, type Harness } from "../helpers";
 
 let h: Harness;
 let u: Awaited<ReturnType<typeof signUp>>;
@@ -20,8 +19,8 @@ beforeAll(async () => {
   u = await signUp(h);
 });
 
-const file = (rel: string) => new Uint8Array(readFileSync(path.join(CORPUS, rel)));
-const local = (url: string) => new URL(url).pathname + new URL(url).search;
+const file = corpusFile;
+const local = localPath;
 
 /** Runs the indexing worker until it finds nothing due. */
 async function drain(ctx = h.ctx) {
