@@ -14,7 +14,8 @@ const USAGE = `usage: assay [command] [options]
   credits grant --email E --amount N [--kind regular|bonus]
   extract FILE [--json]                               print the text the server would extract from FILE
   backup --out DIR                                    consistent copy of the database and stored files (safe while serving)
-  migrate                                             apply database migrations and exit`;
+  migrate                                             apply database migrations and exit
+  health [--port N]                                   exit 0 when the local server answers /v1/health with ok`;
 
 /** Pulls `--name value` options out of argv; what is left goes to the config (flags win over env). */
 function takeOptions(argv: string[], names: string[]) {
@@ -93,6 +94,20 @@ async function main(argv: string[]): Promise<number> {
       if (existsSync(secretFile)) copyFileSync(secretFile, path.join(out, "secret"));
       console.log(`backup written to ${out} (restore: stop the server and use that folder as ASSAY_DATA_DIR)`);
       return 0;
+    }
+    case "health": {
+      // For container health checks: ask the running server, no curl needed in the image.
+      const config = loadConfig(process.env, args);
+      const host = config.host === "0.0.0.0" || config.host === "::" ? "127.0.0.1" : config.host;
+      try {
+        const res = await fetch(`http://${host.includes(":") ? `[${host}]` : host}:${config.port}/v1/health`, { signal: AbortSignal.timeout(3000) });
+        const body = (await res.json()) as { status?: string };
+        console.log(body.status ?? "unknown");
+        return body.status === "ok" ? 0 : 1;
+      } catch (err) {
+        console.error(`assay: health check failed: ${(err as Error).message}`);
+        return 1;
+      }
     }
     case "migrate": {
       const ctx = createContext(ensureDataDir(loadConfig(process.env, args)));

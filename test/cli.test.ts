@@ -61,6 +61,20 @@ describe("assay CLI", () => {
     expect(bad.err.trim().split("\n")).toHaveLength(1);
   });
 
+  test("health asks a running server and exits 0 only when it is ok", async () => {
+    const { startServer } = await import("../src/server");
+    const { loadConfig } = await import("../src/config");
+    const running = await startServer(loadConfig({ ASSAY_DATA_DIR: tempDir("assay-health-"), ASSAY_PORT: "0" }));
+    try {
+      const port = new URL(running.url).port;
+      const ok = Bun.spawn([process.execPath, "run", "src/main.ts", "health", "--port", port], { cwd: root, stdout: "pipe" });
+      expect(await ok.exited).toBe(0);
+    } finally {
+      await running.stop();
+    }
+    expect(cli(["health", "--port", "1"]).code).toBe(1);
+  });
+
   test("a bad setting stops with one line naming it", () => {
     const r = cli(["serve", "--port", "eighty", "--data-dir", dataDir]);
     expect(r.code).toBe(2);
