@@ -58,6 +58,17 @@ describe("request bodies", async () => {
     expect(r.body.error.param).toBe("input_documents");
   });
 
+  test("multipart uploads beyond the two parsed at once wait their turn and all succeed", async () => {
+    const form = (i: number) => {
+      const f = new FormData();
+      f.set("name", `rubric ${i}`);
+      f.set("file", new File([`# Rubric ${i}\n\n## Thesis\n${"words ".repeat(20_000)}`], `r${i}.md`, { type: "text/markdown" }));
+      return f;
+    };
+    const replies = await Promise.all(Array.from({ length: 5 }, (_, i) => h.call("POST", "/v1/reference-documents", { token: u.liveKey, raw: form(i) })));
+    expect(replies.map((r) => r.status)).toEqual([201, 201, 201, 201, 201]);
+  });
+
   test("an upload URL cannot replace a completed document's original", async () => {
     const up = await h.call("POST", "/v1/documents", { token: u.liveKey, body: { filename: "a.txt", mime_type: "text/plain" } });
     const url = new URL(up.body.upload_url);
