@@ -44,3 +44,23 @@ test("a foreign key violation is refused", () => {
   const db = openDb(path.join(tempDir(), "assay.db"));
   expect(() => db.$client.run("INSERT INTO users (id, workspace_id, email, role, created_at) VALUES ('usr_1', 'ws_missing', 'a@b', 'member', 0)")).toThrow();
 });
+
+test("a database made by an older release is upgraded in place, its rows kept", () => {
+  const file = path.join(tempDir(), "assay.db");
+  // What an older binary would have left: only the first migrations applied, and some data.
+  const { Database } = require("bun:sqlite") as typeof import("bun:sqlite");
+  const { createHash } = require("node:crypto") as typeof import("node:crypto");
+  const { migrationSql } = require("../../src/db/migrations/index") as typeof import("../../src/db/migrations/index");
+  const old = new Database(file);
+  old.run('CREATE TABLE "__drizzle_migrations" (id SERIAL PRIMARY KEY, hash text NOT NULL, created_at numeric)');
+  for (const entry of journal.entries.slice(0, 2)) {
+    for (const stmt of migrationSql[entry.tag].split("--> statement-breakpoint")) old.run(stmt);
+    old.run('INSERT INTO "__drizzle_migrations" (hash, created_at) VALUES (?, ?)', [createHash("sha256").update(migrationSql[entry.tag]).digest("hex"), entry.when]);
+  }
+  old.run("INSERT INTO workspaces (id, name, created_at) VALUES ('ws_old', 'kept', 1)");
+  old.close();
+  const db = openDb(file);
+  expect((db.$client.query("SELECT count(*) AS n FROM __drizzle_migrations").get() as { n: number }).n).toBe(journal.entries.length);
+  expect(db.$client.query("SELECT name FROM sqlite_master WHERE name = 'documents_object_key'").get()).not.toBeNull();
+  expect((db.$client.query("SELECT name FROM workspaces WHERE id = 'ws_old'").get() as { name: string }).name).toBe("kept");
+});
