@@ -66,9 +66,11 @@ describe("GET /v1/keys and DELETE /v1/keys/:id", () => {
       expect(Object.keys(k).sort()).toEqual(
         ["created_at", "expires_at", "key_prefix", "last4", "last_used_at", "mode", "name", "public_id", "rate_limit_rpm", "revoked_at", "scopes", "status"].sort(),
       );
-      expect(JSON.stringify(k)).not.toContain("svc_live_" + "x");
+      // No full token anywhere: only the 12-character prefix and the last 4.
+      expect(JSON.stringify(k)).not.toMatch(/svc_(live|test)_[0-9A-Za-z]{32}/);
       expect(k.key_prefix).toHaveLength(12);
     }
+    expect(JSON.stringify(r.body)).not.toContain(u.liveKey);
     const times = r.body.data.map((k: any) => k.created_at);
     expect([...times].sort().reverse()).toEqual(times);
   });
