@@ -58,7 +58,38 @@ describe("request bodies", async () => {
     expect(r.body.error.param).toBe("input_documents");
   });
 
-  test("multipart uploads beyond the two parsed at once wait their turn and all succeed", async () => {
+  test("multipart references stream: parts in any order; a missing name or an oversized file leaves nothing stored", async () => {
+    const docs = () => h.ctx.db.$client.query("SELECT count(*) AS n FROM documents").get() as { n: number };
+    const boundary = "----assayTestBoundary";
+    const body = (parts: string[]) => parts.map((p) => `--${boundary}\r\n${p}\r\n`).join("") + `--${boundary}--\r\n`;
+    const filePart = (content: string) => `Content-Disposition: form-data; name="file"; filename="r.md"\r\nContent-Type: text/markdown\r\n\r\n${content}`;
+    const namePart = `Content-Disposition: form-data; name="name"\r\n\r\nLate name`;
+    const type = `multipart/form-data; boundary=${boundary}`;
+    const fileFirst = await h.call("POST", "/v1/reference-documents", { token: u.liveKey, raw: body([filePart("# Rubric\n\n## Thesis"), namePart]), headers: { "content-type": type } });
+    expect(fileFirst.status).toBe(201);
+    expect(fileFirst.body.name).toBe("Late name");
+    const before = docs().n;
+    const noName = await h.call("POST", "/v1/reference-documents", { token: u.liveKey, raw: body([filePart("# Rubric")]), headers: { "content-type": type } });
+    expect(noName.status).toBe(400);
+    expect(noName.body.error.param).toBe("name");
+    // 51 MB in chunks, no Content-Length: stopped while streaming.
+    const big = new ReadableStream({
+      start(c) {
+        const enc = new TextEncoder();
+        c.enqueue(enc.encode(`--${boundary}\r\n${namePart}\r\n--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="big.txt"\r\nContent-Type: text/plain\r\n\r\n`));
+        const mb = enc.encode("x".repeat(1024 * 1024));
+        for (let i = 0; i < 51; i++) c.enqueue(mb);
+        c.enqueue(enc.encode(`\r\n--${boundary}--\r\n`));
+        c.close();
+      },
+    });
+    const tooBig = await h.call("POST", "/v1/reference-documents", { token: u.liveKey, raw: big as any, headers: { "content-type": type } });
+    expect(tooBig.status).toBe(413);
+    expect(tooBig.body.error.code).toBe("payload_too_large");
+    expect(docs().n).toBe(before);
+  });
+
+  test("parallel multipart uploads all succeed", async () => {
     const form = (i: number) => {
       const f = new FormData();
       f.set("name", `rubric ${i}`);

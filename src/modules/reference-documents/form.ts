@@ -1,7 +1,12 @@
-// Reads POST /reference-documents bodies: JSON (presigned form) or multipart (name + file), with the 50 MB cap enforced.
-import { checkSchema, readBodyCapped, readJsonBody } from "../../http/body";
+// Reads POST /reference-documents bodies: JSON (presigned form), or multipart (name + file) streamed straight to the
+// object store with the 50 MB cap enforced while streaming (the file is never held whole in memory).
+import busboy from "busboy";
+import { Readable } from "node:stream";
+import type { Context } from "../../context";
+import { checkSchema, readJsonBody } from "../../http/body";
 import { ApiError } from "../../http/errors";
 import { MAX_OBJECT_BYTES } from "../../storage";
+import { discardDocuments, storeUploadedDocument, type DocumentRow } from "../documents/service";
 import { CreateReferenceJson } from "./model";
 
 /** Room for the multipart boundaries and part headers around a 50 MB file. */
@@ -9,31 +14,12 @@ const MULTIPART_OVERHEAD = 64 * 1024;
 
 export type CreateRequest =
   | { kind: "json"; body: { name: string; filename: string; mime_type?: string; size_bytes?: number } }
-  | { kind: "multipart"; name: string; file: File };
-
-/**
- * Multipart bodies are parsed in memory (up to 50 MB each): at most this many at once, so a burst of large uploads
- * cannot take the server's memory. Others wait their turn; the presigned PUT streams to disk and has no such limit.
- */
-const MULTIPART_AT_ONCE = 2;
-let inFlight = 0;
-const waiting: (() => void)[] = [];
-
-async function withMultipartSlot<T>(fn: () => Promise<T>): Promise<T> {
-  if (inFlight >= MULTIPART_AT_ONCE) await new Promise<void>((resolve) => waiting.push(resolve));
-  else inFlight++;
-  try {
-    return await fn();
-  } finally {
-    const next = waiting.shift();
-    if (next) next();
-    else inFlight--;
-  }
-}
+  | { kind: "multipart"; name: string; document: DocumentRow };
 
 const tooLarge = () => new ApiError(413, "payload_too_large", "The file is over the 52428800-byte (50 MB) limit", "file");
+const unparsable = () => new ApiError(400, "validation_error", "The multipart body could not be parsed");
 
-export async function readCreateRequest(request: Request): Promise<CreateRequest> {
+export async function readCreateRequest(ctx: Context, workspaceId: string, request: Request): Promise<CreateRequest> {
   const contentType = request.headers.get("content-type") ?? "";
   const media = contentType.split(";")[0].trim().toLowerCase();
   if (media === "application/json") {
@@ -43,20 +29,63 @@ export async function readCreateRequest(request: Request): Promise<CreateRequest
   if (media === "multipart/form-data") {
     const length = request.headers.get("content-length");
     if (length && /^\d+$/.test(length) && Number(length) > MAX_OBJECT_BYTES + MULTIPART_OVERHEAD) throw tooLarge();
-    const form = await withMultipartSlot(async () => {
-      const bytes = await readBodyCapped(request, MAX_OBJECT_BYTES + MULTIPART_OVERHEAD, "file (50 MB at most)");
-      try {
-        return (await new Response(bytes, { headers: { "content-type": contentType } }).formData()) as unknown as FormData;
-      } catch {
-        throw new ApiError(400, "validation_error", "The multipart body could not be parsed");
-      }
-    });
-    const name = form.get("name");
-    const file = form.get("file");
-    if (typeof name !== "string") throw new ApiError(400, "validation_error", "name is required", "name");
-    if (!(file instanceof File)) throw new ApiError(400, "validation_error", "file is required (a file part)", "file");
-    if (file.size > MAX_OBJECT_BYTES) throw tooLarge();
-    return { kind: "multipart", name, file };
+    return readMultipart(ctx, workspaceId, request, contentType);
   }
   throw new ApiError(415, "unsupported_media_type", "Send application/json (presigned upload) or multipart/form-data (name and file)");
+}
+
+/**
+ * Parts in any order: the `file` part goes to the object store as it arrives (busboy stops it at 50 MB), the `name`
+ * field is checked at the end. A request that fails leaves no stored document behind.
+ */
+async function readMultipart(ctx: Context, workspaceId: string, request: Request, contentType: string): Promise<CreateRequest> {
+  let parser: busboy.Busboy;
+  try {
+    parser = busboy({ headers: { "content-type": contentType }, limits: { files: 1, fileSize: MAX_OBJECT_BYTES, fields: 10, fieldSize: 4096, parts: 20 } });
+  } catch {
+    throw unparsable();
+  }
+  let name: string | undefined;
+  let stored: Promise<DocumentRow> | null = null;
+  let truncated = false;
+  const finished = new Promise<void>((resolve, reject) => {
+    parser.on("field", (field, value) => {
+      if (field === "name") name = value;
+    });
+    parser.on("file", (field, stream, info) => {
+      if (field !== "file" || stored) {
+        stream.resume(); // not ours: drain it so the parser goes on
+        return;
+      }
+      stream.on("limit", () => {
+        truncated = true;
+      });
+      const web = Readable.toWeb(stream) as unknown as ReadableStream<Uint8Array>;
+      stored = storeUploadedDocument(ctx, { workspaceId, filename: info.filename || "upload", mimeType: info.mimeType, stream: web, param: "file" });
+      // Whatever happens to the store, keep reading so the parser reaches its end.
+      stored.catch(() => stream.resume());
+    });
+    parser.on("close", resolve);
+    parser.on("error", reject);
+  });
+  if (!request.body) throw unparsable();
+  const source = Readable.fromWeb(request.body as unknown as import("node:stream/web").ReadableStream<Uint8Array>);
+  source.on("error", (err) => parser.destroy(err));
+  source.pipe(parser);
+
+  let document: DocumentRow | null = null;
+  try {
+    await finished.catch(() => {
+      throw unparsable();
+    });
+    document = stored ? await stored : null;
+    if (truncated) throw tooLarge();
+    if (typeof name !== "string") throw new ApiError(400, "validation_error", "name is required", "name");
+    if (!document) throw new ApiError(400, "validation_error", "file is required (a file part)", "file");
+    return { kind: "multipart", name, document };
+  } catch (err) {
+    if (!document && stored) document = await (stored as Promise<DocumentRow>).catch(() => null);
+    if (document) await discardDocuments(ctx, workspaceId, [document.id]);
+    throw err;
+  }
 }

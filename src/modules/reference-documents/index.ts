@@ -6,7 +6,8 @@ import { ErrorBody } from "../../http/errors";
 import { ListQuery, Page } from "../../http/pagination";
 import { readCreateRequest } from "./form";
 import { CreateReferenceJson, CreateReferenceMultipart, DeletedReference, ReferenceDocument, ReferenceDocumentUpload, toReferenceDocumentJson } from "./model";
-import { completeReference, createPresignedReference, createUploadedReference, deleteReference, listReferences, readReference } from "./service";
+import { discardDocuments } from "../documents/service";
+import { completeReference, createPresignedReference, deleteReference, listReferences, readReference, referenceForStoredDocument } from "./service";
 
 export const referenceDocumentRoutes = (ctx: Context) =>
   new Elysia({ prefix: "/v1/reference-documents", tags: ["Reference documents"] })
@@ -20,7 +21,7 @@ export const referenceDocumentRoutes = (ctx: Context) =>
     .post(
       "",
       async ({ auth, request, status }) => {
-        const req = await readCreateRequest(request);
+        const req = await readCreateRequest(ctx, auth.workspaceId, request);
         if (req.kind === "json") {
           const { row, upload } = createPresignedReference(ctx, {
             workspaceId: auth.workspaceId,
@@ -31,18 +32,18 @@ export const referenceDocumentRoutes = (ctx: Context) =>
           });
           return status(201, { ...toReferenceDocumentJson(row), upload_url: upload.url, expires_at: upload.expires_at, upload_content_type: upload.contentType });
         }
-        const row = await createUploadedReference(ctx, {
-          workspaceId: auth.workspaceId,
-          name: req.name,
-          filename: req.file.name || "upload",
-          mimeType: req.file.type,
-          stream: req.file.stream(),
-        });
+        let row;
+        try {
+          row = referenceForStoredDocument(ctx, { workspaceId: auth.workspaceId, name: req.name, documentId: req.document.id });
+        } catch (err) {
+          await discardDocuments(ctx, auth.workspaceId, [req.document.id]);
+          throw err;
+        }
         return status(201, toReferenceDocumentJson(row));
       },
       {
         auth: "reference_documents:write",
-        // The body is read by readCreateRequest: JSON or multipart, with the 50 MB cap checked before buffering.
+        // The body is read by readCreateRequest: JSON, or multipart streamed to the store with the 50 MB cap.
         parse: "none",
         response: { 201: t.Union([ReferenceDocumentUpload, ReferenceDocument]), 413: ErrorBody, 415: ErrorBody },
         detail: {

@@ -57,10 +57,16 @@ export async function createUploadedReference(
   ctx: Context,
   input: { workspaceId: string; name: string; filename: string; mimeType?: string; stream: ReadableStream<Uint8Array> },
 ): Promise<ReferenceRow> {
-  const name = checkName(input.name);
+  checkName(input.name);
   const doc = await storeUploadedDocument(ctx, { workspaceId: input.workspaceId, filename: input.filename, mimeType: input.mimeType, stream: input.stream, param: "file" });
+  return referenceForStoredDocument(ctx, { workspaceId: input.workspaceId, name: input.name, documentId: doc.id });
+}
+
+/** The reference for an original already stored (uploaded documents row), with its indexing job queued. */
+export function referenceForStoredDocument(ctx: Context, input: { workspaceId: string; name: string; documentId: string }): ReferenceRow {
+  const name = checkName(input.name);
   const row = tx(ctx.db, () => {
-    const ref = insertReference(ctx.db, input.workspaceId, doc.id, name, ctx.clock.now());
+    const ref = insertReference(ctx.db, input.workspaceId, input.documentId, name, ctx.clock.now());
     enqueueJob(ctx.db, ctx.clock, INDEX_JOB, ref.id);
     return ref;
   });
