@@ -82,6 +82,10 @@ export function authenticate(ctx: Context, header: string | undefined, need: Aut
   throw unauthenticated();
 }
 
+// transform → resolve hand-over, keyed by the request. Hooks take destructured arguments: Elysia reads which context
+// fields a hook uses and parses only those (a hook taking the whole context makes it parse everything, every time).
+const callers = new WeakMap<Request, Auth>();
+
 /** `{ auth: "runs:read" }` on a route resolves `auth` (the caller) and documents the route's security in OpenAPI. */
 export const authGuard = (ctx: Context) =>
   new Elysia({ name: "auth-guard" }).macro({
@@ -92,11 +96,11 @@ export const authGuard = (ctx: Context) =>
       } as Record<string, unknown>,
       // Authentication runs in `transform`, before the body and query are validated: a caller without valid
       // credentials or scope learns nothing about the request's shape. `resolve` hands the result to the handler.
-      // Both are async arrow functions: Elysia reads a hook's source to decide what to parse and whether to await,
-      // and a method shorthand is not recognised once minified into the binary.
-      transform: async (c: { headers: Record<string, string | undefined>; set: { headers: unknown } }) => {
-        (c as unknown as { authResult: Auth }).authResult = await authenticate(ctx, c.headers.authorization, need, c.set.headers as Record<string, unknown>);
+      // Arrow functions: Elysia reads a hook's source to decide what to parse and whether to await (transform is
+      // async for OIDC), and a method shorthand is not recognised once minified into the binary.
+      transform: async ({ request, headers, set }: { request: Request; headers: Record<string, string | undefined>; set: { headers: unknown } }) => {
+        callers.set(request, await authenticate(ctx, headers.authorization, need, set.headers as Record<string, unknown>));
       },
-      resolve: async (c: object) => ({ auth: (c as { authResult: Auth }).authResult }),
+      resolve: ({ request }: { request: Request }) => ({ auth: callers.get(request) as Auth }),
     }),
   });
