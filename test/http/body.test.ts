@@ -30,6 +30,16 @@ describe("request bodies", async () => {
     expect(r.status).toBe(400);
   });
 
+  test("a string where a JSON body wants an integer is a 400 naming the field", async () => {
+    const r = await h.call("POST", "/v1/keys", { token: u.session, body: { name: "x", rate_limit_rpm: "5" } });
+    expect(r.status).toBe(400);
+    expect(r.body.error.param).toBe("rate_limit_rpm");
+    const d = await h.call("POST", "/v1/documents", { token: u.liveKey, body: { filename: "a.txt", size_bytes: "10" } });
+    expect(d.status).toBe(400);
+    expect(d.body.error.param).toBe("size_bytes");
+    expect((await h.call("POST", "/v1/keys", { token: u.session, body: { name: "x", rate_limit_rpm: 2.5 } })).status).toBe(400);
+  });
+
   test("the 1 MB JSON cap holds for chunked bodies too", async () => {
     const chunks = new ReadableStream({
       start(c) {

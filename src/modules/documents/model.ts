@@ -1,5 +1,6 @@
 // Wire format of input documents: the create body, DocumentUpload and Document (spec §2), and the row → JSON mapping.
 import { t } from "elysia";
+import { JsonInteger } from "../../http/body";
 import type { documents } from "../../db/schema";
 
 export type DocumentRow = typeof documents.$inferSelect;
@@ -14,7 +15,7 @@ export const CreateDocumentBody = t.Object({
     }),
   ),
   size_bytes: t.Optional(
-    t.Integer({ minimum: 1, description: "The file's size: the upload may not exceed it. At most 52428800 (50 MB): larger is 413 payload_too_large." }),
+    JsonInteger({ minimum: 1, description: "The file's size: the upload may not exceed it. At most 52428800 (50 MB): larger is 413 payload_too_large." }),
   ),
 });
 

@@ -1,5 +1,6 @@
 // Wire format of API keys: ApiKeySummary, SecretApiKey and the create body (spec §2, CONTRACT.md "API keys").
 import { t } from "elysia";
+import { JsonInteger } from "../../http/body";
 import { SCOPES } from "./service";
 
 const Mode = t.Union([t.Literal("live"), t.Literal("test")]);
@@ -44,6 +45,6 @@ export const CreateKeyBody = t.Object({
   name: t.String({ minLength: 1, maxLength: 100, examples: ["CI pipeline"] }),
   mode: t.Optional(Mode),
   scopes: t.Optional(t.Array(t.String({ examples: [...SCOPES] }), { description: `Omitted = all: ${SCOPES.join(", ")}` })),
-  rate_limit_rpm: t.Optional(t.Union([t.Integer({ minimum: 1, maximum: 100000 }), t.Null()])),
+  rate_limit_rpm: t.Optional(t.Union([JsonInteger({ minimum: 1, maximum: 100000 }), t.Null()])),
   expires_at: t.Optional(t.Union([t.String({ format: "date-time" }), t.Null()])),
 });

@@ -1,5 +1,6 @@
 // Wire format of reference documents (spec §2 ReferenceDocument): create bodies, responses and the row → JSON mapping.
 import { t } from "elysia";
+import { JsonInteger } from "../../http/body";
 import type { referenceDocuments } from "../../db/schema";
 
 export type ReferenceRow = typeof referenceDocuments.$inferSelect;
@@ -34,7 +35,7 @@ export const CreateReferenceJson = t.Object({
   name: t.String({ minLength: 1, maxLength: 200, examples: ["Grading rubric 2026"] }),
   filename: t.String({ minLength: 1, maxLength: 255, examples: ["rubric.pdf"] }),
   mime_type: t.Optional(t.String({ maxLength: 255, description: "The Content-Type the upload will carry. Omitted: derived from filename.", examples: ["application/pdf"] })),
-  size_bytes: t.Optional(t.Integer({ minimum: 1, description: "The file's size, at most 52428800 (50 MB; larger is 413)" })),
+  size_bytes: t.Optional(JsonInteger({ minimum: 1, description: "The file's size, at most 52428800 (50 MB; larger is 413)" })),
 });
 
 /** The multipart form of POST /reference-documents (documentation; the route parses it itself). */
