@@ -1,7 +1,7 @@
 // Webhook endpoints over the API: creation (secret once), URL rules, events, list/read/update/delete, scopes, tenancy.
 import { beforeAll, describe, expect, test } from "bun:test";
 import { webhookEndpoints } from "../../src/db/schema";
-import { isForbiddenAddress, urlProblem } from "../../src/modules/webhooks/url-policy";
+import { deliveryTarget, isForbiddenAddress, urlProblem } from "../../src/modules/webhooks/url-policy";
 import { harness, scenarios, signUp, TestClock, type Harness } from "../helpers";
 
 let h: Harness;
@@ -109,6 +109,16 @@ describe("URL rules", () => {
     ["2002:a00:1::", false],
   ])("%s forbidden = %p", (ip, forbidden) => {
     expect(isForbiddenAddress(ip)).toBe(forbidden);
+  });
+
+  test("plain HTTP is pinned to the address that was checked (no second lookup to rebind); HTTPS keeps its name", async () => {
+    const pinned = await deliveryTarget("http://localhost:8123/hooks?x=1", 2000);
+    expect("url" in pinned && new URL(pinned.url).hostname).toMatch(/^(127\.0\.0\.1|\[::1\])$/);
+    expect(pinned).toMatchObject({ host: "localhost:8123" });
+    expect("url" in pinned && new URL(pinned.url).pathname + new URL(pinned.url).search).toBe("/hooks?x=1");
+    expect(await deliveryTarget("https://localhost:8443/h", 2000)).toEqual({ url: "https://localhost:8443/h" });
+    expect(await deliveryTarget("http://10.1.2.3/h", 2000)).toEqual({ url: "http://10.1.2.3/h" });
+    expect(await deliveryTarget("http://169.254.169.254/latest", 2000)).toHaveProperty("problem");
   });
 
   test("the message names the reason without echoing internals", () => {

@@ -10,7 +10,7 @@ import { newId } from "../../lib/ids";
 import type { DeliveryRow, EndpointRow } from "./model";
 import { getDelivery, getEndpoint } from "./service";
 import { signatureHeader } from "./signature";
-import { resolvedAddressProblem } from "./url-policy";
+import { deliveryTarget } from "./url-policy";
 
 export type WebhookConfig = Pick<Config, "webhookRetryScheduleMs" | "webhookRetryWindowMs" | "webhookTimeoutMs">;
 type Attempt = DeliveryRow["attempts"][number];
@@ -133,11 +133,12 @@ export async function sendAttempt(clock: Clock, config: WebhookConfig, endpoint:
     startedAt,
   });
   try {
-    const refused = await resolvedAddressProblem(endpoint.url, timeoutMs);
-    if (refused) return done(null, refused);
-    const res = await fetch(endpoint.url, {
+    const target = await deliveryTarget(endpoint.url, timeoutMs);
+    if ("problem" in target) return done(null, target.problem);
+    const res = await fetch(target.url, {
       method: "POST",
       headers: {
+        ...(target.host ? { host: target.host } : {}),
         "content-type": "application/json",
         "user-agent": "Assay-Webhooks/1.0",
         "x-service-event": delivery.eventType,

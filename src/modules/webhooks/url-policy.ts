@@ -84,21 +84,28 @@ export function urlProblem(raw: string): string | null {
 }
 
 /**
- * The same rule at send time, after DNS: a name that resolves to a forbidden address is refused.
- * Returns an error text for the attempt, or null. A failed lookup is left to fetch to report.
+ * The same rule at send time, after DNS, and where to connect: `{ problem }` when the URL must not be called, else
+ * `{ url, host? }`. For plain HTTP the URL is pinned to the address just checked (with the original Host header), so a
+ * second lookup by fetch cannot be steered elsewhere (DNS rebinding); HTTPS keeps its name, since TLS must verify it
+ * and a metadata service does not speak TLS. A failed lookup is left to fetch to report.
  */
-export async function resolvedAddressProblem(raw: string, timeoutMs: number): Promise<string | null> {
+export async function deliveryTarget(raw: string, timeoutMs: number): Promise<{ problem: string } | { url: string; host?: string }> {
   const textual = urlProblem(raw);
-  if (textual) return textual;
-  const host = new URL(raw).hostname.replace(/^\[|\]$/g, "");
-  if (isIP(host)) return null;
+  if (textual) return { problem: textual };
+  const url = new URL(raw);
+  const host = url.hostname.replace(/^\[|\]$/g, "");
+  if (isIP(host)) return { url: raw };
+  let addresses: { address: string; family: number }[];
   try {
     let timer: ReturnType<typeof setTimeout> | undefined;
     const timeout = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error("dns timeout")), timeoutMs)));
-    const addresses = await Promise.race([lookup(host, { all: true }), timeout]).finally(() => clearTimeout(timer));
-    if (addresses.some((a) => isForbiddenAddress(a.address))) return "url resolves to a link-local or cloud metadata address";
+    addresses = await Promise.race([lookup(host, { all: true }), timeout]).finally(() => clearTimeout(timer));
   } catch {
-    // fetch will fail with its own connection error, which is the more useful message
+    return { url: raw }; // fetch will fail with its own connection error, which is the more useful message
   }
-  return null;
+  if (addresses.some((a) => isForbiddenAddress(a.address))) return { problem: "url resolves to a link-local or cloud metadata address" };
+  if (url.protocol !== "http:" || addresses.length === 0) return { url: raw };
+  const pinned = new URL(raw);
+  pinned.hostname = addresses[0].family === 6 ? `[${addresses[0].address}]` : addresses[0].address;
+  return { url: pinned.toString(), host: url.host };
 }
