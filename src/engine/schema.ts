@@ -6,6 +6,7 @@ import Ajv2019 from "ajv/dist/2019";
 import Ajv2020 from "ajv/dist/2020";
 import addFormats from "ajv-formats";
 import { fullFormats } from "ajv-formats/dist/formats";
+import { canonicalJson } from "../lib/canonical-json";
 
 export type JsonSchema = Record<string, unknown>;
 
@@ -76,7 +77,7 @@ const cache = new Map<string, CompiledSchema>();
 /** Compile a JSON Schema once (cached by its content) and return its validator. Throws SchemaError. */
 export function compileSchema(schema: unknown): CompiledSchema {
   if (!isPlainObject(schema)) throw new SchemaError("A JSON Schema must be a JSON object.");
-  const key = stableStringify(schema);
+  const key = canonicalJson(schema); // equal schemas share one cache entry
   const hit = cache.get(key);
   if (hit) {
     cache.delete(key);
@@ -411,16 +412,6 @@ function columnSchema(cells: TableCell[]): JsonSchema {
 
 export function isPlainObject(v: unknown): v is JsonSchema {
   return typeof v === "object" && v !== null && !Array.isArray(v);
-}
-
-/** JSON with object keys sorted, so that equal schemas share one cache entry. */
-export function stableStringify(v: unknown): string {
-  if (Array.isArray(v)) return `[${v.map((x) => stableStringify(x === undefined ? null : x)).join(",")}]`;
-  if (isPlainObject(v)) {
-    const keys = Object.keys(v).filter((k) => v[k] !== undefined).sort();
-    return `{${keys.map((k) => `${JSON.stringify(k)}:${stableStringify(v[k])}`).join(",")}}`;
-  }
-  return JSON.stringify(v) ?? "null";
 }
 
 function deepFreeze<T>(v: T): T {

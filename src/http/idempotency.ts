@@ -8,18 +8,6 @@ import { ApiError } from "./errors";
 
 export const IDEMPOTENCY_RETENTION_MS = 24 * 3600 * 1000;
 
-/** JSON with sorted keys: "same body" means the same JSON value, whatever the key order. */
-export function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(",")}]`;
-  if (value && typeof value === "object") {
-    const entries = Object.entries(value as Record<string, unknown>)
-      .filter(([, v]) => v !== undefined)
-      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(",")}}`;
-  }
-  return JSON.stringify(value) ?? "null";
-}
-
 export interface Outcome {
   status: number;
   body: unknown;
