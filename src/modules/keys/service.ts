@@ -5,6 +5,7 @@ import type { Db } from "../../db/client";
 import { apiKeys } from "../../db/schema";
 import { ApiError } from "../../http/errors";
 import { base62, newId, sha256Hex } from "../../lib/ids";
+import { iso, isoOrNull } from "../../lib/time";
 
 export const SCOPES = [
   "runs:read",
@@ -23,7 +24,6 @@ export type Scope = (typeof SCOPES)[number];
 export type ApiKeyRow = typeof apiKeys.$inferSelect;
 
 export function toApiKeySummary(row: ApiKeyRow) {
-  const iso = (ms: number | null) => (ms == null ? null : new Date(ms).toISOString());
   return {
     public_id: row.id,
     name: row.name,
@@ -33,10 +33,10 @@ export function toApiKeySummary(row: ApiKeyRow) {
     scopes: row.scopes,
     status: row.status,
     rate_limit_rpm: row.rateLimitRpm,
-    expires_at: iso(row.expiresAt),
-    last_used_at: iso(row.lastUsedAt),
-    created_at: new Date(row.createdAt).toISOString(),
-    revoked_at: iso(row.revokedAt),
+    expires_at: isoOrNull(row.expiresAt),
+    last_used_at: isoOrNull(row.lastUsedAt),
+    created_at: iso(row.createdAt),
+    revoked_at: isoOrNull(row.revokedAt),
   };
 }
 
@@ -93,12 +93,12 @@ export function createKey(db: Db, clock: Clock, input: CreateKeyInput) {
     mode: row.mode,
     scopes: row.scopes,
     last4: row.last4,
-    created_at: new Date(now).toISOString(),
+    created_at: iso(now),
     warning: "Store this key now: it is shown only once and cannot be read again.",
     // Beyond the spec's SecretApiKey, so a client need not list keys to see what it just set.
     key_prefix: row.keyPrefix,
     rate_limit_rpm: row.rateLimitRpm,
-    expires_at: expiresAt == null ? null : new Date(expiresAt).toISOString(),
+    expires_at: isoOrNull(expiresAt),
   };
 }
 

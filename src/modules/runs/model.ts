@@ -1,6 +1,7 @@
 // Wire format of runs (spec §2 Run, RunUsage, RunOutputFile; §3 Run status).
 import { t } from "elysia";
 import { runs } from "../../db/schema";
+import { iso, isoOrNull } from "../../lib/time";
 
 export type RunRow = typeof runs.$inferSelect;
 export const RUN_STATUSES = ["queued", "running", "succeeded", "failed", "canceled", "refunded"] as const;
@@ -67,7 +68,6 @@ export const ListRunsQuery = t.Object({
 });
 
 const EMPTY_USAGE = { input_tokens: null, output_tokens: null, model: null, rag_strategy: null };
-const iso = (ms: number | null) => (ms == null ? null : new Date(ms).toISOString());
 
 /** `outputFile` is computed by the caller (a fresh signed URL) for succeeded and refunded runs. */
 export function toRunJson(row: RunRow, publicUrl: string, outputFile: { url: string; expires_at: string; mime_type: string } | null = null) {
@@ -89,8 +89,8 @@ export function toRunJson(row: RunRow, publicUrl: string, outputFile: { url: str
     output_file: done ? outputFile : null,
     usage: { ...EMPTY_USAGE, ...(row.usage ?? {}) } as typeof EMPTY_USAGE,
     error: row.error ?? null,
-    created_at: iso(row.createdAt)!,
-    started_at: iso(row.startedAt),
-    finished_at: iso(row.finishedAt),
+    created_at: iso(row.createdAt),
+    started_at: isoOrNull(row.startedAt),
+    finished_at: isoOrNull(row.finishedAt),
   };
 }

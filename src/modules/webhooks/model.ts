@@ -3,11 +3,11 @@ import { t } from "elysia";
 import type { webhookDeliveries, webhookEndpoints } from "../../db/schema";
 import { ListQuery } from "../../http/pagination";
 import { EVENT_TYPES } from "./events";
+import { iso } from "../../lib/time";
 
 export type EndpointRow = typeof webhookEndpoints.$inferSelect;
 export type DeliveryRow = typeof webhookDeliveries.$inferSelect;
 
-const iso = (ms: number) => new Date(ms).toISOString();
 const EventList = t.Array(t.String({ examples: [...EVENT_TYPES] }), {
   description: `Any of ${EVENT_TYPES.join(", ")}. Omitted = all four. [] = only the events of workflows that name this endpoint.`,
 });

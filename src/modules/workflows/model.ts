@@ -1,6 +1,7 @@
 // Wire format of workflows (spec §2 Workflow, §4 Workflows).
 import { t } from "elysia";
 import { workflows } from "../../db/schema";
+import { iso } from "../../lib/time";
 
 export type WorkflowRow = typeof workflows.$inferSelect;
 
@@ -50,8 +51,6 @@ export const UpdateWorkflowBody = t.Object({
   status: t.Optional(Status),
   user_prompt: t.Optional(t.Union([t.String({ maxLength: 20000 }), t.Null()])),
 });
-
-const iso = (ms: number) => new Date(ms).toISOString();
 
 export function toWorkflowJson(row: WorkflowRow) {
   return {
