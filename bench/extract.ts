@@ -1,10 +1,12 @@
-// Extraction throughput over the shared corpus: pages/s and MB/s per format, and PDF speed relative to pdftotext.
-// Run by hand: `bun run bench/extract.ts [--seconds N]` (N = minimum measuring time per format, default 2).
+// Extraction throughput over a corpus folder: pages/s and MB/s per format, and PDF speed relative to pdftotext.
+// Run by hand: `bun run bench/extract.ts [DIR] [--seconds N]` (DIR holds a manifest.json, default the test corpus;
+// N = minimum measuring time per format, default 2).
 import path from "node:path";
 import { extract, extractInWorker } from "../src/extract/index.ts";
 
-const CORPUS = path.resolve(import.meta.dir, "../../shared/corpus");
 const secondsArg = process.argv.indexOf("--seconds");
+const dirArg = process.argv.slice(2).find((a, i, all) => !a.startsWith("--") && all[i - 1] !== "--seconds");
+const CORPUS = path.resolve(dirArg ?? path.join(import.meta.dir, "../test/fixtures/corpus"));
 const MIN_MS = (secondsArg > 0 ? Number(process.argv[secondsArg + 1]) : 2) * 1000;
 
 interface Doc {

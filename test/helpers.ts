@@ -8,7 +8,7 @@ import { ensureDataDir, loadConfig, type Config } from "../src/config";
 import { createContext, type Clock, type Context } from "../src/context";
 import { createUser } from "../src/modules/auth/service";
 
-export const CORPUS = path.resolve(import.meta.dir, "../../shared/corpus");
+export const CORPUS = path.resolve(import.meta.dir, "fixtures/corpus");
 
 export class TestClock implements Clock {
   constructor(public t = Date.parse("2026-11-22T12:00:00Z")) {}
@@ -122,7 +122,7 @@ export function scenarios(getHarness: () => Harness, rows: Scenario[]) {
   }
 }
 
-/** A corpus file's bytes (path relative to shared/corpus). */
+/** A corpus file's bytes (path relative to test/fixtures/corpus). */
 export function corpusFile(rel: string): Uint8Array {
   return new Uint8Array(readFileSync(path.join(CORPUS, rel)));
 }

@@ -1,4 +1,4 @@
-// Test helpers: the shared corpus and its manifest, whitespace-collapsed matching, and small synthetic documents.
+// Test helpers: the test corpus (test/fixtures/corpus) and its manifest, whitespace-collapsed matching, and small synthetic documents.
 import path from "node:path";
 import { Zip, type ZipInputFile } from "fflate";
 

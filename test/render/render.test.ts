@@ -8,7 +8,7 @@ import type { Evaluation, OutputFormat } from "../../src/engine/types";
 import { formatLocation, isEvaluation, render, type RenderMeta } from "../../src/render";
 import { guardFormula } from "../../src/render/csv";
 
-// Evidence points at real corpus documents (names and phrases from shared/corpus/manifest.json).
+// Evidence points at real corpus documents (names and phrases from test/fixtures/corpus/manifest.json).
 const RATIONALE_TRICKY = 'Lists "Mötley Crüe", "Bring Me The Horizon", and others;\nthe second day is "TBA", so, partial credit.';
 
 const evaluation: Evaluation = {
