@@ -2,7 +2,7 @@
 // the rules it runs.
 import { Cron } from "croner";
 import type { Context } from "../context";
-import { purgeIdempotencyKeys, releaseInterruptedKeys } from "../http/idempotency";
+import { purgeIdempotencyKeys, releaseInterruptedKeys } from "../modules/idempotency/service";
 import { expireAbandonedUploads } from "../modules/reference-documents/service";
 import { indexingWorker } from "../modules/reference-documents/worker";
 import { recoverRuns, runWorker } from "../modules/runs/worker";

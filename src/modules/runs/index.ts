@@ -5,10 +5,10 @@ import type { Context } from "../../context";
 import { authGuard, type Auth } from "../../http/auth-guard";
 import { checkSchema, parseJson, readBodyCapped, readJsonBody } from "../../http/body";
 import { ApiError } from "../../http/errors";
-import { withIdempotency } from "../../http/idempotency";
 import { canonicalJson } from "../../lib/canonical-json";
 import { sha256Hex } from "../../lib/ids";
 import { createDocumentFromBytes, discardDocuments } from "../documents/service";
+import { type Reservation, withIdempotency } from "../idempotency/service";
 import { CreateRunBody, ListRunsQuery, Run, RunOutputFile } from "./model";
 import { cancelRun, checkRunRequest, createRun, getRun, listRuns, outputFileOf, runJson, waitForRun } from "./service";
 
@@ -67,7 +67,7 @@ async function parseCreateRequest(request: Request): Promise<ParsedCreate> {
   return { body, files: [], requestHash: sha256Hex(canonicalJson(value)) };
 }
 
-async function createHandler(ctx: Context, auth: Auth, workflowId: string, parsed: ParsedCreate) {
+async function createHandler(ctx: Context, auth: Auth, workflowId: string, parsed: ParsedCreate, reservation: Reservation | null) {
   const request = { workflowId, mode: parsed.body.mode, metadata: parsed.body.metadata };
   // Inline files become documents only for a request that can succeed; if it still fails, they are removed again.
   if (parsed.files.length) checkRunRequest(ctx, auth, request);
@@ -83,7 +83,10 @@ async function createHandler(ctx: Context, auth: Auth, workflowId: string, parse
       });
       created.push(doc.id);
     }
-    run = createRun(ctx, auth, { ...request, inputDocuments: [...parsed.body.input_documents, ...created] });
+    // The 202 answer is stored with the run and its hold, in one transaction: a crash after it replays, never re-runs.
+    run = createRun(ctx, auth, { ...request, inputDocuments: [...parsed.body.input_documents, ...created] }, (row) =>
+      reservation?.store(202, runJson(ctx, row)),
+    );
   } catch (err) {
     await discardDocuments(ctx, auth.workspaceId, created);
     throw err;
@@ -111,7 +114,7 @@ export const runRoutes = (ctx: Context) =>
             path: `/v1/workflows/${params.workflow_id}/runs`,
             requestHash: parsed.requestHash,
           },
-          () => createHandler(ctx, auth, params.workflow_id, parsed),
+          (reservation) => createHandler(ctx, auth, params.workflow_id, parsed, reservation),
         );
         set.status = outcome.status;
         if (outcome.replayed) set.headers["idempotent-replayed"] = "true";

@@ -55,8 +55,11 @@ export function checkRunRequest(ctx: Context, auth: Auth, input: Omit<CreateRunI
   return { workflow, mode, metadata };
 }
 
-/** Validates, quotes, holds credits (live keys) and inserts the queued run, all in one transaction. */
-export function createRun(ctx: Context, auth: Auth, input: CreateRunInput): RunRow {
+/**
+ * Validates, quotes, holds credits (live keys) and inserts the queued run, all in one transaction; `inTransaction`
+ * writes what must commit with the run (its stored idempotent response).
+ */
+export function createRun(ctx: Context, auth: Auth, input: CreateRunInput, inTransaction?: (run: RunRow) => void): RunRow {
   const { db, clock } = ctx;
   if (!input.inputDocuments.length) throw new ApiError(400, "validation_error", "input_documents must name at least one document", "input_documents");
   if (input.inputDocuments.length > MAX_INPUTS) {
@@ -109,6 +112,7 @@ export function createRun(ctx: Context, auth: Auth, input: CreateRunInput): RunR
     };
     db.insert(runs).values(run).run();
     if (run.keyMode === "live") holdCredits(db, clock, auth.workspaceId, run.id, quoted);
+    inTransaction?.(run);
     return run;
   });
   ctx.runtime.scheduler.wake("runs");

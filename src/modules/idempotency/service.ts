@@ -1,10 +1,11 @@
-// Idempotency-Key: one stored response per (credential, method, path, key) for 24 hours; replays, conflicts, in-progress.
-import { eq } from "drizzle-orm";
-import type { Context } from "../context";
-import { tx } from "../db/client";
-import { idempotencyKeys } from "../db/schema";
-import { sha256Hex } from "../lib/ids";
-import { ApiError } from "./errors";
+// Idempotency-Key: one stored response per (credential, method, path, key) for 24 hours; replays, conflicts,
+// in-progress, and a stored response committed in the same transaction as what the request created.
+import { and, eq } from "drizzle-orm";
+import type { Context } from "../../context";
+import { tx } from "../../db/client";
+import { idempotencyKeys } from "../../db/schema";
+import { ApiError } from "../../http/errors";
+import { sha256Hex } from "../../lib/ids";
 
 export const IDEMPOTENCY_RETENTION_MS = 24 * 3600 * 1000;
 
@@ -14,18 +15,32 @@ export interface Outcome {
   replayed: boolean;
 }
 
+interface Result {
+  status: number;
+  body: unknown;
+}
+
+/**
+ * The key a request holds while it executes. `store` must be called inside the transaction that commits the
+ * request's effect (the run, its credit hold): the effect and its stored response then exist together or not at all,
+ * so a crash can never leave an effect whose key a retry would execute again.
+ */
+export interface Reservation {
+  store(status: number, body: unknown): void;
+}
+
 /**
  * Runs `execute` at most once per key. A finished request's status and body are replayed; a different body is
  * 409 conflict; the same key while the first request still executes is 409 idempotency_in_progress. A request that
- * ends in an error is forgotten, so that it can be retried once its cause is fixed.
+ * ends in an error before anything was committed is forgotten, so that it can be retried once its cause is fixed.
  */
 export async function withIdempotency(
   ctx: Context,
   key: string | undefined,
   scope: { credential: string; method: string; path: string; requestHash: string },
-  execute: () => Promise<{ status: number; body: unknown }>,
+  execute: (reservation: Reservation | null) => Promise<Result>,
 ): Promise<Outcome> {
-  if (key === undefined) return { ...(await execute()), replayed: false };
+  if (key === undefined) return { ...(await execute(null)), replayed: false };
   if (!key.trim() || key.length > 255) throw new ApiError(400, "validation_error", "Idempotency-Key must be 1 to 255 characters", "Idempotency-Key");
   const id = sha256Hex(`${scope.credential}\n${scope.method}\n${scope.path}\n${key}`);
   const { db, clock } = ctx;
@@ -46,19 +61,24 @@ export async function withIdempotency(
     }
     return { status: existing.responseStatus ?? 200, body: JSON.parse(existing.responseBody ?? "null"), replayed: true };
   }
-  let result: { status: number; body: unknown };
+  const reservation: Reservation = { store: (status, body) => store(ctx, id, { status, body }) };
+  let result: Result;
   try {
-    result = await execute();
+    result = await execute(reservation);
   } catch (err) {
-    // Only successes are kept: a request that failed (402, 409, 5xx …) may be retried with the same key.
-    db.delete(idempotencyKeys).where(eq(idempotencyKeys.scope, id)).run();
+    // Only successes are kept: a request that failed (402, 409, 5xx …) may be retried with the same key. A key whose
+    // response was already committed with its effect stays: the effect exists, so a retry must replay, not redo it.
+    db.delete(idempotencyKeys)
+      .where(and(eq(idempotencyKeys.scope, id), eq(idempotencyKeys.status, "in_progress")))
+      .run();
     throw err;
   }
-  finish(ctx, id, result);
+  // The final answer (a sync run's 200 once it finished) replaces what was committed with the effect.
+  store(ctx, id, result);
   return { ...result, replayed: false };
 }
 
-function finish(ctx: Context, id: string, result: { status: number; body: unknown }) {
+function store(ctx: Context, id: string, result: Result) {
   ctx.db
     .update(idempotencyKeys)
     .set({ status: "done", responseStatus: result.status, responseBody: JSON.stringify(result.body) })
@@ -71,7 +91,10 @@ export function purgeIdempotencyKeys(ctx: Context): number {
   return ctx.db.$client.run("DELETE FROM idempotency_keys WHERE created_at < ?", [ctx.clock.now() - IDEMPOTENCY_RETENTION_MS]).changes;
 }
 
-/** At start: a key still "in progress" belongs to a request the previous process never finished; free it for a retry. */
+/**
+ * At start: a key still "in progress" belongs to a request the previous process never finished. Its effect and its
+ * response commit together, so "in progress" means nothing was committed for it: free it for a retry.
+ */
 export function releaseInterruptedKeys(ctx: Context): number {
   return ctx.db.$client.run("DELETE FROM idempotency_keys WHERE status = 'in_progress'").changes;
 }
