@@ -1,4 +1,5 @@
-// The evaluation engine's one entry: documents + workflow -> policy -> provider (local, OpenAI-compatible or test stub) -> validated output and file.
+// The evaluation engine's one entry: documents + workflow -> policy -> provider (local, OpenAI-compatible or test stub) -> validated output.
+// Rendering the output into a file is the run worker's job (render/), not the engine's.
 import type { Config } from "../config";
 import type { Db } from "../db/client";
 import type { Section } from "../extract/types";
@@ -7,21 +8,17 @@ import { EngineError } from "./errors";
 import { findCriteria } from "./local/criteria";
 import { evaluateLocally } from "./local/evaluate";
 import { evaluateWithModel } from "./model";
-import { shapeOutput } from "./output";
 import { placeSections, sectionAt } from "./passages";
-import { planContext, type ContextPlan, type EngineReference } from "./policy";
+import { planContext, type ContextPlan } from "./policy";
 import { compileSchema, isPlainObject } from "./schema";
 import { stubEvaluation, stubFromSchema } from "./stub";
-import type { EngineDocument, Evaluation, ModelPolicy, OutputFormat, RenderedFile, RunUsage } from "./types";
+import type { EngineDocument, EngineReference, Evaluation, ModelPolicy, RunUsage } from "./types";
 
 export { EngineError, type EngineErrorCode } from "./errors";
 export { resolveOutputSchema, type ResolveOutputSchemaInput } from "./output-schema";
-export type { EngineReference } from "./policy";
 
 export interface EvaluateWorkflow {
-  name: string;
   userPrompt: string | null;
-  outputFormat: OutputFormat;
   outputSchema: object | null;
   modelPolicy: ModelPolicy;
   productCode: string;
@@ -41,15 +38,15 @@ export interface EvaluateInput {
   /** null: the built-in local evaluator. */
   llm: Config["llm"];
   contextBudgetChars: number;
-  /** Seeds test-mode stubs and is printed in reports. */
+  /** Seeds test-mode stubs. */
   runId?: string;
-  now?: Date;
 }
 
 export interface EvaluateResult {
-  output: Record<string, unknown>;
-  /** The output file (every format, json included); null never happens today but callers should allow it. */
-  file: RenderedFile | null;
+  /** The standard Evaluation, or (a workflow with an output_schema) an object valid against that schema. */
+  value: Evaluation | Record<string, unknown>;
+  /** True when `value` follows the workflow's own output schema. */
+  custom: boolean;
   usage: RunUsage;
 }
 
@@ -129,15 +126,7 @@ export async function evaluate(input: EvaluateInput): Promise<EvaluateResult> {
     if (!isPlainObject(value)) throw new EngineError("output_invalid", "The output is not a JSON object; a run's output must be one.");
   }
 
-  const documents = [...input.inputs, ...input.references].map((d) => ({ id: d.id, name: d.name }));
-  const shaped = await shapeOutput(workflow.outputFormat, value as Record<string, unknown>, custom, {
-    title: workflow.name,
-    workflowName: workflow.name,
-    runId: input.runId,
-    generatedAt: input.now ?? new Date(),
-    documents,
-  });
-  return { output: shaped.output, file: shaped.file, usage };
+  return { value: value as Evaluation | Record<string, unknown>, custom, usage };
 }
 
 function compileOutputSchema(schema: object): (v: unknown) => string | null {

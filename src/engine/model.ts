@@ -1,6 +1,6 @@
 // Evaluation by an OpenAI-compatible model: the messages (task, reference excerpts, input text, output contract) and the call.
 import type { Config } from "../config";
-import { formatLocation } from "../render/location";
+import { formatLocation } from "../lib/location";
 import { EngineError } from "./errors";
 import type { ContextPlan, Excerpt } from "./policy";
 import { chatJson, ModelError, type ChatMessage } from "./providers/openai";

@@ -4,10 +4,7 @@ import type { Location } from "../extract/types";
 import { chunkDocument } from "../retrieval";
 import { EngineError } from "./errors";
 import { retrieveReferences, type RetrievedChunk } from "./retrieve";
-import type { EngineDocument, ModelPolicy, RagStrategy } from "./types";
-
-/** A reference document; `documentId` is the documents.id its chunks are indexed under, when `id` is a ref_… id. */
-export type EngineReference = EngineDocument & { documentId?: string };
+import type { EngineDocument, EngineReference, ModelPolicy, RagStrategy } from "./types";
 
 /** A piece of a document as an evaluation sees it. */
 export interface Excerpt {

@@ -2,7 +2,7 @@
 import type { Db } from "../db/client";
 import type { Location } from "../extract/types";
 import { chunkDocument, rankChunksMany, searchMany, type Chunk } from "../retrieval";
-import type { EngineReference } from "./policy";
+import type { EngineReference } from "./types";
 
 export interface RetrievedChunk {
   /** The reference's id as the run knows it (ref_… or doc_…). */

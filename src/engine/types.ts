@@ -45,6 +45,9 @@ export interface EngineDocument {
   documentId?: string;
 }
 
+/** A reference document; `documentId` is the documents.id its chunks are indexed under, when `id` is a ref_… id. */
+export type EngineReference = EngineDocument & { documentId?: string };
+
 /** A rendered output file. */
 export interface RenderedFile {
   bytes: Uint8Array;

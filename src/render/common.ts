@@ -1,6 +1,6 @@
 // Shared pieces of the renderers: the metadata they print, the Evaluation type guard and evidence/text helpers.
 import type { Evaluation, Evidence } from "../engine/types";
-import { formatLocation } from "./location";
+import { formatLocation } from "../lib/location";
 
 /** What a renderer knows about the run besides its output value. */
 export type RenderMeta = {

@@ -7,6 +7,7 @@ import type { Config } from "../../src/config";
 import { openDb } from "../../src/db/client";
 import { documents, workspaces } from "../../src/db/schema";
 import { EngineError, evaluate, type EvaluateInput } from "../../src/engine";
+import { shapeOutput } from "../../src/render";
 import { compileSchema, EVALUATION_SCHEMA } from "../../src/engine/schema";
 import type { Evaluation, ModelPolicy, OutputFormat } from "../../src/engine/types";
 import { extract } from "../../src/extract";
@@ -16,15 +17,15 @@ import { collapse, corpusDoc, RUBRIC_MD, STRONG_ESSAY, textDoc } from "./fixture
 const rubric = await textDoc("ref_rubric", "rubric.md", RUBRIC_MD);
 const essay = await textDoc("doc_essay", "essay.txt", STRONG_ESSAY);
 
-function input(over: Partial<EvaluateInput> & { policy?: ModelPolicy; format?: OutputFormat; schema?: object | null; prompt?: string | null } = {}): EvaluateInput {
-  const { policy, format, schema, prompt, ...rest } = over;
+type Over = Partial<EvaluateInput> & { policy?: ModelPolicy; schema?: object | null; prompt?: string | null };
+
+function input(over: Over = {}): EvaluateInput {
+  const { policy, schema, prompt, ...rest } = over;
   return {
     workspaceId: "ws_test",
     mode: "live",
     workflow: {
-      name: "Essay feedback",
       userPrompt: prompt === undefined ? "Grade the persuasive essay against the rubric." : prompt,
-      outputFormat: format ?? "json",
       outputSchema: schema ?? null,
       modelPolicy: policy ?? "auto",
       productCode: "education",
@@ -34,9 +35,16 @@ function input(over: Partial<EvaluateInput> & { policy?: ModelPolicy; format?: O
     llm: null,
     contextBudgetChars: 400_000,
     runId: "run_test1",
-    now: new Date("2026-11-22T12:00:00Z"),
     ...rest,
   };
+}
+
+/** What the run worker does: evaluate, then shape the run's output and render its file. */
+async function evaluateToFile(over: Over & { format?: OutputFormat } = {}) {
+  const { format, ...rest } = over;
+  const r = await evaluate(input(rest));
+  const meta = { title: "Essay feedback", workflowName: "Essay feedback", runId: "run_test1", generatedAt: new Date("2026-11-22T12:00:00Z"), documents: [] };
+  return { ...r, ...(await shapeOutput(format ?? "json", r.value, r.custom, meta)) };
 }
 
 async function engineError(p: Promise<unknown>): Promise<EngineError> {
@@ -58,7 +66,7 @@ describe("policies", () => {
   ] as const)("%s is reported as rag_strategy %s, by the local provider too", async (policy, strategy) => {
     const r = await evaluate(input({ policy }));
     expect(r.usage).toEqual({ input_tokens: null, output_tokens: null, model: "local", rag_strategy: strategy });
-    expect((r.output as unknown as Evaluation).criteria).toHaveLength(5);
+    expect((r.value as Evaluation).criteria).toHaveLength(5);
   });
 
   test("auto takes fulltext while everything fits the budget and hybrid once it does not", async () => {
@@ -178,7 +186,7 @@ describe("OpenAI-compatible model", () => {
     expect(calls[0].authorization).toBe("Bearer sk-fake-123456");
 
     expect(r.usage).toEqual({ input_tokens: 1200, output_tokens: 300, model: "fake-model-2026", rag_strategy: "fulltext" });
-    const out = r.output as unknown as Evaluation;
+    const out = r.value as Evaluation;
     expect(compileSchema(EVALUATION_SCHEMA).validate(out)).toBeNull();
     const quotes = out.criteria[0].evidence.map((e) => e.quote);
     expect(quotes).toHaveLength(2);
@@ -228,7 +236,7 @@ describe("OpenAI-compatible model", () => {
   test("an answer that meets a custom schema is the output as is", async () => {
     const schema = { type: "object", properties: { grade: { type: "string", enum: ["A", "B", "C"] } }, required: ["grade"], additionalProperties: false };
     const { llm } = fakeModel(() => completion({ grade: "B" }));
-    const r = await evaluate(input({ llm, schema }));
+    const r = await evaluateToFile({ llm, schema });
     expect(r.output).toEqual({ grade: "B" });
     expect(JSON.parse(new TextDecoder().decode(r.file!.bytes))).toEqual({ grade: "B" });
   });
@@ -256,15 +264,15 @@ describe("test mode", () => {
     const { llm, calls } = fakeModel(() => completion({}));
     const r = await evaluate(input({ mode: "test", llm, schema, policy: "hybrid" }));
     expect(calls).toHaveLength(0);
-    expect(compileSchema(schema).validate(r.output)).toBeNull();
+    expect(compileSchema(schema).validate(r.value)).toBeNull();
     expect(r.usage).toEqual({ input_tokens: null, output_tokens: null, model: "test", rag_strategy: "hybrid" });
     // The same run id gives the same stub.
-    expect((await evaluate(input({ mode: "test", llm, schema, policy: "hybrid" }))).output).toEqual(r.output);
+    expect((await evaluate(input({ mode: "test", llm, schema, policy: "hybrid" }))).value).toEqual(r.value);
   });
 
   test("without a schema the stub is an evaluation of the rubric's criteria, quoting the input", async () => {
     const r = await evaluate(input({ mode: "test" }));
-    const out = r.output as unknown as Evaluation;
+    const out = r.value as Evaluation;
     expect(compileSchema(EVALUATION_SCHEMA).validate(out)).toBeNull();
     expect(out.criteria.map((c) => c.title)).toEqual(["Thesis", "Evidence", "Counterargument", "Organisation", "Conventions"]);
     expect(out.summary).toContain("Test mode");
@@ -290,7 +298,7 @@ describe("output", () => {
 
   // The CSV renderer writes one table, a row per criterion, and no summary row: there the rationales are checked.
   test.each(FORMATS)("%s: a file the extractor reads back with the summary (CSV: the rationales) in it", async (format, mime, extension) => {
-    const r = await evaluate(input({ format }));
+    const r = await evaluateToFile({ format });
     expect(r.file).not.toBeNull();
     expect(r.file!.mime_type.startsWith(mime)).toBe(true);
     expect(r.file!.extension).toBe(extension);
@@ -318,7 +326,7 @@ describe("output", () => {
     };
     const value = { summary: "Two items checked.", items: [{ name: "Shade" }, { name: "Runoff" }] };
     const { llm } = fakeModel(() => completion(value));
-    const r = await evaluate(input({ llm, schema, format: "xlsx" }));
+    const r = await evaluateToFile({ llm, schema, format: "xlsx" });
     expect(r.output).toEqual({ format: "xlsx", summary: "Two items checked.", data: value });
     const back = await extract(r.file!.bytes, { filename: "output.xlsx" });
     expect(back.text).toContain("Runoff");

@@ -17,13 +17,13 @@ function run(references: EngineDocument[], inputs: EngineDocument[], prompt: str
   const input: EvaluateInput = {
     workspaceId: "ws_test",
     mode: "live",
-    workflow: { name: "Essays", userPrompt: prompt, outputFormat: "json", outputSchema: null, modelPolicy: "auto", productCode: "education" },
+    workflow: { userPrompt: prompt, outputSchema: null, modelPolicy: "auto", productCode: "education" },
     references,
     inputs,
     llm: null,
     contextBudgetChars: 400_000,
   };
-  return evaluate(input).then((r) => r.output as unknown as Evaluation);
+  return evaluate(input).then((r) => r.value as Evaluation);
 }
 
 describe("criteria", () => {

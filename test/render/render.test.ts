@@ -5,7 +5,8 @@ import { unzipSync } from "fflate";
 import mammoth from "mammoth";
 import Papa from "papaparse";
 import type { Evaluation, OutputFormat } from "../../src/engine/types";
-import { formatLocation, isEvaluation, render, type RenderMeta } from "../../src/render";
+import { formatLocation } from "../../src/lib/location";
+import { isEvaluation, render, type RenderMeta } from "../../src/render";
 import { guardFormula } from "../../src/render/csv";
 
 // Evidence points at real corpus documents (names and phrases from test/fixtures/corpus/manifest.json).

@@ -6,6 +6,7 @@ import { evaluate, EngineError } from "../../engine";
 import type { EngineDocument, ModelPolicy, OutputFormat } from "../../engine/types";
 import type { ExtractedDocument } from "../../extract/types";
 import type { JobWorker } from "../../jobs/scheduler";
+import { shapeOutput } from "../../render";
 import { bytesStream, objectStore } from "../../storage";
 import { getReadyReferenceDocuments, referenceStatuses } from "../reference-documents/service";
 import { getWorkflow } from "../workflows/service";
@@ -80,9 +81,7 @@ async function execute(ctx: Context, run: RunRow, references: EngineDocument[]):
       workspaceId: run.workspaceId,
       mode: run.keyMode,
       workflow: {
-        name: workflow.name,
         userPrompt: workflow.userPrompt,
-        outputFormat: workflow.outputFormat as OutputFormat,
         outputSchema: workflow.outputSchema,
         modelPolicy: workflow.defaultModelPolicy as ModelPolicy,
         productCode: workflow.productCode,
@@ -92,16 +91,18 @@ async function execute(ctx: Context, run: RunRow, references: EngineDocument[]):
       llm: ctx.config.llm,
       contextBudgetChars: ctx.config.contextBudgetChars,
       runId: run.id,
-      now: new Date(ctx.clock.now()),
     });
-    let outputObjectKey: string | null = null;
-    let outputMimeType: string | null = null;
-    if (result.file) {
-      outputObjectKey = `runs/${run.workspaceId}/${run.id}/output.${EXTENSION[workflow.outputFormat] ?? result.file.extension}`;
-      outputMimeType = result.file.mime_type;
-      await objectStore(ctx).put(outputObjectKey, bytesStream(result.file.bytes), { maxBytes: result.file.bytes.byteLength });
-    }
-    finishRun(ctx, run.id, "running", "succeeded", { output: result.output, usage: { ...result.usage }, outputObjectKey, outputMimeType, error: null });
+    const format = workflow.outputFormat as OutputFormat;
+    const { output, file } = await shapeOutput(format, result.value, result.custom, {
+      title: workflow.name,
+      workflowName: workflow.name,
+      runId: run.id,
+      generatedAt: new Date(ctx.clock.now()),
+      documents: [...inputs, ...references].map((d) => ({ id: d.id, name: d.name })),
+    });
+    const outputObjectKey = `runs/${run.workspaceId}/${run.id}/output.${EXTENSION[format] ?? file.extension}`;
+    await objectStore(ctx).put(outputObjectKey, bytesStream(file.bytes), { maxBytes: file.bytes.byteLength });
+    finishRun(ctx, run.id, "running", "succeeded", { output, usage: { ...result.usage }, outputObjectKey, outputMimeType: file.mime_type, error: null });
   } catch (err) {
     const error =
       err instanceof EngineError
