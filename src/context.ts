@@ -1,16 +1,10 @@
-// The wiring every module receives: config, database, clock and the in-memory caches that sit in front of them.
-import path from "node:path";
+// What every module receives: config, database, clock and the per-process runtime pieces that sit in front of them.
+// Types only: src/create-context.ts builds one (this file imports no module, so every module can import it).
 import type { Config } from "./config";
-import { openDb, type Db } from "./db/client";
-import { OidcVerifier } from "./modules/auth/service";
-import { KeyCache } from "./modules/keys/service";
-import { Scheduler } from "./jobs/scheduler";
-
-export interface Clock {
-  now(): number;
-}
-
-export const systemClock: Clock = { now: () => Date.now() };
+import type { Db } from "./db/client";
+import type { Authenticate } from "./http/caller";
+import type { Scheduler } from "./jobs/scheduler";
+import type { Clock } from "./lib/clock";
 
 export interface Context {
   config: Config;
@@ -21,19 +15,10 @@ export interface Context {
 }
 
 export interface Runtime {
-  keys: KeyCache;
-  oidc: OidcVerifier | null;
+  /** Bearer token → caller, for the HTTP guard; the auth module's (API keys cached in memory, sessions, OIDC). */
+  authenticate: Authenticate;
+  /** Drops a revoked key from the authenticator's cache, so it stops working at once. */
+  forgetKey(tokenHash: string): void;
   /** Background workers; `scheduler.wake(name)` after writing new work (runs, jobs, webhooks). */
   scheduler: Scheduler;
-}
-
-/** Opens (and migrates) the database of `config.dataDir`. `config.secret` must be set (see ensureDataDir). */
-export function createContext(config: Config, clock: Clock = systemClock): Context {
-  const db = openDb(path.join(config.dataDir, "assay.db"));
-  return {
-    config,
-    db,
-    clock,
-    runtime: { keys: new KeyCache(db), oidc: config.oidc ? new OidcVerifier(config.oidc) : null, scheduler: new Scheduler() },
-  };
 }

@@ -2,7 +2,7 @@
 import { copyFileSync, cpSync, existsSync, mkdirSync } from "node:fs";
 import path from "node:path";
 import { ConfigError, ensureDataDir, loadConfig } from "./config";
-import { createContext } from "./context";
+import { createContext } from "./create-context";
 import { ApiError } from "./http/errors";
 import { createUser, findUserByEmail } from "./modules/auth/service";
 import { getBalance, grantCredits } from "./modules/usage/service";

@@ -1,7 +1,9 @@
 // Starts Assay: data dir, database, admin bootstrap, HTTP server and background jobs; stops them cleanly.
 import { ensureDataDir, type Config } from "./config";
 import { createApp } from "./app";
-import { createContext, type Clock, type Context } from "./context";
+import type { Context } from "./context";
+import { createContext } from "./create-context";
+import type { Clock } from "./lib/clock";
 import { ensureAdmin } from "./modules/auth/service";
 import { registerJobs } from "./jobs";
 

@@ -5,7 +5,9 @@ import os from "node:os";
 import path from "node:path";
 import { createApp, type App } from "../src/app";
 import { ensureDataDir, loadConfig, type Config } from "../src/config";
-import { createContext, type Clock, type Context } from "../src/context";
+import type { Context } from "../src/context";
+import { createContext } from "../src/create-context";
+import type { Clock } from "../src/lib/clock";
 import { createUser } from "../src/modules/auth/service";
 
 export const CORPUS = path.resolve(import.meta.dir, "fixtures/corpus");

@@ -2,7 +2,7 @@
 import { beforeAll, describe, expect, test } from "bun:test";
 import path from "node:path";
 import { and, eq } from "drizzle-orm";
-import { createContext } from "../../src/context";
+import { createContext } from "../../src/create-context";
 import { chunks, documents, events, jobs, referenceDocuments } from "../../src/db/schema";
 import { claimJob } from "../../src/modules/reference-documents/jobs";
 import { getReadyReferenceDocuments, INDEX_JOB, referenceStatuses } from "../../src/modules/reference-documents/service";

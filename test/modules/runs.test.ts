@@ -397,7 +397,7 @@ describe("restart recovery", () => {
     const r = await h.call("POST", `/v1/workflows/${wf}/runs`, { token: u.liveKey, body: { input_documents: [essay] } });
     // Simulate a process that claimed the run and died: running, lease expired.
     h.ctx.db.update(runs).set({ status: "running", attempts: 1, startedAt: Date.now() - 120_000, lockedUntil: Date.now() - 1 }).where(eq(runs.id, r.body.id)).run();
-    const { createContext } = await import("../../src/context");
+    const { createContext } = await import("../../src/create-context");
     const next = createContext(h.ctx.config);
     expect(recoverRuns(next).requeued).toBeGreaterThanOrEqual(1);
     for (let i = 0; i < 20 && ((await indexNext(next)) || (await runTick(next))); i++);

@@ -3,7 +3,8 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
 import Stripe from "stripe";
-import { createContext, type Context } from "../../src/context";
+import type { Context } from "../../src/context";
+import { createContext } from "../../src/create-context";
 import { tx } from "../../src/db/client";
 import { events, webhookDeliveries } from "../../src/db/schema";
 import { registerJobs } from "../../src/jobs";

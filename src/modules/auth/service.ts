@@ -2,15 +2,16 @@
 import { and, eq, gt, isNull } from "drizzle-orm";
 import { createRemoteJWKSet, jwtVerify, type JWTVerifyGetKey } from "jose";
 import type { Config } from "../../config";
-import type { Clock } from "../../context";
 import { tx, type Db } from "../../db/client";
 import { sessions, users, workspaces } from "../../db/schema";
+import { type Auth, type Authenticate, type AuthNeed, type Role, unauthenticated } from "../../http/caller";
 import { ApiError } from "../../http/errors";
+import type { Clock } from "../../lib/clock";
 import { base62, newId, sha256Hex } from "../../lib/ids";
+import { type KeyCache, rateLimit } from "../keys/service";
 import { grantCredits } from "../usage/service";
 
 export const SESSION_TTL_MS = 24 * 3600 * 1000;
-export type Role = "admin" | "member";
 export type UserRow = typeof users.$inferSelect;
 
 const EMAIL = /^[^\s@]+@[^\s@]+$/;
@@ -183,4 +184,61 @@ export async function oidcUser(db: Db, clock: Clock, config: Config, claims: { s
     if (again) return again;
     throw err;
   }
+}
+
+interface AuthenticatorDeps {
+  db: Db;
+  clock: Clock;
+  config: Config;
+  keys: KeyCache;
+  oidc: OidcVerifier | null;
+}
+
+function sessionCaller(user: UserRow, token: string, need: AuthNeed): Auth {
+  if (need === "admin" && user.role !== "admin") throw new ApiError(403, "forbidden", "This endpoint is for administrators");
+  return { kind: "session", workspaceId: user.workspaceId, userId: user.id, role: user.role, token, mode: "live" };
+}
+
+/** The authenticate function the context hands the HTTP guard: API keys (cached, rate-limited), sessions, OIDC JWTs. */
+export function authenticator({ db, clock, config, keys, oidc }: AuthenticatorDeps): Authenticate {
+  const viaOidc = async (verifier: OidcVerifier, token: string, need: AuthNeed): Promise<Auth> => {
+    const claims = await verifier.verify(token);
+    if (!claims) throw unauthenticated();
+    return sessionCaller(await oidcUser(db, clock, config, claims), token, need);
+  };
+  return (token, need, headers) => {
+    const now = clock.now();
+    if (token.startsWith("svc_")) {
+      const key = keys.get(token, now);
+      if (!key) throw unauthenticated();
+      if (need === "session" || need === "admin") {
+        throw new ApiError(401, "session_required", "This endpoint needs a user session (POST /v1/auth/login), not an API key");
+      }
+      const rl = rateLimit(key, config.defaultRpm, now);
+      const rlHeaders = {
+        "x-ratelimit-limit": String(rl.limit),
+        "x-ratelimit-remaining": String(rl.remaining),
+        "x-ratelimit-reset": String(rl.reset),
+      };
+      if (!rl.allowed) {
+        throw new ApiError(429, "rate_limited", `Rate limit of ${rl.limit} requests per minute exceeded`, undefined, {
+          ...rlHeaders,
+          "retry-after": String(rl.retryAfter),
+        });
+      }
+      Object.assign(headers, rlHeaders);
+      if (need !== "any" && !key.scopes.has(need)) {
+        throw new ApiError(403, "insufficient_scope", `This API key lacks the scope ${need}`);
+      }
+      keys.touch(key, now);
+      return { kind: "key", workspaceId: key.workspaceId, userId: key.userId, keyId: key.id, mode: key.mode, scopes: key.scopes };
+    }
+    if (token.startsWith("sess_")) {
+      const user = sessionUser(db, clock, token);
+      if (!user) throw unauthenticated();
+      return sessionCaller(user, token, need);
+    }
+    if (oidc && token.split(".").length === 3) return viaOidc(oidc, token, need);
+    throw unauthenticated();
+  };
 }

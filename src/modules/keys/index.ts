@@ -36,7 +36,7 @@ export const keyRoutes = (ctx: Context) =>
         detail: { summary: "Create an API key (the token is shown once)" },
       },
     )
-    .delete("/:key_id", ({ auth, params }) => toApiKeySummary(revokeKey(ctx.db, ctx.clock, ctx.runtime.keys, auth.workspaceId, params.key_id)), {
+    .delete("/:key_id", ({ auth, params }) => toApiKeySummary(revokeKey(ctx.db, ctx.clock, ctx.runtime.forgetKey, auth.workspaceId, params.key_id)), {
       auth: "session",
       response: { 200: ApiKeySummary, 401: ErrorBody, 404: ErrorBody },
       detail: { summary: "Revoke an API key" },

@@ -1,7 +1,7 @@
 // Wire format of API keys: ApiKeySummary, SecretApiKey and the create body (spec §2, CONTRACT.md "API keys").
 import { t } from "elysia";
 import { JsonInteger } from "../../http/body";
-import { SCOPES } from "./service";
+import { SCOPES } from "../../http/caller";
 
 const Mode = t.Union([t.Literal("live"), t.Literal("test")]);
 const NullableDate = t.Union([t.String({ format: "date-time" }), t.Null()]);

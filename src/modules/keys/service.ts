@@ -1,25 +1,13 @@
 // API keys: creation (token shown once), listing, revocation, and the cached lookup the auth guard runs on every request.
 import { and, desc, eq } from "drizzle-orm";
-import type { Clock } from "../../context";
 import type { Db } from "../../db/client";
 import { apiKeys } from "../../db/schema";
+import { SCOPES } from "../../http/caller";
 import { ApiError } from "../../http/errors";
+import type { Clock } from "../../lib/clock";
 import { base62, newId, sha256Hex } from "../../lib/ids";
 import { iso, isoOrNull } from "../../lib/time";
 
-export const SCOPES = [
-  "runs:read",
-  "runs:write",
-  "workflows:read",
-  "workflows:write",
-  "documents:write",
-  "reference_documents:read",
-  "reference_documents:write",
-  "webhooks:read",
-  "webhooks:write",
-  "usage:read",
-] as const;
-export type Scope = (typeof SCOPES)[number];
 
 export type ApiKeyRow = typeof apiKeys.$inferSelect;
 
@@ -106,13 +94,14 @@ export function listKeys(db: Db, workspaceId: string): ApiKeyRow[] {
   return db.select().from(apiKeys).where(eq(apiKeys.workspaceId, workspaceId)).orderBy(desc(apiKeys.createdAt), desc(apiKeys.id)).all();
 }
 
-export function revokeKey(db: Db, clock: Clock, cache: KeyCache, workspaceId: string, keyId: string): ApiKeyRow {
+/** Revokes a key; `forget` drops it from the authenticator's cache, so it stops working at once. */
+export function revokeKey(db: Db, clock: Clock, forget: (tokenHash: string) => void, workspaceId: string, keyId: string): ApiKeyRow {
   const row = db.select().from(apiKeys).where(and(eq(apiKeys.id, keyId), eq(apiKeys.workspaceId, workspaceId))).get();
   if (!row) throw new ApiError(404, "not_found", `No API key ${keyId}`);
   if (row.status === "revoked") return row;
   const revokedAt = clock.now();
   db.update(apiKeys).set({ status: "revoked", revokedAt }).where(eq(apiKeys.id, keyId)).run();
-  cache.forget(row.tokenHash);
+  forget(row.tokenHash);
   return { ...row, status: "revoked", revokedAt };
 }
 

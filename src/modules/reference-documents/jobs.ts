@@ -1,6 +1,6 @@
 // Durable background jobs (the `jobs` table): queue, claim with one UPDATE … RETURNING, finish, retry or fail.
 import { and, eq } from "drizzle-orm";
-import type { Clock } from "../../context";
+import type { Clock } from "../../lib/clock";
 import type { Db } from "../../db/client";
 import { jobs } from "../../db/schema";
 

@@ -2,7 +2,8 @@
 // GET /v1/runs, GET /v1/runs/:run_id, POST /v1/runs/:run_id/cancel, GET /v1/runs/:run_id/output.
 import { Elysia, t } from "elysia";
 import type { Context } from "../../context";
-import { authGuard, type Auth } from "../../http/auth-guard";
+import { authGuard } from "../../http/auth-guard";
+import type { Auth } from "../../http/caller";
 import { checkSchema, parseJson, readBodyCapped, readJsonBody } from "../../http/body";
 import { ApiError } from "../../http/errors";
 import { canonicalJson } from "../../lib/canonical-json";

@@ -7,7 +7,7 @@ import { ApiError } from "../../http/errors";
 import { listPage } from "../../http/pagination";
 import { newId } from "../../lib/ids";
 import { signedDownloadUrl } from "../../storage";
-import type { Auth } from "../../http/auth-guard";
+import type { Auth } from "../../http/caller";
 import type { ProductPricing } from "../../catalog";
 import { getProduct } from "../products/service";
 import { chargeHold, holdCredits, refundCharge, releaseHold, roundCredits } from "../usage/service";

@@ -1,6 +1,6 @@
 // The credit ledger: grants, holds, charges, releases and refunds; balances are derived from it, never stored.
 import { eq, sql } from "drizzle-orm";
-import type { Clock } from "../../context";
+import type { Clock } from "../../lib/clock";
 import { creditLedger } from "../../db/schema";
 import type { Db } from "../../db/client";
 import { ApiError } from "../../http/errors";

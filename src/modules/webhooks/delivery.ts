@@ -2,7 +2,7 @@
 // and the rules that decide what happens next (retry schedule, window, Retry-After, 410, disabling a dead endpoint).
 import { and, asc, count, eq, gte, inArray, isNull, lt, ne, or, sql } from "drizzle-orm";
 import type { Config } from "../../config";
-import type { Clock } from "../../context";
+import type { Clock } from "../../lib/clock";
 import { tx, type Db } from "../../db/client";
 import { events, webhookDeliveries, webhookEndpoints } from "../../db/schema";
 import { ApiError } from "../../http/errors";

@@ -1,5 +1,6 @@
 // The outbox: other modules record events here inside the transaction that makes the change they report.
-import type { Clock, Context } from "../../context";
+import type { Context } from "../../context";
+import type { Clock } from "../../lib/clock";
 import type { Db } from "../../db/client";
 import { events } from "../../db/schema";
 import { newId } from "../../lib/ids";

@@ -1,6 +1,6 @@
 // Webhook endpoints: create (secret shown once), list, read, update, soft delete; and the delivery log of one endpoint.
 import { and, eq, isNull } from "drizzle-orm";
-import type { Clock } from "../../context";
+import type { Clock } from "../../lib/clock";
 import { tx, type Db } from "../../db/client";
 import { webhookDeliveries, webhookEndpoints } from "../../db/schema";
 import { ApiError } from "../../http/errors";

@@ -1,7 +1,8 @@
 // Workflows: validation against the catalog and the workspace's own resources, create, read, update, soft delete.
 import { and, eq, inArray, isNull } from "drizzle-orm";
 import { promptTemplates } from "../../catalog";
-import type { Clock, Context } from "../../context";
+import type { Context } from "../../context";
+import type { Clock } from "../../lib/clock";
 import type { Db } from "../../db/client";
 import { documents, referenceDocuments, webhookEndpoints, workflows } from "../../db/schema";
 import { resolveOutputSchema } from "../../engine/output-schema";

@@ -1,0 +1,27 @@
+// Builds a Context: opens (and migrates) the database and wires the modules' runtime pieces into it. Only entry points
+// (server, CLI) and tests call it; modules receive the Context it returns.
+import path from "node:path";
+import type { Config } from "./config";
+import type { Context } from "./context";
+import { openDb } from "./db/client";
+import { Scheduler } from "./jobs/scheduler";
+import { type Clock, systemClock } from "./lib/clock";
+import { authenticator, OidcVerifier } from "./modules/auth/service";
+import { KeyCache } from "./modules/keys/service";
+
+/** Opens the database of `config.dataDir`. `config.secret` must be set (see ensureDataDir). */
+export function createContext(config: Config, clock: Clock = systemClock): Context {
+  const db = openDb(path.join(config.dataDir, "assay.db"));
+  const keys = new KeyCache(db);
+  const oidc = config.oidc ? new OidcVerifier(config.oidc) : null;
+  return {
+    config,
+    db,
+    clock,
+    runtime: {
+      authenticate: authenticator({ db, clock, config, keys, oidc }),
+      forgetKey: (tokenHash) => keys.forget(tokenHash),
+      scheduler: new Scheduler(),
+    },
+  };
+}
