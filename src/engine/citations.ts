@@ -21,8 +21,10 @@ export function verifyCitations(evaluation: Evaluation, documents: EngineDocumen
   const byId = new Map(documents.map((d) => [d.id, d]));
   const indexes = new Map<string, NormalizedText>();
   const normalized = (d: EngineDocument) => {
-    let n = indexes.get(d.id);
-    if (!n) indexes.set(d.id, (n = normalize(d.content.text)));
+    const seen = indexes.get(d.id);
+    if (seen) return seen;
+    const n = normalize(d.content.text);
+    indexes.set(d.id, n);
     return n;
   };
   let repaired = 0;

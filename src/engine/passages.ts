@@ -44,7 +44,7 @@ export function sectionAt(sections: PlacedSection[], at: number): PlacedSection 
 const MAX_PASSAGE = 320;
 
 // A sentence ends at . ! ? (and closing quotes/brackets) followed by space and a capital, digit or opening quote.
-const SENTENCE_END = /[.!?]+["'”’)\]]*(?=\s+["'“‘(\[]?[\p{Lu}\p{N}])/gu;
+const SENTENCE_END = /[.!?]+["'”’)\]]*(?=\s+["'“‘([]?[\p{Lu}\p{N}])/gu;
 const LIST_LINE = /^\s*(?:[-*•+]|\d+[.)]|[a-z][.)])\s+/;
 
 /** The document's passages in order. */

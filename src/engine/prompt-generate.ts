@@ -55,7 +55,7 @@ export function keywords(text: string): string[] {
   for (const raw of text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []) {
     if (raw.length < 2 || STOPWORDS.has(raw)) continue;
     let w = raw;
-    if (w.length > 4 && w.endsWith("ies")) w = w.slice(0, -3) + "y";
+    if (w.length > 4 && w.endsWith("ies")) w = `${w.slice(0, -3)}y`;
     else if (w.length > 2 && w.endsWith("s") && !w.endsWith("ss") && !w.endsWith("us") && !w.endsWith("is")) w = w.slice(0, -1);
     if (!STOPWORDS.has(w)) out.push(w);
   }
@@ -203,14 +203,14 @@ export function composePrompt(input: GenerateInput, templates: PromptTemplate[])
 
   const blocks: string[] = [];
   const notes = introNotes(seed.intro);
-  blocks.push(`You are ${ROLES[category]}. Your goal, in the requester's words: ${tidyGoal(input.goal)}` + (notes ? `\n${notes}` : ""));
+  blocks.push(`You are ${ROLES[category]}. Your goal, in the requester's words: ${tidyGoal(input.goal)}${notes ? `\n${notes}` : ""}`);
   blocks.push(
     "Evaluate the input documents against the attached reference documents (rubric/criteria). Treat them as the authority: " +
       "use their criteria, weights and level descriptors as written; where they are silent, apply the checks below and say that you did.",
   );
-  blocks.push(`What to check${template ? ` (${template.title})` : ""}:\n` + checks.map((c) => `- ${c}`).join("\n"));
+  blocks.push(`What to check${template ? ` (${template.title})` : ""}:\n${checks.map((c) => `- ${c}`).join("\n")}`);
   if (seed.guidance.length > 0) blocks.push(seed.guidance.join("\n"));
-  if (seed.flags.length > 0) blocks.push("Flag for a person to look at:\n" + seed.flags.map((f) => `- ${f}`).join("\n"));
+  if (seed.flags.length > 0) blocks.push(`Flag for a person to look at:\n${seed.flags.map((f) => `- ${f}`).join("\n")}`);
   blocks.push(
     "Evidence:\n" +
       "- Support every judgement with a quote copied verbatim from the input document, and give its location (page, section or clause, sheet and cell, or paragraph).\n" +

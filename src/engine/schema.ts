@@ -261,13 +261,14 @@ function mergeShapes(a: Shape, b: Shape): Shape {
   const out: Shape = { types };
   if (a.props || b.props) {
     const props = new Map(a.props ?? []);
-    for (const [k, s] of b.props ?? []) props.set(k, props.has(k) ? mergeShapes(props.get(k)!, s) : s);
+    for (const [k, s] of b.props ?? []) {
+      const seen = props.get(k);
+      props.set(k, seen ? mergeShapes(seen, s) : s);
+    }
     out.props = props;
     // A key is required only if every object seen here had it.
-    out.required =
-      a.required && b.required
-        ? new Set([...a.required].filter((k) => b.required!.has(k)))
-        : new Set(a.required ?? b.required ?? []);
+    const both = a.required && b.required ? b.required : null;
+    out.required = both ? new Set([...(a.required ?? [])].filter((k) => both.has(k))) : new Set(a.required ?? b.required ?? []);
   }
   if (a.items && b.items) out.items = mergeShapes(a.items, b.items);
   else out.items = a.items ?? b.items;

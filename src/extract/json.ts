@@ -13,7 +13,7 @@ export function extractJson(bytes: Uint8Array): ExtractedDocument {
   }
   const sections: Section[] = [];
   if (Array.isArray(value)) {
-    value.forEach((item, i) => sections.push(section(`[${i}]`, item)));
+    for (const [i, item] of value.entries()) sections.push(section(`[${i}]`, item));
   } else if (isObject(value)) {
     for (const key of Object.keys(value)) sections.push(section(key, value[key]));
   } else {

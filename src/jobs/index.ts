@@ -38,5 +38,9 @@ export function registerJobs(ctx: Context): { stop(): void } {
   };
   cleanup();
   const crons = [new Cron("17 * * * *", { protect: true }, cleanup), new Cron("* * * * *", { protect: true }, recover)];
-  return { stop: () => crons.forEach((c) => c.stop()) };
+  return {
+    stop: () => {
+      for (const c of crons) c.stop();
+    },
+  };
 }

@@ -48,11 +48,11 @@ export class Scheduler {
 
   private sleep(name: string, ms: number): Promise<void> {
     return new Promise((resolve) => {
-      let set = this.sleepers.get(name);
-      if (!set) this.sleepers.set(name, (set = new Set()));
+      const set = this.sleepers.get(name) ?? new Set();
+      this.sleepers.set(name, set);
       const done = () => {
         clearTimeout(timer);
-        set!.delete(done);
+        set.delete(done);
         resolve();
       };
       const timer = setTimeout(done, ms);

@@ -15,7 +15,7 @@ const BOM = "\uFEFF";
 export function renderCsv(value: unknown, meta: RenderMeta): RenderedFile {
   const rows = isEvaluation(value) ? evaluationRows(value, meta) : genericRows(toGenericModel(value));
   // RFC 4180: records end with CRLF (the last one too, which every reader accepts).
-  const text = BOM + rows.map((r) => r.map(field).join(",")).join("\r\n") + "\r\n";
+  const text = `${BOM + rows.map((r) => r.map(field).join(",")).join("\r\n")}\r\n`;
   return { bytes: utf8.encode(text), mime_type: "text/csv", extension: "csv" };
 }
 
@@ -37,7 +37,9 @@ function genericRows(model: GenericModel): Scalar[][] {
   const rows: Scalar[][] = [["field", "value"]];
   for (const f of model.fields) rows.push([f.key, f.value]);
   for (const t of model.tables) {
-    t.rows.forEach((r, i) => t.columns.forEach((c, j) => rows.push([`${t.key}[${i}].${c}`, r[j] ?? null])));
+    for (const [i, r] of t.rows.entries()) {
+      for (const [j, c] of t.columns.entries()) rows.push([`${t.key}[${i}].${c}`, r[j] ?? null]);
+    }
   }
   return rows;
 }

@@ -113,7 +113,7 @@ function cellValue(v: CellValue): CellValue {
 }
 
 function columnWidth(values: Scalar[]): number {
-  const longest = Math.max(...values.map((v) => (v === null ? 0 : String(v).split("\n")[0]!.length)));
+  const longest = Math.max(...values.map((v) => (v === null ? 0 : String(v).split("\n", 1)[0].length)));
   return Math.min(60, Math.max(10, longest + 2));
 }
 

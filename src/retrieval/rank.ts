@@ -30,7 +30,9 @@ export function rankChunksMany(chunks: Chunk[], queries: string[], k?: number): 
   try {
     mem.exec(`CREATE VIRTUAL TABLE t USING fts5(text, tokenize='${TOKENIZER}')`);
     const insert = mem.query("INSERT INTO t (rowid, text) VALUES (?, ?)");
-    mem.transaction(() => chunks.forEach((c, i) => insert.run(i, c.text)))();
+    mem.transaction(() => {
+      for (const [i, c] of chunks.entries()) insert.run(i, c.text);
+    })();
     const select = mem.query<{ i: number; score: number; snippet: string }, [string, number]>(
       `SELECT rowid AS i, bm25(t) AS score, ${SNIPPET_SQL("t")} AS snippet FROM t WHERE t MATCH ? ORDER BY score, rowid LIMIT ?`,
     );

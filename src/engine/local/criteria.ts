@@ -37,34 +37,56 @@ function toLines(sections: Section[]): Line[] {
   for (const section of sections) {
     const hint = section.location.heading?.trim();
     let fence: string | null = null;
-    section.text.split("\n").forEach((raw, i) => {
+    for (const [i, raw] of section.text.split("\n").entries()) {
       const line = raw.replace(/\t/g, "    ").replace(/\s+$/, "");
       // Code blocks hold code, not criteria ("# Open workbook" in a Python sample is a comment).
       const f = /^ {0,3}(`{3,}|~{3,})/.exec(line);
       if (fence) {
         if (f && f[1][0] === fence[0] && f[1].length >= fence.length) fence = null;
-        return;
+        continue;
       }
       if (f) {
         fence = f[1];
-        return;
+        continue;
       }
-      if (line.trim() === "") return out.push({ kind: "blank" });
+      if (line.trim() === "") {
+        out.push({ kind: "blank" });
+        continue;
+      }
       const atx = ATX.exec(line);
-      if (atx) return out.push({ kind: "heading", level: atx[1].length, text: atx[2] });
+      if (atx) {
+        out.push({ kind: "heading", level: atx[1].length, text: atx[2] });
+        continue;
+      }
       // DOCX and PPTX headings arrive as a section's first line, named in its location.
-      if (i === 0 && hint && line.trim() === hint) return out.push({ kind: "heading", level: 2, text: hint });
-      if (TABLE_SEPARATOR.test(line) && line.includes("-")) return;
+      if (i === 0 && hint && line.trim() === hint) {
+        out.push({ kind: "heading", level: 2, text: hint });
+        continue;
+      }
+      if (TABLE_SEPARATOR.test(line) && line.includes("-")) continue;
       if (line.includes(" | ") || /^\s*\|.*\|\s*$/.test(line)) {
-        const cells = line.replace(/^\s*\|/, "").replace(/\|\s*$/, "").split("|").map((c) => c.trim());
-        if (cells.length >= 2) return out.push({ kind: "row", cells });
+        const cells = line
+          .replace(/^\s*\|/, "")
+          .replace(/\|\s*$/, "")
+          .split("|")
+          .map((c) => c.trim());
+        if (cells.length >= 2) {
+          out.push({ kind: "row", cells });
+          continue;
+        }
       }
       const item = ITEM.exec(line);
-      if (item) return out.push({ kind: "item", indent: item[1].length, text: item[2].trim() });
+      if (item) {
+        out.push({ kind: "item", indent: item[1].length, text: item[2].trim() });
+        continue;
+      }
       const bold = BOLD_LINE.exec(line);
-      if (bold) return out.push({ kind: "heading", level: 7, text: bold[1] });
+      if (bold) {
+        out.push({ kind: "heading", level: 7, text: bold[1] });
+        continue;
+      }
       out.push({ kind: "text", text: line.trim() });
-    });
+    }
     out.push({ kind: "blank" });
   }
   return out;
@@ -162,8 +184,10 @@ function tableSets(lines: Line[]): CandidateSet[] {
   return sets;
 }
 
-const HEADER_TITLE = /criteri|categor|dimension|aspect|trait|element|area|component|skill|requirement|item|question|task|objective|standard|competenc|topic|feature|section|indicator/i;
-const HEADER_POINTS = /^(?:max(?:imum)?\.?\s*)?(?:points?|marks?|pts|score|weight(?:ing)?|value|max|%|possible|out of)\b|points?\s*(?:possible|available)|^weight/i;
+const HEADER_TITLE =
+  /criteri|categor|dimension|aspect|trait|element|area|component|skill|requirement|item|question|task|objective|standard|competenc|topic|feature|section|indicator/i;
+const HEADER_POINTS =
+  /^(?:max(?:imum)?\.?\s*)?(?:points?|marks?|pts|score|weight(?:ing)?|value|max|%|possible|out of)\b|points?\s*(?:possible|available)|^weight/i;
 const HEADER_DESC = /descri|detail|expect|look(?:ing)? for|guidance|requirement|what|explanation|definition|notes?/i;
 
 function tableCandidates(rows: string[][]): Candidate[] {
@@ -215,9 +239,7 @@ function tableCandidates(rows: string[][]): Candidate[] {
     }
   }
   // The top level describes the work a criterion asks for: its cell is the description.
-  const top = isLevelTable
-    ? [...levels].sort((a, b) => (b.value ?? -1) - (a.value ?? -1) || a.index - b.index)[0]
-    : undefined;
+  const top = isLevelTable ? [...levels].sort((a, b) => (b.value ?? -1) - (a.value ?? -1) || a.index - b.index)[0] : undefined;
   const levelMax = isLevelTable ? Math.max(0, ...levels.map((l) => l.value ?? 0)) : 0;
 
   const out: Candidate[] = [];
@@ -481,10 +503,7 @@ const GENERIC: Candidate[] = [
  * The criteria to score: the reference documents' rubric; else the prompt's own list of criteria
  * (instructions about quoting and output left out); else three generic ones.
  */
-export function findCriteria(
-  references: { sections: Section[] }[],
-  prompt: string | null,
-): { criteria: RubricCriterion[]; source: CriteriaSource } {
+export function findCriteria(references: { sections: Section[] }[], prompt: string | null): { criteria: RubricCriterion[]; source: CriteriaSource } {
   let found: Candidate[] = references.flatMap((r) => parseCriteria(r.sections));
   let source: CriteriaSource = "references";
   if (found.length === 0 && prompt) {
