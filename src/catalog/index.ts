@@ -4,7 +4,7 @@ import type { PromptTemplate } from "../engine/prompt-generate";
 import productsJson from "./products.json";
 import templatesJson from "./prompt-templates.json";
 
-export type ProductStatus = "active" | "beta" | "deprecated";
+type ProductStatus = "active" | "beta" | "deprecated";
 
 /** Credits a run costs: credits_per_run plus credits_per_page per page (paged inputs) or credits_per_1k_chars per started 1,000 characters. */
 export interface ProductPricing {

@@ -14,10 +14,10 @@ import { compileSchema, isPlainObject } from "./schema";
 import { stubEvaluation, stubFromSchema } from "./stub";
 import type { EngineDocument, EngineReference, Evaluation, ModelPolicy, RunUsage } from "./types";
 
-export { EngineError, type EngineErrorCode } from "./errors";
-export { resolveOutputSchema, type ResolveOutputSchemaInput } from "./output-schema";
+export { EngineError } from "./errors";
+export { resolveOutputSchema } from "./output-schema";
 
-export interface EvaluateWorkflow {
+interface EvaluateWorkflow {
   userPrompt: string | null;
   outputSchema: object | null;
   modelPolicy: ModelPolicy;
@@ -51,7 +51,7 @@ export interface EvaluateResult {
 }
 
 /** References longer than this are a knowledge base, not a rubric: under file_search the local evaluator reads only retrieved sections. */
-export const LOCAL_WHOLE_REFERENCE_CHARS = 20_000;
+const LOCAL_WHOLE_REFERENCE_CHARS = 20_000;
 
 /** Evaluates a run's inputs. Throws EngineError (output_invalid, model_error, context_too_large, no_input_text). */
 export async function evaluate(input: EvaluateInput): Promise<EvaluateResult> {

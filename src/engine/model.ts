@@ -20,7 +20,7 @@ export interface ModelAnswer {
   model: string;
 }
 
-export const DEFAULT_TASK = "Evaluate the input documents against the criteria in the reference documents.";
+const DEFAULT_TASK = "Evaluate the input documents against the criteria in the reference documents.";
 
 const EVALUATION_CONTRACT = [
   "Answer with one JSON object, the evaluation:",
@@ -42,7 +42,7 @@ const CUSTOM_CONTRACT =
   "for character from the input documents.";
 
 /** The chat messages for a plan: system = role and output contract; user = task, reference excerpts, input text. */
-export function buildMessages(plan: ContextPlan, prompt: string | null, custom: boolean): ChatMessage[] {
+function buildMessages(plan: ContextPlan, prompt: string | null, custom: boolean): ChatMessage[] {
   const system = [
     "You are Assay, a careful evaluator of documents. You judge the input documents against the reference documents " +
       "(a rubric, criteria, checklist or playbook) and the task. Base every judgement on the documents; never invent facts or quotes.",

@@ -94,7 +94,7 @@ function tableRows(text: string): string[][] {
  * whose original text is not at hand. Scalars are read as JSON when they parse as a number, boolean,
  * null, [] or {}, else as strings, so a string that looks like a number comes back as a number.
  */
-export function unflatten(doc: ExtractedDocument): unknown {
+function unflatten(doc: ExtractedDocument): unknown {
   const first = doc.sections[0];
   if (doc.sections.length === 1 && first && !first.location.section) return scalarOf(first.text);
   let root: unknown;

@@ -38,13 +38,13 @@ export interface PlanInput {
 }
 
 /** Input parts used as retrieval queries; a long input is sampled evenly, so every part of it has a say. */
-export const MAX_QUERY_PARTS = 24;
+const MAX_QUERY_PARTS = 24;
 /** file_search: reference chunks retrieved per input part. */
-export const FILE_SEARCH_K = 4;
+const FILE_SEARCH_K = 4;
 /** hybrid: candidates per query; the budget decides how many are kept. */
 const HYBRID_K = 20;
 
-export function strategyFor(policy: ModelPolicy, totalChars: number, budget: number): RagStrategy {
+function strategyFor(policy: ModelPolicy, totalChars: number, budget: number): RagStrategy {
   switch (policy) {
     case "gemini-file-search":
       return "file_search";
@@ -117,7 +117,7 @@ function sectionsOf(doc: EngineDocument): Excerpt[] {
 }
 
 /** The input's chunks as queries: all of them when few, else an even sample. */
-export function queryParts(inputs: EngineDocument[]): string[] {
+function queryParts(inputs: EngineDocument[]): string[] {
   const parts = inputs.flatMap((d) => chunkDocument(d.content).map((c) => c.text));
   if (parts.length <= MAX_QUERY_PARTS) return parts;
   const step = parts.length / MAX_QUERY_PARTS;

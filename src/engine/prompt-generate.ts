@@ -1,7 +1,7 @@
 // Deterministic prompt generation (POST /prompt-templates/generate without a model server): goal + catalog templates -> an evaluation prompt.
 import type { OutputFormat } from "./types";
 
-export type TemplateCategory = "education" | "legal" | "grading" | "hr" | "general";
+type TemplateCategory = "education" | "legal" | "grading" | "hr" | "general";
 
 /**
  * One entry of src/catalog/prompt-templates.json (the spec's PromptTemplate).
@@ -50,7 +50,7 @@ const STOPWORDS = new Set(
 );
 
 /** Lower-cased word stems of a text, stopwords removed. The stemming only folds plurals, so matches stay explainable. */
-export function keywords(text: string): string[] {
+function keywords(text: string): string[] {
   const out: string[] = [];
   for (const raw of text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []) {
     if (raw.length < 2 || STOPWORDS.has(raw)) continue;

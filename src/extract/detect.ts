@@ -118,7 +118,7 @@ export function ole2StreamNames(bytes: Uint8Array): Set<string> {
 }
 
 /** Which OOXML document a ZIP holds, from its part names; null when it is some other ZIP or unreadable. */
-export function ooxmlKind(bytes: Uint8Array): Format | null {
+function ooxmlKind(bytes: Uint8Array): Format | null {
   const names: string[] = [];
   try {
     // The filter sees every central-directory entry and declines it, so nothing is decompressed.

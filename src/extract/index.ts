@@ -5,7 +5,7 @@ import { describeError, unprocessable } from "./document.ts";
 import { label, mimeTypeFor } from "./formats.ts";
 
 export { ExtractError, detectFormat, mimeTypeFor };
-export type { ExtractedDocument, ExtractErrorCode, Format, Location, Section } from "./types.ts";
+export type { ExtractedDocument } from "./types.ts";
 export type { Hints };
 export { extractInWorker } from "./worker-client.ts";
 

@@ -7,7 +7,7 @@ import { fileURLToPath } from "node:url";
 import { ExtractError, type ExtractErrorCode, type ExtractedDocument } from "./types.ts";
 import type { Hints } from "./detect.ts";
 
-export const DEFAULT_TIMEOUT_MS = 60_000;
+const DEFAULT_TIMEOUT_MS = 60_000;
 
 export type WorkerRequest = { bytes: Uint8Array; hints: Hints };
 export type WorkerReply =

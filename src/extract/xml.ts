@@ -31,7 +31,7 @@ const parser = new XMLParser({
  * Blanks out the DOCTYPE declaration (with its internal subset) before parsing: we never need it, and without it
  * no entity or external reference can be declared. Newlines are kept so error line numbers stay right.
  */
-export function stripDoctype(xml: string): string {
+function stripDoctype(xml: string): string {
   const start = xml.search(/<!DOCTYPE/i);
   if (start < 0) return xml;
   const firstElement = xml.search(/<[A-Za-z_]/);

@@ -7,7 +7,7 @@ import { isOle2, isZip, ole2StreamNames } from "./detect.ts";
 import { label } from "./formats.ts";
 import { attrOf, findAll, parseXml } from "./xml.ts";
 
-export const ZIP_LIMITS = {
+const ZIP_LIMITS = {
   /** Total decompressed bytes we are willing to inflate for one document. */
   maxTotalBytes: 200 * 1024 * 1024,
   maxEntries: 10_000,
@@ -159,7 +159,7 @@ export interface Relationship {
   external: boolean;
 }
 
-export function resolvePartPath(fromPart: string, target: string): string {
+function resolvePartPath(fromPart: string, target: string): string {
   if (target.startsWith("/")) return target.slice(1);
   const base = fromPart.split("/").slice(0, -1);
   for (const seg of target.split("/")) {
@@ -169,7 +169,7 @@ export function resolvePartPath(fromPart: string, target: string): string {
   return base.join("/");
 }
 
-export function relsPathFor(part: string): string {
+function relsPathFor(part: string): string {
   const dir = part.split("/").slice(0, -1).join("/");
   const file = part.split("/").pop();
   return `${dir ? `${dir}/` : ""}_rels/${file}.rels`;

@@ -60,7 +60,7 @@ function isObjectArray(v: unknown): v is Record<string, unknown>[] {
 }
 
 /** A cell value: scalars stay typed; everything else becomes compact JSON text. */
-export function toScalar(v: unknown): Scalar {
+function toScalar(v: unknown): Scalar {
   if (v === null || v === undefined) return null;
   if (typeof v === "string" || typeof v === "boolean") return v;
   if (typeof v === "number") return Number.isFinite(v) ? v : String(v);

@@ -23,7 +23,7 @@ const STOPWORDS = new Set(
 );
 
 /** The words of a query, lowercased, in order of first appearance (stopwords kept). */
-export function queryWords(query: string): string[] {
+function queryWords(query: string): string[] {
   return (query.slice(0, MAX_QUERY_CHARS).toLowerCase().match(WORD) ?? []) as string[];
 }
 

@@ -15,7 +15,7 @@ export interface SearchInput {
   k?: number;
 }
 
-export const DEFAULT_K = 5;
+const DEFAULT_K = 5;
 const MAX_K = 100;
 
 interface HitRow {

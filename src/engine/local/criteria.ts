@@ -13,9 +13,9 @@ export interface RubricCriterion {
 
 export type CriteriaSource = "references" | "prompt" | "generic";
 
-export const DEFAULT_MAX_SCORE = 10;
+const DEFAULT_MAX_SCORE = 10;
 /** More than this many "criteria" means the reference is not a rubric; the first ones are kept. */
-export const MAX_CRITERIA = 30;
+const MAX_CRITERIA = 30;
 
 // ---------------------------------------------------------------------------
 // Lines
@@ -107,7 +107,7 @@ const POINT_PATTERNS: RegExp[] = [
 ];
 
 /** The maximum points a line states ("(20 points)", "— 10 marks", "20%", "/10", "0-4 pts"), and the line without them (untidied). */
-export function parsePoints(text: string): { points: number | null; rest: string } {
+function parsePoints(text: string): { points: number | null; rest: string } {
   for (const re of POINT_PATTERNS) {
     const m = re.exec(text);
     if (!m) continue;
@@ -460,7 +460,7 @@ function collapseScale(set: CandidateSet): Candidate[] {
 }
 
 /** Criteria of one text (a reference document's sections, or the prompt as one section); empty when none are found. */
-export function parseCriteria(sections: Section[], opts: { instructions?: boolean } = {}): Candidate[] {
+function parseCriteria(sections: Section[], opts: { instructions?: boolean } = {}): Candidate[] {
   const lines = toLines(sections);
   const sets: CandidateSet[] = [...tableSets(lines)];
   const heading = headingSet(lines);

@@ -14,8 +14,8 @@ export interface LocalInput {
   referenceTexts: string[];
 }
 
-export const PASS_AT = 70;
-export const REVIEW_AT = 50;
+const PASS_AT = 70;
+const REVIEW_AT = 50;
 const MAX_KEY_TERMS = 25;
 const MAX_EVIDENCE = 3;
 const TOPIC_TERMS = 30;

@@ -114,7 +114,7 @@ export function tokenize(text: string): Token[] {
 }
 
 /** Whether a (lower-cased) word carries content: not a function word, not a single letter, not a bare short number. */
-export function isContentWord(word: string): boolean {
+function isContentWord(word: string): boolean {
   if (word.length < 2 || STOPWORDS.has(word)) return false;
   if (/^\p{N}+$/u.test(word)) return word.length >= 3; // years and figures, not list numbers
   return true;

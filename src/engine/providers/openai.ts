@@ -168,7 +168,7 @@ function withSchemaInstructions(messages: ChatMessage[], schema: object): ChatMe
 }
 
 /** Every object closed (additionalProperties: false) with all its properties required. */
-export function isStrictCompatible(schema: unknown): boolean {
+function isStrictCompatible(schema: unknown): boolean {
   if (Array.isArray(schema)) return schema.every(isStrictCompatible);
   if (typeof schema !== "object" || schema === null) return true;
   const s = schema as Record<string, unknown>;
