@@ -433,6 +433,36 @@ describe("listing", () => {
     expect((await h.call("GET", "/v1/runs", { token: v.liveKey })).body.data).toEqual([]);
     expect((await h.call("GET", `/v1/runs/${all.body.data[0].id}`, { token: v.liveKey })).status).toBe(404);
   });
+
+  test("test and live runs stay apart: a key sees only its own mode's runs, a session both, filtered by mode", async () => {
+    const hm = harness();
+    const m = await signUp(hm);
+    const w = await hm.call("POST", "/v1/workflows", { token: m.liveKey, body: { product_code: "general", name: "modes" } });
+    const d = await doc(hm, m, "a.txt", "some text to evaluate");
+    const live = (await hm.call("POST", `/v1/workflows/${w.body.id}/runs`, { token: m.liveKey, body: { input_documents: [d] } })).body;
+    const test_ = (await hm.call("POST", `/v1/workflows/${w.body.id}/runs`, { token: m.testKey, body: { input_documents: [d] } })).body;
+    expect([live.livemode, test_.livemode]).toEqual([true, false]);
+    const ids = async (token: string, query = "") => (await hm.call("GET", `/v1/runs${query}`, { token })).body.data.map((r: any) => r.id);
+    expect(await ids(m.testKey)).toEqual([test_.id]);
+    expect(await ids(m.liveKey)).toEqual([live.id]);
+    expect(await ids(m.testKey, "?mode=live")).toEqual([]); // a key's own mode always applies
+    expect(await ids(m.session)).toEqual([test_.id, live.id]);
+    expect(await ids(m.session, "?mode=test")).toEqual([test_.id]);
+    expect(await ids(m.session, "?mode=live")).toEqual([live.id]);
+    expect((await hm.call("GET", "/v1/runs?mode=sandbox", { token: m.session })).body.error.param).toBe("mode");
+    // Another mode's run is not found: not readable, not cancelable, no output.
+    for (const [token, other] of [
+      [m.testKey, live.id],
+      [m.liveKey, test_.id],
+    ]) {
+      expect((await hm.call("GET", `/v1/runs/${other}`, { token })).status).toBe(404);
+      expect((await hm.call("POST", `/v1/runs/${other}/cancel`, { token })).status).toBe(404);
+      expect((await hm.call("GET", `/v1/runs/${other}/output`, { token })).status).toBe(404);
+    }
+    expect((await hm.call("GET", `/v1/runs/${live.id}`, { token: m.session })).status).toBe(200);
+    expect((await hm.call("POST", `/v1/runs/${test_.id}/cancel`, { token: m.session })).body.status).toBe("canceled");
+    expect((await hm.call("POST", `/v1/runs/${live.id}/cancel`, { token: m.liveKey })).body.status).toBe("canceled");
+  });
 });
 
 describe("legacy multipart form", () => {

@@ -11,7 +11,7 @@ import { sha256Hex } from "../../lib/ids";
 import { createDocumentFromBytes, discardDocuments } from "../documents/service";
 import { type Reservation, withIdempotency } from "../idempotency/service";
 import { CreateRunBody, ListRunsQuery, Run, RunOutputFile } from "./model";
-import { cancelRun, checkRunRequest, createRun, getRun, listRuns, outputFileOf, runJson, waitForRun } from "./service";
+import { cancelRun, checkRunRequest, createRun, getRun, listRuns, outputFileOf, runJson, visibleMode, waitForRun } from "./service";
 
 const LEGACY_MULTIPART_MAX = 4 * 1024 * 1024;
 
@@ -156,18 +156,18 @@ export const runRoutes = (ctx: Context) =>
         } as any,
       },
     )
-    .get("/runs", ({ auth, query }) => listRuns(ctx, auth.workspaceId, query), {
+    .get("/runs", ({ auth, query }) => listRuns(ctx, auth.workspaceId, visibleMode(auth), query), {
       auth: "runs:read",
       query: ListRunsQuery,
       response: { 200: t.Object({ data: t.Array(Run), next_cursor: t.Union([t.String(), t.Null()]) }) },
       detail: { summary: "List runs (newest first)" },
     })
-    .get("/runs/:run_id", ({ auth, params }) => runJson(ctx, getRun(ctx.db, auth.workspaceId, params.run_id)), {
+    .get("/runs/:run_id", ({ auth, params }) => runJson(ctx, getRun(ctx.db, auth.workspaceId, params.run_id, visibleMode(auth))), {
       auth: "runs:read",
       response: { 200: Run },
       detail: { summary: "Get a run" },
     })
-    .post("/runs/:run_id/cancel", ({ auth, params }) => runJson(ctx, cancelRun(ctx, auth.workspaceId, params.run_id)), {
+    .post("/runs/:run_id/cancel", ({ auth, params }) => runJson(ctx, cancelRun(ctx, auth.workspaceId, params.run_id, visibleMode(auth))), {
       auth: "runs:write",
       response: { 200: Run },
       detail: { summary: "Cancel a queued run (its credits are released in full)", "x-errors": ["409"] } as any,
@@ -175,7 +175,7 @@ export const runRoutes = (ctx: Context) =>
     .get(
       "/runs/:run_id/output",
       ({ auth, params }) => {
-        const run = getRun(ctx.db, auth.workspaceId, params.run_id);
+        const run = getRun(ctx.db, auth.workspaceId, params.run_id, visibleMode(auth));
         const file = outputFileOf(ctx, run);
         if (!file) throw new ApiError(409, "invalid_state", `The run is ${run.status}; its output exists once it has succeeded`);
         return file;

@@ -4,6 +4,8 @@ import { runs } from "../../db/schema";
 import { iso, isoOrNull } from "../../lib/time";
 
 export type RunRow = typeof runs.$inferSelect;
+/** live or test: the mode of the key that created the run (a session creates live runs). */
+export type KeyMode = RunRow["keyMode"];
 export const RUN_STATUSES = ["queued", "running", "succeeded", "failed", "canceled", "refunded"] as const;
 export type RunStatus = (typeof RUN_STATUSES)[number];
 
@@ -65,6 +67,11 @@ export const ListRunsQuery = t.Object({
   cursor: t.Optional(t.String()),
   workflow_id: t.Optional(t.String()),
   status: t.Optional(RunStatusSchema),
+  mode: t.Optional(
+    t.Union([t.Literal("live"), t.Literal("test")], {
+      description: "live or test runs only (a session sees both; an API key only ever sees its own mode's runs)",
+    }),
+  ),
 });
 
 const EMPTY_USAGE = { input_tokens: null, output_tokens: null, model: null, rag_strategy: null };

@@ -13,7 +13,7 @@ import { getProduct } from "../products/service";
 import { chargeHold, holdCredits, refundCharge, releaseHold, roundCredits } from "../usage/service";
 import { notifyWebhooks, recordEvent, type EventType } from "../webhooks/events";
 import { getWorkflow } from "../workflows/service";
-import { toRunJson, type RunRow, type RunStatus } from "./model";
+import { type KeyMode, toRunJson, type RunRow, type RunStatus } from "./model";
 
 const METADATA_MAX_BYTES = 16 * 1024;
 export const MAX_INPUTS = 50;
@@ -123,11 +123,17 @@ export function findRun(db: Db, runId: string): RunRow | undefined {
   return db.select().from(runs).where(eq(runs.id, runId)).get();
 }
 
-export function getRun(db: Db, workspaceId: string, runId: string): RunRow {
+/** Which runs a caller sees: an API key only those of its own mode (test and live data stay apart), a session both. */
+export function visibleMode(auth: Auth): KeyMode | null {
+  return auth.kind === "key" ? auth.mode : null;
+}
+
+/** A run of the workspace; with `mode`, only a run of that mode (another mode's run is not found, as Stripe does). */
+export function getRun(db: Db, workspaceId: string, runId: string, mode: KeyMode | null = null): RunRow {
   const row = db
     .select()
     .from(runs)
-    .where(and(eq(runs.id, runId), eq(runs.workspaceId, workspaceId)))
+    .where(and(eq(runs.id, runId), eq(runs.workspaceId, workspaceId), mode ? eq(runs.keyMode, mode) : undefined))
     .get();
   if (!row) throw new ApiError(404, "not_found", `No run ${runId}`);
   return row;
@@ -145,8 +151,20 @@ export function runJson(ctx: Context, row: RunRow) {
   return toRunJson(row, ctx.config.publicUrl, outputFileOf(ctx, row));
 }
 
-export function listRuns(ctx: Context, workspaceId: string, q: { limit?: number; cursor?: string; workflow_id?: string; status?: RunStatus }) {
-  const filters = [eq(runs.workspaceId, workspaceId), q.workflow_id ? eq(runs.workflowId, q.workflow_id) : undefined, q.status ? eq(runs.status, q.status) : undefined];
+/** `mode` is the caller's own (visibleMode); `q.mode` the filter a session may ask for. */
+export function listRuns(
+  ctx: Context,
+  workspaceId: string,
+  mode: KeyMode | null,
+  q: { limit?: number; cursor?: string; workflow_id?: string; status?: RunStatus; mode?: KeyMode },
+) {
+  const filters = [
+    eq(runs.workspaceId, workspaceId),
+    mode ? eq(runs.keyMode, mode) : undefined,
+    q.mode ? eq(runs.keyMode, q.mode) : undefined,
+    q.workflow_id ? eq(runs.workflowId, q.workflow_id) : undefined,
+    q.status ? eq(runs.status, q.status) : undefined,
+  ];
   return listPage(ctx.db, ctx.config.secret, runs, filters, q, (row) => runJson(ctx, row));
 }
 
@@ -191,8 +209,8 @@ export function finishRun(
   return finished;
 }
 
-export function cancelRun(ctx: Context, workspaceId: string, runId: string): RunRow {
-  const row = getRun(ctx.db, workspaceId, runId);
+export function cancelRun(ctx: Context, workspaceId: string, runId: string, mode: KeyMode | null): RunRow {
+  const row = getRun(ctx.db, workspaceId, runId, mode);
   if (row.status !== "queued") throw new ApiError(409, "invalid_state", `Only a queued run can be canceled; this one is ${row.status}`);
   const canceled = finishRun(ctx, runId, "queued", "canceled");
   if (!canceled) {
