@@ -1,6 +1,6 @@
 // The OpenAI-compatible client against a real local HTTP server that speaks the chat-completions protocol.
 import { afterEach, describe, expect, test } from "bun:test";
-import { chatJson, ModelError, parseRetryAfter, type OpenAIConfig } from "../../src/engine/providers/openai";
+import { chatJson, ModelError, type OpenAIConfig } from "../../src/engine/providers/openai";
 import { compileSchema } from "../../src/engine/schema";
 
 const SCHEMA = {
@@ -252,17 +252,5 @@ describe("chatJson", () => {
     const server = fakeServer([completion('{"a":"x"}')]);
     await chatJson(config(server.url), { messages: MESSAGES, schema: loose, validate: compileSchema(loose).validate });
     expect(server.chatCalls[0].body.response_format.json_schema.strict).toBe(false);
-  });
-});
-
-describe("parseRetryAfter", () => {
-  test("reads seconds and HTTP dates, caps the wait at 30 s", () => {
-    const now = Date.parse("2024-01-01T00:00:00Z");
-    expect(parseRetryAfter("2", now)).toBe(2000);
-    expect(parseRetryAfter("Mon, 01 Jan 2024 00:00:05 GMT", now)).toBe(5000);
-    expect(parseRetryAfter("Sun, 31 Dec 2023 23:00:00 GMT", now)).toBe(0);
-    expect(parseRetryAfter("3600", now)).toBe(30_000);
-    expect(parseRetryAfter("soon", now)).toBeNull();
-    expect(parseRetryAfter(null, now)).toBeNull();
   });
 });

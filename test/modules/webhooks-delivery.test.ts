@@ -308,6 +308,15 @@ describe("retries", () => {
     expect(row.attempts[0].error).toContain("Retry-After 120 s");
   });
 
+  test("a Retry-After with decimals is seconds (not a date in 2001)", async () => {
+    const clock = new TestClock();
+    const { h, u, worker, endpoint } = await setup({ ASSAY_WEBHOOK_RETRY_SCHEDULE: "1h" }, clock);
+    const e = await endpoint(receiver(status(503, { "retry-after": "90.5" })).url());
+    emit(h.ctx, u.workspaceId, "run.succeeded", run());
+    await worker.tick();
+    expect(deliveriesOf(h, e.id)[0].nextAttemptAt).toBe(clock.t + 90_500);
+  });
+
   test("a Retry-After beyond the window ends the delivery as failed", async () => {
     const clock = new TestClock();
     const { h, u, worker, endpoint } = await setup({ ASSAY_WEBHOOK_RETRY_WINDOW: "1h" }, clock);

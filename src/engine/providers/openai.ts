@@ -1,4 +1,5 @@
 // Client for OpenAI-compatible chat-completions servers: JSON output that validates, with fallbacks, one repair, retries and timeouts.
+import { parseRetryAfter } from "../../lib/retry-after";
 
 export type ModelErrorCode = "model_error" | "output_invalid";
 
@@ -281,7 +282,7 @@ async function send(cfg: OpenAIConfig, method: "GET" | "POST", url: string, body
       }
     }
     if ((status === 429 || status >= 500) && attempt < maxRetries) {
-      await sleep(parseRetryAfter(retryAfter) ?? backoff(cfg, attempt));
+      await sleep(parseRetryAfter(retryAfter, Date.now(), MAX_RETRY_AFTER_MS) ?? backoff(cfg, attempt));
       continue;
     }
     return { ok: false, status, text };
@@ -291,16 +292,6 @@ async function send(cfg: OpenAIConfig, method: "GET" | "POST", url: string, body
 function backoff(cfg: OpenAIConfig, attempt: number): number {
   const base = cfg.retryBaseMs ?? 500;
   return Math.min(MAX_RETRY_AFTER_MS, base * 2 ** attempt * (0.75 + Math.random() * 0.5));
-}
-
-/** Retry-After in seconds or as an HTTP date, capped; null when absent or unreadable. */
-export function parseRetryAfter(value: string | null, now = Date.now()): number | null {
-  if (value === null) return null;
-  const v = value.trim();
-  if (/^\d+(\.\d+)?$/.test(v)) return Math.min(MAX_RETRY_AFTER_MS, Number(v) * 1000);
-  const at = Date.parse(v);
-  if (Number.isNaN(at)) return null;
-  return Math.min(MAX_RETRY_AFTER_MS, Math.max(0, at - now));
 }
 
 async function defaultModel(cfg: OpenAIConfig, base: string): Promise<string> {

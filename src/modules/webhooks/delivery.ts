@@ -7,6 +7,7 @@ import { tx, type Db } from "../../db/client";
 import { events, webhookDeliveries, webhookEndpoints } from "../../db/schema";
 import { ApiError } from "../../http/errors";
 import { newId } from "../../lib/ids";
+import { parseRetryAfter } from "../../lib/retry-after";
 import type { DeliveryRow, EndpointRow } from "./model";
 import { getDelivery, getEndpoint } from "./service";
 import { signatureHeader } from "./signature";
@@ -19,6 +20,8 @@ type Attempt = DeliveryRow["attempts"][number];
 export const LOCK_MARGIN_MS = 30_000;
 /** An endpoint whose every delivery of this period failed is disabled. */
 const DEAD_ENDPOINT_PERIOD_MS = 24 * 3_600_000;
+/** Bounds a receiver's Retry-After; one that passes the retry window fails the delivery anyway (nextAttemptAt). */
+const MAX_RETRY_AFTER_MS = 30 * 24 * 3600_000;
 /** Floor under a receiver's Retry-After, so "Retry-After: 0" cannot turn into a tight loop. */
 const MIN_RETRY_AFTER_MS = 1_000;
 
@@ -91,15 +94,6 @@ export function claimDelivery(db: Db, clock: Clock, config: WebhookConfig): Deli
   return row ?? null;
 }
 
-/** Retry-After as milliseconds from now: delta-seconds or an HTTP date; null when absent or unreadable. */
-export function parseRetryAfter(value: string | null, now: number): number | null {
-  if (value == null) return null;
-  const text = value.trim();
-  if (/^\d+$/.test(text)) return Number(text) * 1000;
-  const when = Date.parse(text);
-  return Number.isNaN(when) ? null : Math.max(0, when - now);
-}
-
 /**
  * When the next attempt happens after a failed one, or null when it would fall outside the window (then the delivery
  * is failed). The schedule's delays are gaps between attempts, its last delay repeats; a receiver's Retry-After
@@ -154,7 +148,7 @@ export async function sendAttempt(clock: Clock, config: WebhookConfig, endpoint:
     await res.body?.cancel().catch(() => {});
     if (res.ok) return done(res.status);
     if (res.status === 410) return done(410, "410 Gone: the endpoint was disabled");
-    const retryAfter = res.status === 429 || res.status === 503 ? parseRetryAfter(res.headers.get("retry-after"), clock.now()) : null;
+    const retryAfter = res.status === 429 || res.status === 503 ? parseRetryAfter(res.headers.get("retry-after"), clock.now(), MAX_RETRY_AFTER_MS) : null;
     const note = retryAfter != null ? `; Retry-After ${Math.ceil(retryAfter / 1000)} s` : "";
     return done(res.status, `receiver answered HTTP ${res.status}${note}`, retryAfter);
   } catch (err) {
