@@ -132,7 +132,7 @@ describe("OIDC", () => {
     new SignJWT(claims).setProtectedHeader({ alg: "RS256", kid: "k1" }).setIssuedAt().setExpirationTime(exp).sign(key);
 
   test("a valid IdP token is a session; its user is created on first use, once", async () => {
-    const token = await sign({ sub: "idp-user-1", email: "ida@example.com", iss: issuer, aud: "assay" });
+    const token = await sign({ sub: "idp-user-1", email: "ida@example.com", email_verified: true, iss: issuer, aud: "assay" });
     const me = await ho.call("GET", "/v1/auth/me", { token });
     expect(me.status).toBe(200);
     expect(me.body.user.email).toBe("ida@example.com");
@@ -140,6 +140,29 @@ describe("OIDC", () => {
     expect(again.body.workspace.id).toBe(me.body.workspace.id);
     const keys = await ho.call("POST", "/v1/keys", { token, body: { name: "from sso" } });
     expect(keys.status).toBe(201);
+  });
+
+  test("an unverified email is never trusted: the user gets a placeholder address and no local account is taken over", async () => {
+    const local = await signUp(ho, "victim@example.com");
+    const token = await sign({ sub: "idp-attacker", email: "victim@example.com", iss: issuer, aud: "assay" });
+    const me = await ho.call("GET", "/v1/auth/me", { token });
+    expect(me.status).toBe(200);
+    expect(me.body.user.email).toEndWith("@oidc.invalid");
+    expect(me.body.workspace.id).not.toBe(local.workspaceId);
+    const fresh = await sign({ sub: "idp-unverified", email: "nobody-yet@example.com", email_verified: false, iss: issuer, aud: "assay" });
+    expect((await ho.call("GET", "/v1/auth/me", { token: fresh })).body.user.email).toEndWith("@oidc.invalid");
+  });
+
+  test("a verified email links the existing local account to the IdP subject", async () => {
+    const local = await signUp(ho, "linda@example.com");
+    const token = await sign({ sub: "idp-linda", email: "linda@example.com", email_verified: true, iss: issuer, aud: "assay" });
+    const me = await ho.call("GET", "/v1/auth/me", { token });
+    expect(me.body.user.id).toBe(local.user.id);
+    expect(me.body.workspace.id).toBe(local.workspaceId);
+    // Once linked, the subject finds the account again; another subject with the same email does not take it.
+    expect((await ho.call("GET", "/v1/auth/me", { token })).body.user.id).toBe(local.user.id);
+    const other = await sign({ sub: "idp-linda-2", email: "linda@example.com", email_verified: true, iss: issuer, aud: "assay" });
+    expect((await ho.call("GET", "/v1/auth/me", { token: other })).body.user.id).not.toBe(local.user.id);
   });
 
   for (const [name, make] of [

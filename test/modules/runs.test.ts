@@ -553,4 +553,13 @@ describe("usage", () => {
     expect((await h.call("GET", "/v1/usage?from=2026-13-01", { token: u.liveKey })).body.error.param).toBe("from");
     expect((await h.call("GET", "/v1/usage?from=2026-02-01&to=2026-01-01", { token: u.liveKey })).status).toBe(400);
   });
+
+  test("a missing bound of the period comes from the given one, never from today", async () => {
+    const period = async (q: string) => (await h.call("GET", `/v1/usage?${q}`, { token: u.liveKey })).body.period;
+    expect(await period("to=2020-02-10")).toEqual({ from: "2020-02-01", to: "2020-02-10" });
+    expect(await period("from=2020-02-10")).toEqual({ from: "2020-02-10", to: "2020-02-29" });
+    expect(await period("from=2099-12-31")).toEqual({ from: "2099-12-31", to: "2099-12-31" });
+    const bad = await h.call("GET", "/v1/usage?to=2020-02-30", { token: u.liveKey });
+    expect(bad.body.error.param).toBe("to");
+  });
 });

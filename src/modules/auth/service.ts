@@ -157,25 +157,47 @@ export class OidcVerifier {
     return this.jwks;
   }
 
-  async verify(token: string): Promise<{ sub: string; email: string | null } | null> {
+  async verify(token: string): Promise<OidcClaims | null> {
     try {
       const { payload } = await jwtVerify(token, await this.keySet(), {
         issuer: this.oidc.issuer,
         audience: this.oidc.audience ?? undefined,
         requiredClaims: ["sub", "exp"],
       });
-      return { sub: String(payload.sub), email: typeof payload.email === "string" ? payload.email : null };
+      return {
+        sub: String(payload.sub),
+        email: typeof payload.email === "string" ? payload.email : null,
+        emailVerified: payload.email_verified === true,
+      };
     } catch {
       return null;
     }
   }
 }
 
-export async function oidcUser(db: Db, clock: Clock, config: Config, claims: { sub: string; email: string | null }): Promise<UserRow> {
+interface OidcClaims {
+  sub: string;
+  email: string | null;
+  /** The IdP's `email_verified`: only then does the email say who the user is. */
+  emailVerified: boolean;
+}
+
+/**
+ * The user of an IdP subject, created on first use. A verified email links an existing local account that has no
+ * subject yet; an unverified one is never trusted (anyone may type any address at some IdPs), so the user gets a
+ * placeholder address instead.
+ */
+export async function oidcUser(db: Db, clock: Clock, config: Config, claims: OidcClaims): Promise<UserRow> {
   const existing = db.select().from(users).where(eq(users.oidcSub, claims.sub)).get();
   if (existing) return existing;
-  // The IdP vouches for the subject, not necessarily for the email: a placeholder address keeps emails unique.
-  const email = claims.email && !findUserByEmail(db, claims.email) ? claims.email : `${sha256Hex(claims.sub).slice(0, 16)}@oidc.invalid`;
+  const verifiedEmail = claims.email && claims.emailVerified ? claims.email : null;
+  const local = verifiedEmail ? findUserByEmail(db, verifiedEmail) : undefined;
+  if (local && local.oidcSub === null) {
+    db.update(users).set({ oidcSub: claims.sub }).where(and(eq(users.id, local.id), isNull(users.oidcSub))).run();
+    const linked = db.select().from(users).where(eq(users.oidcSub, claims.sub)).get();
+    if (linked) return linked;
+  }
+  const email = verifiedEmail && !local ? verifiedEmail : `${sha256Hex(claims.sub).slice(0, 16)}@oidc.invalid`;
   try {
     return await createUser(db, clock, config, { email, oidcSub: claims.sub });
   } catch (err) {

@@ -123,21 +123,26 @@ function parseDate(param: string, value: string): number {
   return ms;
 }
 
-/** The usage period: inclusive UTC dates, defaulting to the current calendar month. */
+/**
+ * The usage period: inclusive UTC dates. Without bounds, the current calendar month; a missing bound comes from the
+ * given one (only `to`: from the first day of its month; only `from`: to the last day of its month).
+ */
 export function usagePeriod(now: number, from?: string, to?: string) {
-  const today = new Date(now);
-  const monthStart = Date.UTC(today.getUTCFullYear(), today.getUTCMonth(), 1);
-  const monthEnd = Date.UTC(today.getUTCFullYear(), today.getUTCMonth() + 1, 0);
-  const fromMs = from ? parseDate("from", from) : monthStart;
-  const toMs = to ? parseDate("to", to) : monthEnd;
-  if (fromMs > toMs) throw new ApiError(400, "validation_error", "from must not be after to", "from");
+  const monthStart = (ms: number) => Date.UTC(new Date(ms).getUTCFullYear(), new Date(ms).getUTCMonth(), 1);
+  const monthEnd = (ms: number) => Date.UTC(new Date(ms).getUTCFullYear(), new Date(ms).getUTCMonth() + 1, 0);
+  const givenFrom = from ? parseDate("from", from) : null;
+  const givenTo = to ? parseDate("to", to) : null;
+  const fromMs = givenFrom ?? monthStart(givenTo ?? now);
+  const toMs = givenTo ?? monthEnd(givenFrom ?? now);
+  if (fromMs > toMs) throw new ApiError(400, "validation_error", "from must not be after to", from ? "from" : "to");
   const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);
   return { from: day(fromMs), to: day(toMs), startMs: fromMs, endMs: toMs + 86_400_000 };
 }
 
 /**
- * Live runs created in the period, per workflow. Credits are what was charged and not refunded, which is what the
- * ledger's charge and refund rows of those runs add up to. Test-key runs are left out entirely.
+ * Live runs created in the period, per workflow. Credits are the runs' `charged_credits` while they are succeeded (a
+ * refunded run counts with 0), which equals what the ledger's charge and refund rows of those runs add up to (a test
+ * checks that). Test-key runs are left out entirely.
  */
 export function usageReport(db: Db, workspaceId: string, period: ReturnType<typeof usagePeriod>) {
   const rows = db.$client
