@@ -1,5 +1,5 @@
 // Every table of Assay, in one place. Times are integer milliseconds since the epoch (UTC).
-import { index, integer, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 
 const ms = (name: string) => integer(name);
 const json = <T>(name: string) => text(name, { mode: "json" }).$type<T>();
@@ -60,7 +60,7 @@ export const apiKeys = sqliteTable(
 );
 
 /**
- * Append-only credit ledger; a workspace's balance is the sum of its rows per kind.
+ * Append-only credit ledger; a workspace's balance is the sum of its rows per kind (kept in credit_balances).
  * A hold is a negative row; its release a positive one; a charge turns a hold final (delta 0, for the record).
  */
 export const creditLedger = sqliteTable(
@@ -76,6 +76,22 @@ export const creditLedger = sqliteTable(
     createdAt: ms("created_at").notNull(),
   },
   (t) => [index("credit_ledger_ws").on(t.workspaceId, t.kind), index("credit_ledger_run").on(t.runId)],
+);
+
+/**
+ * The ledger's sum per workspace and kind, updated in the same transaction as every ledger row, so reading a balance
+ * costs one row however long the ledger grows. `assay doctor` checks the two agree.
+ */
+export const creditBalances = sqliteTable(
+  "credit_balances",
+  {
+    workspaceId: text("workspace_id")
+      .notNull()
+      .references(() => workspaces.id),
+    kind: text("kind", { enum: ["regular", "bonus"] }).notNull(),
+    balance: real("balance").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.workspaceId, t.kind] })],
 );
 
 /** Stored originals, shared by input documents and reference documents. */

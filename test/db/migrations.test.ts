@@ -1,5 +1,6 @@
 // Embedded migrations: a fresh database and an up-to-date one both open; WAL, foreign keys and FTS5 are on.
 import { expect, test } from "bun:test";
+import { checkBalances, getBalance } from "../../src/modules/usage/service";
 import path from "node:path";
 import { migrate, openDb } from "../../src/db/client";
 import { journal } from "../../src/db/migrations/index";
@@ -58,9 +59,15 @@ test("a database made by an older release is upgraded in place, its rows kept", 
     old.run('INSERT INTO "__drizzle_migrations" (hash, created_at) VALUES (?, ?)', [createHash("sha256").update(migrationSql[entry.tag]).digest("hex"), entry.when]);
   }
   old.run("INSERT INTO workspaces (id, name, created_at) VALUES ('ws_old', 'kept', 1)");
+  for (const [kind, delta] of [["regular", 100], ["regular", -7.5], ["bonus", 20], ["regular", 2.25]] as const) {
+    old.run("INSERT INTO credit_ledger (workspace_id, kind, delta, reason, created_at) VALUES ('ws_old', ?, ?, 'grant', 1)", [kind, delta]);
+  }
   old.close();
   const db = openDb(file);
   expect((db.$client.query("SELECT count(*) AS n FROM __drizzle_migrations").get() as { n: number }).n).toBe(journal.entries.length);
   expect(db.$client.query("SELECT name FROM sqlite_master WHERE name = 'documents_object_key'").get()).not.toBeNull();
   expect((db.$client.query("SELECT name FROM workspaces WHERE id = 'ws_old'").get() as { name: string }).name).toBe("kept");
+  // The balance rows start as the old ledger's sums.
+  expect(getBalance(db, "ws_old")).toMatchObject({ regular_pro: 94.75, bonus_pro: 20, pro_credits: 114.75 });
+  expect(checkBalances(db)).toEqual([]);
 });

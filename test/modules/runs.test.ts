@@ -9,7 +9,7 @@ import { extract } from "../../src/extract";
 import { createDocumentFromBytes } from "../../src/modules/documents/service";
 import { indexNext } from "../../src/modules/reference-documents/worker";
 import { recoverRuns, runTick } from "../../src/modules/runs/worker";
-import { getBalance } from "../../src/modules/usage/service";
+import { checkBalances, getBalance } from "../../src/modules/usage/service";
 import { CORPUS, harness, signUp, type Harness } from "../helpers";
 
 const RUBRIC = `# Persuasive essay rubric
@@ -316,6 +316,17 @@ describe("credits", () => {
     expect(debit.status).toBe(400);
     const bal = await hc.call("GET", "/v1/usage/balance", { token: v.liveKey });
     expect(bal.body).toEqual({ pro_credits: 10.5, bonus_pro: 0.5, regular_pro: 10, basic_credits_excluded: true });
+    expect(checkBalances(hc.ctx.db)).toEqual([]);
+  });
+
+  test("the balance rows agree with the ledger after every kind of movement, and a drift is reported", async () => {
+    // The shared harness has seen holds, charges, releases, cancels, refunds and grants by now.
+    await drain(h);
+    expect(checkBalances(h.ctx.db)).toEqual([]);
+    expect(getBalance(h.ctx.db, u.workspaceId).pro_credits).toBeCloseTo(ledgerSum(h, u.workspaceId), 6);
+    h.ctx.db.$client.run("UPDATE credit_balances SET balance = balance + 1 WHERE workspace_id = ? AND kind = 'regular'", [u.workspaceId]);
+    expect(checkBalances(h.ctx.db)).toEqual([expect.objectContaining({ workspace_id: u.workspaceId, kind: "regular" })]);
+    h.ctx.db.$client.run("UPDATE credit_balances SET balance = balance - 1 WHERE workspace_id = ? AND kind = 'regular'", [u.workspaceId]);
   });
 });
 

@@ -1,9 +1,10 @@
-// The credit ledger: grants, holds, charges, releases and refunds; balances are derived from it, never stored.
+// The credit ledger: grants, holds, charges, releases and refunds. Each ledger row moves its workspace's balance row
+// in the same transaction, so a balance is one read however long the ledger grows.
 import { eq, sql } from "drizzle-orm";
-import type { Clock } from "../../lib/clock";
-import { creditLedger } from "../../db/schema";
 import type { Db } from "../../db/client";
+import { creditBalances, creditLedger } from "../../db/schema";
 import { ApiError } from "../../http/errors";
+import type { Clock } from "../../lib/clock";
 
 export type CreditKind = "regular" | "bonus";
 
@@ -17,13 +18,24 @@ export interface Balance {
 /** Credits are stored as floats; round to 4 decimals so sums never show 0.30000000000000004. */
 export const roundCredits = (n: number) => Math.round(n * 10_000) / 10_000;
 
+type LedgerRow = typeof creditLedger.$inferInsert;
+
+/**
+ * The only writer of the ledger: appends a row and moves the balance with it, both or neither (a savepoint inside
+ * the caller's transaction, which also holds the checks that led here).
+ */
+function appendLedger(db: Db, row: LedgerRow & { kind: CreditKind }): void {
+  db.$client.transaction(() => {
+    db.insert(creditLedger).values(row).run();
+    db.insert(creditBalances)
+      .values({ workspaceId: row.workspaceId, kind: row.kind, balance: row.delta })
+      .onConflictDoUpdate({ target: [creditBalances.workspaceId, creditBalances.kind], set: { balance: sql`${creditBalances.balance} + ${row.delta}` } })
+      .run();
+  })();
+}
+
 export function getBalance(db: Db, workspaceId: string): Balance {
-  const rows = db
-    .select({ kind: creditLedger.kind, total: sql<number>`coalesce(sum(${creditLedger.delta}), 0)` })
-    .from(creditLedger)
-    .where(eq(creditLedger.workspaceId, workspaceId))
-    .groupBy(creditLedger.kind)
-    .all();
+  const rows = db.select({ kind: creditBalances.kind, total: creditBalances.balance }).from(creditBalances).where(eq(creditBalances.workspaceId, workspaceId)).all();
   const bonus = roundCredits(rows.find((r) => r.kind === "bonus")?.total ?? 0);
   const regular = roundCredits(rows.find((r) => r.kind === "regular")?.total ?? 0);
   return { pro_credits: roundCredits(bonus + regular), bonus_pro: bonus, regular_pro: regular, basic_credits_excluded: true };
@@ -41,7 +53,7 @@ export function grantCredits(db: Db, clock: Clock, workspaceId: string, amount: 
       throw new ApiError(400, "validation_error", `cannot debit ${-amount} ${kind} credits: only ${available} available`, "amount");
     }
   }
-  db.insert(creditLedger).values({ workspaceId, kind, delta: amount, reason, note: note ?? null, createdAt: clock.now() }).run();
+  appendLedger(db, { workspaceId, kind, delta: amount, reason, note: note ?? null, createdAt: clock.now() });
 }
 
 /**
@@ -56,8 +68,8 @@ export function holdCredits(db: Db, clock: Clock, workspaceId: string, runId: st
   const fromBonus = roundCredits(Math.min(Math.max(balance.bonus_pro, 0), amount));
   const fromRegular = roundCredits(amount - fromBonus);
   const now = clock.now();
-  if (fromBonus > 0) db.insert(creditLedger).values({ workspaceId, kind: "bonus", delta: -fromBonus, reason: "hold", runId, createdAt: now }).run();
-  if (fromRegular > 0) db.insert(creditLedger).values({ workspaceId, kind: "regular", delta: -fromRegular, reason: "hold", runId, createdAt: now }).run();
+  if (fromBonus > 0) appendLedger(db, { workspaceId, kind: "bonus", delta: -fromBonus, reason: "hold", runId, createdAt: now });
+  if (fromRegular > 0) appendLedger(db, { workspaceId, kind: "regular", delta: -fromRegular, reason: "hold", runId, createdAt: now });
 }
 
 /** A run's ledger rows summed per kind and reason. */
@@ -82,7 +94,7 @@ export function releaseHold(db: Db, clock: Clock, workspaceId: string, runId: st
   const held = heldByKind(db, runId);
   const now = clock.now();
   for (const kind of ["bonus", "regular"] as const) {
-    if (held[kind] > 0) db.insert(creditLedger).values({ workspaceId, kind, delta: held[kind], reason: "release", runId, createdAt: now }).run();
+    if (held[kind] > 0) appendLedger(db, { workspaceId, kind, delta: held[kind], reason: "release", runId, createdAt: now });
   }
 }
 
@@ -92,8 +104,8 @@ export function chargeHold(db: Db, clock: Clock, workspaceId: string, runId: str
   const now = clock.now();
   for (const kind of ["bonus", "regular"] as const) {
     if (held[kind] <= 0) continue;
-    db.insert(creditLedger).values({ workspaceId, kind, delta: held[kind], reason: "release", runId, createdAt: now }).run();
-    db.insert(creditLedger).values({ workspaceId, kind, delta: -held[kind], reason: "charge", runId, createdAt: now }).run();
+    appendLedger(db, { workspaceId, kind, delta: held[kind], reason: "release", runId, createdAt: now });
+    appendLedger(db, { workspaceId, kind, delta: -held[kind], reason: "charge", runId, createdAt: now });
   }
   return roundCredits(held.bonus + held.regular);
 }
@@ -106,7 +118,7 @@ export function refundCharge(db: Db, clock: Clock, workspaceId: string, runId: s
   for (const kind of ["bonus", "regular"] as const) {
     const charged = taken(kind, ["charge", "refund"]);
     if (charged > 0) {
-      db.insert(creditLedger).values({ workspaceId, kind, delta: charged, reason: "refund", runId, createdAt: now }).run();
+      appendLedger(db, { workspaceId, kind, delta: charged, reason: "refund", runId, createdAt: now });
       refunded += charged;
     }
   }
@@ -161,4 +173,17 @@ export function usageReport(db: Db, workspaceId: string, period: ReturnType<type
     total_credits: roundCredits(byWorkflow.reduce((s, r) => s + r.credits, 0)),
     by_workflow: byWorkflow,
   };
+}
+
+/** `assay doctor`: every workspace whose balance rows differ from its ledger's sums (empty when all agree). */
+export function checkBalances(db: Db): { workspace_id: string; kind: string; ledger: number; balance: number }[] {
+  const rows = db.$client
+    .query(
+      `SELECT workspace_id, kind, sum(ledger) AS ledger, sum(balance) AS balance FROM (
+         SELECT workspace_id, kind, delta AS ledger, 0 AS balance FROM credit_ledger
+         UNION ALL SELECT workspace_id, kind, 0, balance FROM credit_balances
+       ) GROUP BY workspace_id, kind`,
+    )
+    .all() as { workspace_id: string; kind: string; ledger: number; balance: number }[];
+  return rows.filter((r) => Math.abs(r.ledger - r.balance) > 1e-6).map((r) => ({ ...r, ledger: roundCredits(r.ledger), balance: roundCredits(r.balance) }));
 }
