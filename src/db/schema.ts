@@ -234,6 +234,9 @@ export const runs = sqliteTable(
   (t) => [
     index("runs_ws_created").on(t.workspaceId, t.createdAt, t.id),
     index("runs_status").on(t.status, t.createdAt),
+    // The fair claim: runs running per workspace, and when a workspace was last served.
+    index("runs_ws_status").on(t.workspaceId, t.status),
+    index("runs_ws_started").on(t.workspaceId, t.startedAt),
     index("runs_workflow").on(t.workflowId, t.createdAt),
   ],
 );
@@ -276,6 +279,9 @@ export const webhookDeliveries = sqliteTable(
     uniqueIndex("webhook_deliveries_event_endpoint").on(t.eventId, t.endpointId),
     index("webhook_deliveries_due").on(t.status, t.nextAttemptAt),
     index("webhook_deliveries_endpoint").on(t.endpointId, t.createdAt, t.id),
+    // Deliveries in flight (pending with a live lease) per endpoint and per workspace, for the fair claim.
+    index("webhook_deliveries_endpoint_lease").on(t.endpointId, t.status, t.lockedUntil),
+    index("webhook_deliveries_ws_lease").on(t.workspaceId, t.status, t.lockedUntil),
   ],
 );
 

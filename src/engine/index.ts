@@ -40,6 +40,8 @@ export interface EvaluateInput {
   contextBudgetChars: number;
   /** Seeds test-mode stubs. */
   runId?: string;
+  /** Aborted when the work must stop (the run's lease was lost): the model call ends and evaluate rejects. */
+  signal?: AbortSignal;
 }
 
 export interface EvaluateResult {
@@ -78,6 +80,7 @@ export async function evaluate(input: EvaluateInput): Promise<EvaluateResult> {
     retrieve: needsRetrieval,
   });
 
+  input.signal?.throwIfAborted();
   let value: unknown;
   const usage: RunUsage = { input_tokens: null, output_tokens: null, model: null, rag_strategy: plan.strategy };
   if (provider === "test") {
@@ -105,6 +108,7 @@ export async function evaluate(input: EvaluateInput): Promise<EvaluateResult> {
       plan,
       prompt: workflow.userPrompt,
       outputSchema: custom ? (workflow.outputSchema as object) : null,
+      signal: input.signal,
     });
     usage.input_tokens = answer.usage.input_tokens;
     usage.output_tokens = answer.usage.output_tokens;
@@ -112,6 +116,7 @@ export async function evaluate(input: EvaluateInput): Promise<EvaluateResult> {
     value = custom ? answer.value : verifyCitations(answer.value as Evaluation, [...input.inputs, ...input.references]).evaluation;
   }
 
+  input.signal?.throwIfAborted();
   if (validate) {
     const problem = validate(value);
     if (problem !== null) {

@@ -12,6 +12,8 @@ export interface ModelRequest {
   prompt: string | null;
   /** The workflow's output schema; null means the standard evaluation object. */
   outputSchema: object | null;
+  /** Stops the call when the run was taken away from this worker. */
+  signal?: AbortSignal;
 }
 
 export interface ModelAnswer {
@@ -89,6 +91,7 @@ export async function evaluateWithModel(req: ModelRequest): Promise<ModelAnswer>
         apiKey: req.llm.apiKey ?? undefined,
         model: req.llm.model ?? undefined,
         timeoutMs: req.llm.timeoutMs,
+        signal: req.signal,
       },
       { messages: buildMessages(req.plan, req.prompt, custom), schema, schemaName: custom ? "output" : "evaluation", validate },
     );

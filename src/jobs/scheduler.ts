@@ -1,5 +1,6 @@
 // The in-process scheduler: named workers that poll for claimable rows, woken early when new work is written.
-// Work itself is always a row (claimed with one UPDATE … RETURNING); this only decides when to look.
+// Work itself is always a row on the one work queue (jobs/queue.ts); this only decides when to look.
+import { Waiters } from "../lib/waiters";
 
 export interface JobWorker {
   name: string;
@@ -13,7 +14,7 @@ export interface JobWorker {
 
 export class Scheduler {
   private readonly workers = new Map<string, JobWorker>();
-  private readonly sleepers = new Map<string, Set<() => void>>();
+  private readonly waiters = new Waiters();
   private readonly loops: Promise<void>[] = [];
   private running = false;
 
@@ -32,32 +33,15 @@ export class Scheduler {
 
   /** Wakes the idle loops of a worker so new work starts now rather than at the next poll. */
   wake(name: string): void {
-    const set = this.sleepers.get(name);
-    if (!set) return;
-    for (const resolve of set) resolve();
-    set.clear();
+    this.waiters.wake(name);
   }
 
   /** Stops claiming new work and waits for the work in hand to finish. */
   async stop(): Promise<void> {
     this.running = false;
-    for (const name of this.sleepers.keys()) this.wake(name);
+    this.waiters.wakeAll();
     await Promise.all(this.loops);
     this.loops.length = 0;
-  }
-
-  private sleep(name: string, ms: number): Promise<void> {
-    return new Promise((resolve) => {
-      const set = this.sleepers.get(name) ?? new Set();
-      this.sleepers.set(name, set);
-      const done = () => {
-        clearTimeout(timer);
-        set.delete(done);
-        resolve();
-      };
-      const timer = setTimeout(done, ms);
-      set.add(done);
-    });
   }
 
   private async loop(worker: JobWorker): Promise<void> {
@@ -69,7 +53,7 @@ export class Scheduler {
         // A worker's own errors are recorded on its rows; anything reaching here is a bug worth a log line, not a crash.
         console.error(`[jobs] ${worker.name}:`, err);
       }
-      if (!didWork && this.running) await this.sleep(worker.name, worker.idleMs);
+      if (!didWork && this.running) await this.waiters.wait(worker.name, worker.idleMs);
     }
   }
 }

@@ -2,8 +2,8 @@
 import path from "node:path";
 import type { Context } from "../context";
 import { LocalObjectStore } from "./local";
-import { signUrl } from "./signing";
-import type { ObjectStore } from "./object-store";
+import { isValidKey, type ObjectStore } from "./object-store";
+import { signUrl, verifySignedUrl } from "./signing";
 
 export { LocalObjectStore } from "./local";
 export { bytesStream, InvalidKeyError, isValidKey, MAX_OBJECT_BYTES, ObjectTooLargeError, type ObjectStore } from "./object-store";
@@ -45,4 +45,37 @@ export function signedDownloadUrl(ctx: Pick<Context, "config" | "clock">, key: s
   const expiresAt = expiry(ctx, DOWNLOAD_URL_TTL_S);
   const url = signUrl(ctx.config.secret, ctx.config.publicUrl, { method: "GET", key, expiresAt, contentType: opts.contentType, filename: opts.filename });
   return { url, expires_at: new Date(expiresAt * 1000).toISOString() };
+}
+
+/**
+ * A JSON text (a webhook payload) with every download link of ours signed afresh: each object holding a `url` whose
+ * signature verifies (expired or not) and its `expires_at` gets a new hour from `nowMs`. Links that do not verify
+ * (a URL a user put in metadata, say) are left as they are, so this never signs anything new.
+ */
+export function resignDownloadUrls(json: string, secret: string, publicUrl: string, nowMs: number): string {
+  const prefix = `${publicUrl.replace(/\/+$/, "")}/v1/objects/`;
+  if (!json.includes(prefix)) return json;
+  const expiresAt = Math.floor(nowMs / 1000) + DOWNLOAD_URL_TTL_S;
+  const visit = (value: unknown): void => {
+    if (Array.isArray(value)) {
+      for (const item of value) visit(item);
+      return;
+    }
+    if (value === null || typeof value !== "object") return;
+    const o = value as Record<string, unknown>;
+    if (typeof o.url === "string" && o.url.startsWith(prefix) && "expires_at" in o) {
+      const url = new URL(o.url);
+      const key = decodeURIComponent(url.pathname.slice(new URL(prefix).pathname.length));
+      const checked = verifySignedUrl(secret, { method: "GET", key, query: url.searchParams, nowMs: 0 });
+      if (checked.ok && isValidKey(key)) {
+        const opts = { contentType: checked.contentType ?? undefined, filename: checked.filename ?? undefined };
+        o.url = signUrl(secret, publicUrl, { method: "GET", key, expiresAt, ...opts });
+        o.expires_at = new Date(expiresAt * 1000).toISOString();
+      }
+    }
+    for (const child of Object.values(o)) visit(child);
+  };
+  const value = JSON.parse(json) as unknown;
+  visit(value);
+  return JSON.stringify(value);
 }

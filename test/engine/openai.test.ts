@@ -223,6 +223,37 @@ describe("chatJson", () => {
     }
   });
 
+  test("an aborted signal stops a call in flight and its retries at once, with the signal's reason", async () => {
+    let release: () => void = () => {};
+    const hung = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const server = fakeServer([
+      async () => {
+        await hung;
+        return completion('{"verdict":"pass","score":1}')();
+      },
+    ]);
+    try {
+      const controller = new AbortController();
+      const reason = new Error("lease lost");
+      setTimeout(() => controller.abort(reason), 100);
+      const started = performance.now();
+      const call = chatJson(config(server.url, { timeoutMs: 10_000, signal: controller.signal }), { messages: MESSAGES, schema: SCHEMA, validate });
+      expect(await call.catch((e) => e)).toBe(reason);
+      expect(performance.now() - started).toBeLessThan(1000);
+      // A 503 that would be retried after Retry-After is not waited out either.
+      const busy = fakeServer([() => new Response("busy", { status: 503, headers: { "retry-after": "20" } })]);
+      const later = new AbortController();
+      setTimeout(() => later.abort(reason), 100);
+      const t1 = performance.now();
+      expect(await chatJson(config(busy.url, { signal: later.signal }), { messages: MESSAGES, schema: SCHEMA, validate }).catch((e) => e)).toBe(reason);
+      expect(performance.now() - t1).toBeLessThan(1000);
+    } finally {
+      release();
+    }
+  });
+
   test("an unreachable server: model_error after the retries", async () => {
     const server = fakeServer([completion("{}")]);
     const url = server.url;

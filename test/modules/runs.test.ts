@@ -8,6 +8,7 @@ import { creditLedger, documents, events, runs } from "../../src/db/schema";
 import { extract } from "../../src/extract";
 import { createDocumentFromBytes } from "../../src/modules/documents/service";
 import { indexNext } from "../../src/modules/reference-documents/worker";
+import { finishRun } from "../../src/modules/runs/service";
 import { recoverRuns, runTick } from "../../src/modules/runs/worker";
 import { checkBalances, getBalance } from "../../src/modules/usage/service";
 import { CORPUS, harness, signUp, type Harness } from "../helpers";
@@ -411,6 +412,8 @@ describe("restart recovery", () => {
     const { createContext } = await import("../../src/create-context");
     const next = createContext(h.ctx.config);
     expect(recoverRuns(next).requeued).toBeGreaterThanOrEqual(1);
+    // Back to waiting as if never started: started_at belongs to the attempt that will run it.
+    expect((await h.call("GET", `/v1/runs/${r.body.id}`, { token: u.liveKey })).body).toMatchObject({ status: "queued", started_at: null });
     for (let i = 0; i < 20 && ((await indexNext(next)) || (await runTick(next))); i++);
     expect((await h.call("GET", `/v1/runs/${r.body.id}`, { token: u.liveKey })).body.status).toBe("succeeded");
 
@@ -422,6 +425,39 @@ describe("restart recovery", () => {
     expect(failed.status).toBe("failed");
     expect(failed.error.code).toBe("worker_crashed");
     expect(getBalance(h.ctx.db, u.workspaceId).pro_credits).toBeCloseTo(before + dead.body.quoted_credits, 6);
+  });
+
+  test("a worker that lost its run to recovery does not finish it: only the attempt that runs it may", async () => {
+    const r = await h.call("POST", `/v1/workflows/${wf}/runs`, { token: u.liveKey, body: { input_documents: [essay] } });
+    h.ctx.db.update(runs).set({ status: "running", attempts: 2, lockedUntil: Date.now() + 60_000 }).where(eq(runs.id, r.body.id)).run();
+    expect(finishRun(h.ctx, r.body.id, "running", "failed", { error: { code: "x", message: "stale worker" } }, 1)).toBeNull();
+    expect((await h.call("GET", `/v1/runs/${r.body.id}`, { token: u.liveKey })).body.status).toBe("running");
+    expect(finishRun(h.ctx, r.body.id, "running", "canceled", {}, 2)?.status).toBe("canceled");
+  });
+});
+
+describe("fair claims", () => {
+  test("500 queued runs of workspace A: workspace B's single run starts within the next two claims", async () => {
+    const hf = harness({ ASSAY_INITIAL_CREDITS: "100000" });
+    const [a, b] = [await signUp(hf), await signUp(hf)];
+    const flood = async (who: User, n: number) => {
+      const w = await hf.call("POST", "/v1/workflows", { token: who.liveKey, body: { product_code: "general", name: "fair" } });
+      const d = await doc(hf, who, "a.txt", "a short input to evaluate");
+      const ids: string[] = [];
+      for (let i = 0; i < n; i++) ids.push((await hf.call("POST", `/v1/workflows/${w.body.id}/runs`, { token: who.liveKey, body: { input_documents: [d] } })).body.id);
+      return ids;
+    };
+    await flood(a, 500);
+    const [single] = await flood(b, 1);
+    const status = () => hf.ctx.db.select({ status: runs.status }).from(runs).where(eq(runs.id, single)).get()?.status;
+    expect(await runTick(hf.ctx)).toBe(true);
+    if (status() === "queued") expect(await runTick(hf.ctx)).toBe(true);
+    expect(status()).not.toBe("queued");
+    // And A is served again right after: round-robin, not B-first forever.
+    const startedA = () => hf.ctx.db.select().from(runs).where(eq(runs.workspaceId, a.workspaceId)).all().filter((x) => x.startedAt !== null).length;
+    const before = startedA();
+    expect(await runTick(hf.ctx)).toBe(true);
+    expect(startedA()).toBe(before + 1);
   });
 });
 

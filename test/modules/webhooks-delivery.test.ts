@@ -6,14 +6,15 @@ import Stripe from "stripe";
 import type { Context } from "../../src/context";
 import { createContext } from "../../src/create-context";
 import { tx } from "../../src/db/client";
-import { events, webhookDeliveries } from "../../src/db/schema";
+import { events, webhookDeliveries, webhookEndpoints } from "../../src/db/schema";
 import { registerJobs } from "../../src/jobs";
 import { createUser } from "../../src/modules/auth/service";
-import { claimDelivery, dispatchEvents } from "../../src/modules/webhooks/delivery";
+import { claimDelivery, dispatchEvents, sendAttempt } from "../../src/modules/webhooks/delivery";
 import { notifyWebhooks, recordEvent, type EventType } from "../../src/modules/webhooks/events";
 import { createEndpoint } from "../../src/modules/webhooks/service";
 import { verifySignature } from "../../src/modules/webhooks/signature";
 import { webhookWorker } from "../../src/modules/webhooks/worker";
+import { bytesStream, objectStore, signedDownloadUrl } from "../../src/storage";
 import { harness, signUp, testConfig, TestClock, type Harness } from "../helpers";
 
 interface Hit {
@@ -446,6 +447,96 @@ describe("restarts", () => {
     } finally {
       await h.ctx.runtime.scheduler.stop();
     }
+  });
+});
+
+describe("fairness, fresh links, every address", () => {
+  test("20 deliveries hanging at workspace A's receiver do not delay workspace B's delivery", async () => {
+    const { h, u, endpoint } = await setup({ ASSAY_WEBHOOK_TIMEOUT_MS: "4000" });
+    const b = await signUp(h);
+    const hanging: (() => void)[] = [];
+    const slow = receiver(() => new Promise<Response>((resolve) => hanging.push(() => resolve(new Response("late")))));
+    const fast = receiver();
+    await endpoint(slow.url());
+    const eb = await endpoint(fast.url(), {}, b.liveKey);
+    h.ctx.runtime.scheduler.add(webhookWorker(h.ctx));
+    h.ctx.runtime.scheduler.start();
+    try {
+      for (let i = 0; i < 20; i++) emit(h.ctx, u.workspaceId, "run.succeeded", run(`run_a${i}`));
+      notifyWebhooks(h.ctx);
+      expect(await waitFor(() => slow.hits.length >= 2, 2000)).toBe(true); // A's receiver now holds deliveries
+      emit(h.ctx, b.workspaceId, "run.succeeded", run("run_b"));
+      const due = Date.now();
+      notifyWebhooks(h.ctx);
+      expect(await waitFor(() => fast.hits.length === 1, 3000)).toBe(true);
+      const delay = Date.now() - due;
+      console.log(`B's delivery arrived ${delay} ms after it was due, with ${slow.hits.length} of A's hanging`);
+      expect(delay).toBeLessThan(1000);
+      expect(deliveriesOf(h, eb.id)[0].status).toBe("succeeded");
+      // A's receiver never held more than the per-endpoint cap at once.
+      expect(slow.hits.length).toBeLessThanOrEqual(2);
+    } finally {
+      for (const release of hanging) release();
+      await h.ctx.runtime.scheduler.stop();
+    }
+  });
+
+  test("a retry hours later carries a download link signed afresh, which downloads the file", async () => {
+    const clock = new TestClock();
+    const { h, u, worker, endpoint } = await setup({ ASSAY_WEBHOOK_RETRY_SCHEDULE: "3h" }, clock);
+    const key = `runs/${u.workspaceId}/run_fresh/output.md`;
+    await objectStore(h.ctx).put(key, bytesStream(new TextEncoder().encode("# Evaluation")), { maxBytes: 100 });
+    const file = signedDownloadUrl(h.ctx, key, { filename: "run_fresh.md", contentType: "text/markdown" });
+    const rx = receiver(status(500), status(200));
+    const e = await endpoint(rx.url());
+    emit(h.ctx, u.workspaceId, "run.succeeded", { run: { id: "run_fresh", object: "run", output_file: { ...file, mime_type: "text/markdown" } } });
+    await worker.tick();
+    clock.advance(3 * 3600_000 + 60_000);
+    await worker.tick();
+    expect(rx.hits).toHaveLength(2);
+    const download = (url: string) => h.app.handle(new Request(url));
+    // What was stored has expired by now; what was sent downloads.
+    expect((await download(file.url)).status).toBe(403);
+    const sent = JSON.parse(rx.hits[1].body).data.run.output_file;
+    expect(sent.url).not.toBe(file.url);
+    expect(Date.parse(sent.expires_at)).toBe(Math.floor(clock.now() / 1000) * 1000 + 3600_000);
+    const res = await download(sent.url);
+    expect(res.status).toBe(200);
+    expect(await res.text()).toBe("# Evaluation");
+    // The signature covers the body as sent.
+    expect(verifySignature(rx.hits[1].body, rx.hits[1].headers.get("x-service-signature") ?? "", e.secret, { nowSeconds: clock.now() / 1000 })).toBe(
+      true,
+    );
+  });
+
+  test("a link that does not verify is sent as it is (re-signing never signs something new)", async () => {
+    const { h, u, worker, endpoint } = await setup();
+    const rx = receiver();
+    await endpoint(rx.url());
+    const forged = { url: "http://localhost/v1/objects/runs/ws_other/run_x/output.md?expires=1&sig=forged", expires_at: "2001-01-01T00:00:00.000Z" };
+    emit(h.ctx, u.workspaceId, "run.succeeded", { run: { id: "run_meta", metadata: { link: forged } } });
+    await drain(worker);
+    expect(JSON.parse(rx.hits[0].body).data.run.metadata.link).toEqual(forged);
+  });
+
+  test("a plain-HTTP host whose first address is unusable is reached at the next checked address", async () => {
+    const { h, u, endpoint } = await setup();
+    const rx = receiver(); // listens on 127.0.0.1 only: [::1] refuses
+    const port = new URL(rx.url()).port;
+    const e = await endpoint(`http://receiver.test:${port}/hook`);
+    emit(h.ctx, u.workspaceId, "run.succeeded", run());
+    dispatchEvents(h.ctx.db, h.ctx.clock);
+    const claimed = claimDelivery(h.ctx.db, h.ctx.clock, h.ctx.config);
+    expect(claimed).not.toBeNull();
+    const endpointRow = h.ctx.db.select().from(webhookEndpoints).where(eq(webhookEndpoints.id, e.id)).get();
+    const resolve = async () => [
+      { address: "::1", family: 6 },
+      { address: "127.0.0.1", family: 4 },
+    ];
+    const outcome = await sendAttempt(h.ctx.clock, h.ctx.config, endpointRow as NonNullable<typeof endpointRow>, claimed as NonNullable<typeof claimed>, resolve);
+    expect(outcome.ok).toBe(true);
+    expect(rx.hits).toHaveLength(1);
+    expect(rx.hits[0].headers.get("host")).toBe(`receiver.test:${port}`);
   });
 });
 

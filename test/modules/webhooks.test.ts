@@ -113,12 +113,32 @@ describe("URL rules", () => {
 
   test("plain HTTP is pinned to the address that was checked (no second lookup to rebind); HTTPS keeps its name", async () => {
     const pinned = await deliveryTarget("http://localhost:8123/hooks?x=1", 2000);
-    expect("url" in pinned && new URL(pinned.url).hostname).toMatch(/^(127\.0\.0\.1|\[::1\])$/);
+    const urls = "urls" in pinned ? pinned.urls.map((u) => new URL(u)) : [];
+    expect(urls.length).toBeGreaterThan(0);
+    for (const u of urls) {
+      expect(u.hostname).toMatch(/^(127\.0\.0\.1|\[::1\])$/);
+      expect(u.pathname + u.search).toBe("/hooks?x=1");
+    }
     expect(pinned).toMatchObject({ host: "localhost:8123" });
-    expect("url" in pinned && new URL(pinned.url).pathname + new URL(pinned.url).search).toBe("/hooks?x=1");
-    expect(await deliveryTarget("https://localhost:8443/h", 2000)).toEqual({ url: "https://localhost:8443/h" });
-    expect(await deliveryTarget("http://10.1.2.3/h", 2000)).toEqual({ url: "http://10.1.2.3/h" });
+    expect(await deliveryTarget("https://localhost:8443/h", 2000)).toEqual({ urls: ["https://localhost:8443/h"] });
+    expect(await deliveryTarget("http://10.1.2.3/h", 2000)).toEqual({ urls: ["http://10.1.2.3/h"] });
     expect(await deliveryTarget("http://169.254.169.254/latest", 2000)).toHaveProperty("problem");
+  });
+
+  test("every checked address is a target, in the resolver's order; one forbidden address refuses the URL", async () => {
+    const resolve = async () => [
+      { address: "2001:db8::1", family: 6 },
+      { address: "192.0.2.7", family: 4 },
+    ];
+    expect(await deliveryTarget("http://hooks.example:9000/x", 2000, resolve)).toEqual({
+      urls: ["http://[2001:db8::1]:9000/x", "http://192.0.2.7:9000/x"],
+      host: "hooks.example:9000",
+    });
+    const sneaky = async () => [
+      { address: "192.0.2.7", family: 4 },
+      { address: "169.254.169.254", family: 4 },
+    ];
+    expect(await deliveryTarget("http://hooks.example/x", 2000, sneaky)).toHaveProperty("problem");
   });
 
   test("the message names the reason without echoing internals", () => {

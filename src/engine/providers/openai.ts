@@ -27,6 +27,8 @@ export interface OpenAIConfig {
   /** First backoff delay, doubled on each retry and jittered; default 500 ms. */
   retryBaseMs?: number;
   fetch?: typeof fetch;
+  /** Aborts the call (and its retries) when the work it serves was stopped; the signal's reason is thrown. */
+  signal?: AbortSignal;
 }
 
 export interface ChatMessage {
@@ -259,17 +261,19 @@ async function send(cfg: OpenAIConfig, method: "GET" | "POST", url: string, body
     let text: string;
     let retryAfter: string | null;
     try {
-      const res = await doFetch(url, { method, headers, body: payload, signal: AbortSignal.timeout(Math.max(1, cfg.timeoutMs)) });
+      const timeout = AbortSignal.timeout(Math.max(1, cfg.timeoutMs));
+      const res = await doFetch(url, { method, headers, body: payload, signal: cfg.signal ? AbortSignal.any([timeout, cfg.signal]) : timeout });
       status = res.status;
       retryAfter = res.headers.get("retry-after");
       text = await res.text(); // still under the same time limit
     } catch (e) {
+      cfg.signal?.throwIfAborted();
       if (isTimeout(e)) {
         // Not retried: a server that takes this long is overloaded or the prompt is too big.
         throw new ModelError("model_error", `The model server did not answer within ${cfg.timeoutMs} ms.`);
       }
       if (attempt < maxRetries) {
-        await sleep(backoff(cfg, attempt));
+        await sleep(backoff(cfg, attempt), cfg.signal);
         continue;
       }
       throw new ModelError("model_error", redact(cfg, `Could not reach the model server (${networkReason(e)}).`));
@@ -282,7 +286,7 @@ async function send(cfg: OpenAIConfig, method: "GET" | "POST", url: string, body
       }
     }
     if ((status === 429 || status >= 500) && attempt < maxRetries) {
-      await sleep(parseRetryAfter(retryAfter, Date.now(), MAX_RETRY_AFTER_MS) ?? backoff(cfg, attempt));
+      await sleep(parseRetryAfter(retryAfter, Date.now(), MAX_RETRY_AFTER_MS) ?? backoff(cfg, attempt), cfg.signal);
       continue;
     }
     return { ok: false, status, text };
@@ -298,7 +302,8 @@ async function defaultModel(cfg: OpenAIConfig, base: string): Promise<string> {
   let pending = defaultModelByServer.get(base);
   if (!pending) {
     pending = (async () => {
-      const res = await send(cfg, "GET", `${base}/models`);
+      // Shared by every caller that waits for it, so no one caller's signal may abort it.
+      const res = await send({ ...cfg, signal: undefined }, "GET", `${base}/models`);
       if (!res.ok) {
         throw new ModelError(
           "model_error",
@@ -354,6 +359,18 @@ function clip(s: string, max: number): string {
   return s.length > max ? `${s.slice(0, max)}…` : s;
 }
 
-function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
+/** Waits `ms`, or rejects with the signal's reason as soon as it aborts. */
+function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      signal?.removeEventListener("abort", stop);
+      resolve();
+    }, ms);
+    const stop = () => {
+      clearTimeout(timer);
+      reject(signal?.reason);
+    };
+    if (signal?.aborted) stop();
+    else signal?.addEventListener("abort", stop, { once: true });
+  });
 }

@@ -1,8 +1,9 @@
-// Durable background jobs (the `jobs` table): queue, claim with one UPDATE … RETURNING, finish, retry or fail.
+// Durable background jobs (the `jobs` table) on the one work queue: enqueue, claim, finish, retry or fail.
 import { and, eq } from "drizzle-orm";
 import type { Clock } from "../../lib/clock";
 import type { Db } from "../../db/client";
 import { jobs } from "../../db/schema";
+import { claim, firstWaiting, type QueueSpec } from "../../jobs/queue";
 
 export type JobRow = typeof jobs.$inferSelect;
 
@@ -16,47 +17,26 @@ export function findJob(db: Db, kind: string, subjectId: string): JobRow | undef
   return db.select().from(jobs).where(and(eq(jobs.kind, kind), eq(jobs.subjectId, subjectId))).get();
 }
 
-interface RawJob {
-  id: number;
-  kind: string;
-  subject_id: string;
-  status: JobRow["status"];
-  attempts: number;
-  next_attempt_at: number;
-  locked_until: number | null;
-  last_error: string | null;
-  created_at: number;
-}
-
 /**
- * Claims the oldest due job of `kind`: queued and due, or running with an expired lock (its process died: a restart
- * resumes it). One statement, so two workers can never claim the same job.
+ * Due jobs of one kind: queued and due, or running with an expired lease (its process died: a restart resumes it).
+ * Oldest first; the claim marks the job running and counts the attempt.
  */
+const jobQueue = (kind: string): QueueSpec => ({
+  table: "jobs",
+  pick: firstWaiting("jobs", `q.kind = '${kind.replaceAll("'", "''")}' AND ((q.status = 'queued' AND q.next_attempt_at <= $now) OR q.status = 'running')`, "q.id"),
+  onClaim: "status = 'running', attempts = attempts + 1",
+});
+
+/** Claims the oldest due job of `kind` through the one work queue; null when none is due. */
 export function claimJob(db: Db, kind: string, now: number, lockMs: number): JobRow | null {
-  const raw = db.$client
-    .query<RawJob, [number, string, number, number]>(
-      `UPDATE jobs SET status = 'running', locked_until = ?1, attempts = attempts + 1
-       WHERE id = (SELECT id FROM jobs WHERE kind = ?2 AND ((status = 'queued' AND next_attempt_at <= ?3) OR (status = 'running' AND locked_until < ?4)) ORDER BY id LIMIT 1)
-       RETURNING *`,
-    )
-    .get(now + lockMs, kind, now, now);
-  if (!raw) return null;
-  return {
-    id: raw.id,
-    kind: raw.kind,
-    subjectId: raw.subject_id,
-    status: raw.status,
-    attempts: raw.attempts,
-    nextAttemptAt: raw.next_attempt_at,
-    lockedUntil: raw.locked_until,
-    lastError: raw.last_error,
-    createdAt: raw.created_at,
-  };
+  const claimed = claim(db, jobQueue(kind), now, lockMs);
+  return claimed ? (db.select().from(jobs).where(eq(jobs.id, Number(claimed.id))).get() ?? null) : null;
 }
 
-/** True when a worker could claim the job now (so waking the scheduler will make progress). */
+/** True when a worker could claim the job now (so waking the scheduler will make progress): the queue's rule. */
 export function isClaimable(job: JobRow, now: number): boolean {
-  return (job.status === "queued" && job.nextAttemptAt <= now) || (job.status === "running" && (job.lockedUntil ?? 0) < now);
+  const free = job.lockedUntil === null || job.lockedUntil <= now;
+  return free && ((job.status === "queued" && job.nextAttemptAt <= now) || job.status === "running");
 }
 
 export function finishJob(db: Db, id: number): void {

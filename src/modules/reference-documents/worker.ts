@@ -5,6 +5,7 @@ import { tx } from "../../db/client";
 import { documents, referenceDocuments } from "../../db/schema";
 import { ExtractError, type ExtractedDocument } from "../../extract";
 import { ApiError } from "../../http/errors";
+import { withLease } from "../../jobs/queue";
 import type { JobWorker } from "../../jobs/scheduler";
 import { indexDocumentInBatches } from "../../retrieval";
 import { extractStored, markExtracted, markFailed } from "../documents/service";
@@ -13,7 +14,7 @@ import { claimJob, failJob, finishJob, retryJob, type JobRow } from "./jobs";
 import { toReferenceDocumentJson } from "./model";
 import { INDEX_JOB, INDEXING_WORKER } from "./service";
 
-/** Longer than an extraction may take (60 s worker limit) plus indexing, so a live job is never claimed twice. */
+/** An indexing job's lease: renewed every third of it while the job runs; a dead process's job is resumed after it. */
 export const INDEX_LOCK_MS = 5 * 60_000;
 export const MAX_INDEX_ATTEMPTS = 3;
 /** Wait before attempt n+1 after an unexpected error: 30 s, then 2 min. */
@@ -27,7 +28,9 @@ export function indexingWorker(ctx: Context): JobWorker {
 export async function indexNext(ctx: Context): Promise<boolean> {
   const job = claimJob(ctx.db, INDEX_JOB, ctx.clock.now(), INDEX_LOCK_MS);
   if (!job) return false;
-  await processIndexJob(ctx, job);
+  // Renewed while it works, so a reference that takes longer than the lease is not taken over by another worker.
+  const lease = { table: "jobs" as const, id: job.id, lease: job.lockedUntil ?? 0, leaseMs: INDEX_LOCK_MS };
+  await withLease(ctx.db, ctx.clock, lease, () => processIndexJob(ctx, job));
   return true;
 }
 

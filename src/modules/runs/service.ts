@@ -6,6 +6,7 @@ import { documents, runs } from "../../db/schema";
 import { ApiError } from "../../http/errors";
 import { listPage } from "../../http/pagination";
 import { newId } from "../../lib/ids";
+import { Waiters } from "../../lib/waiters";
 import { signedDownloadUrl } from "../../storage";
 import type { Auth } from "../../http/caller";
 import type { ProductPricing } from "../../catalog";
@@ -170,7 +171,7 @@ export function listRuns(
 
 /**
  * Moves a run to a terminal state with its credit movement and its event, in one transaction.
- * `from` guards the move: if the run is no longer in that state, nothing changes and null is returned.
+ * `from` (and `attempt`, for a worker) guard the move: if the run is no longer there, nothing changes and null is returned.
  */
 export function finishRun(
   ctx: Context,
@@ -178,11 +179,14 @@ export function finishRun(
   from: RunStatus,
   to: "succeeded" | "failed" | "canceled",
   changes: Partial<RunRow> = {},
+  attempt?: number,
 ): RunRow | null {
   const { db, clock } = ctx;
   const finished = tx(db, () => {
     const row = findRun(db, runId);
     if (!row || row.status !== from) return null;
+    // A worker finishes only the attempt it ran: after recovery re-queued the run, a later attempt owns it.
+    if (attempt !== undefined && row.attempts !== attempt) return null;
     const now = clock.now();
     let charged = 0;
     if (to === "succeeded") charged = row.keyMode === "live" ? chargeHold(db, clock, row.workspaceId, row.id) : 0;
@@ -204,7 +208,7 @@ export function finishRun(
   });
   if (finished) {
     notifyWebhooks(ctx);
-    notifyRunWaiters(runId);
+    runWaiters.wake(runId);
   }
   return finished;
 }
@@ -234,35 +238,18 @@ export function refundRun(ctx: Context, runId: string): RunRow {
 }
 
 // Sync mode: requests waiting for a run to finish, woken by finishRun in this process.
-const waiters = new Map<string, Set<() => void>>();
-
-function notifyRunWaiters(runId: string) {
-  const set = waiters.get(runId);
-  if (!set) return;
-  waiters.delete(runId);
-  for (const wake of set) wake();
-}
+const runWaiters = new Waiters();
 
 const TERMINAL: ReadonlySet<RunStatus> = new Set(["succeeded", "failed", "canceled", "refunded"]);
 
 /** Waits until the run is terminal or `timeoutMs` passes; returns the run as it stands. */
 export async function waitForRun(ctx: Context, workspaceId: string, runId: string, timeoutMs: number): Promise<RunRow> {
-  const deadline = Date.now() + timeoutMs;
+  const deadline = ctx.clock.now() + timeoutMs;
   for (;;) {
     const row = getRun(ctx.db, workspaceId, runId);
-    const left = deadline - Date.now();
+    const left = deadline - ctx.clock.now();
     if (TERMINAL.has(row.status) || left <= 0) return row;
     // Woken by finishRun; the poll covers a run finished by another process.
-    await new Promise<void>((resolve) => {
-      let set = waiters.get(runId);
-      if (!set) waiters.set(runId, (set = new Set()));
-      const done = () => {
-        clearTimeout(timer);
-        set!.delete(done);
-        resolve();
-      };
-      const timer = setTimeout(done, Math.min(left, 1000));
-      set.add(done);
-    });
+    await runWaiters.wait(runId, Math.min(left, 1000));
   }
 }

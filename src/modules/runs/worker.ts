@@ -5,6 +5,7 @@ import { documents, runs } from "../../db/schema";
 import { evaluate, EngineError } from "../../engine";
 import type { EngineDocument, ModelPolicy, OutputFormat } from "../../engine/types";
 import type { ExtractedDocument } from "../../extract/types";
+import { claim, LEASE_FREE, type QueueSpec, withLease } from "../../jobs/queue";
 import type { JobWorker } from "../../jobs/scheduler";
 import { shapeOutput } from "../../render";
 import { bytesStream, objectStore } from "../../storage";
@@ -19,19 +20,30 @@ const LEASE_MS = 60_000;
 const REFERENCE_WAIT_MS = 1_000;
 export const MAX_ATTEMPTS = 3;
 
-/** Takes the oldest queued run that is not deferred, with one UPDATE … RETURNING: two workers never take the same run. */
+/**
+ * Queued runs, fair between workspaces: each workspace's oldest waiting run is a candidate; the one whose workspace
+ * has the fewest runs running wins, then the workspace served least recently (round-robin), then the oldest. A
+ * workspace's thousand queued runs therefore hold another workspace's single run back by one claim at most.
+ */
+const RUN_QUEUE: QueueSpec = {
+  table: "runs",
+  pick: `WITH heads AS (
+      SELECT q.workspace_id AS ws, min(q.created_at) AS first FROM runs q
+      WHERE q.status = 'queued' AND ${LEASE_FREE} GROUP BY q.workspace_id)
+    SELECT q.id FROM heads h JOIN runs q ON q.workspace_id = h.ws AND q.created_at = h.first
+    WHERE q.status = 'queued' AND ${LEASE_FREE}
+    ORDER BY (SELECT count(*) FROM runs r WHERE r.workspace_id = h.ws AND r.status = 'running'),
+      coalesce((SELECT max(r.started_at) FROM runs r WHERE r.workspace_id = h.ws), 0), h.first, q.id
+    LIMIT 1`,
+};
+
+/** Claims a queued run (a short lease while its references are checked); null when none is waiting. */
 function claimQueued(ctx: Context): RunRow | null {
-  const now = ctx.clock.now();
-  const claimed = ctx.db.$client
-    .query(
-      `UPDATE runs SET locked_until = ?1
-       WHERE id = (SELECT id FROM runs WHERE status = 'queued' AND (locked_until IS NULL OR locked_until <= ?2) ORDER BY created_at, id LIMIT 1)
-       RETURNING id`,
-    )
-    .get(now + LEASE_MS, now) as { id: string } | null;
-  return claimed ? (findRun(ctx.db, claimed.id) ?? null) : null;
+  const claimed = claim(ctx.db, RUN_QUEUE, ctx.clock.now(), LEASE_MS);
+  return claimed ? (findRun(ctx.db, String(claimed.id)) ?? null) : null;
 }
 
+/** Puts a claimed run back to wait `ms` (its references are still processing). */
 function defer(ctx: Context, runId: string, ms: number) {
   ctx.db.update(runs).set({ lockedUntil: ctx.clock.now() + ms }).where(eq(runs.id, runId)).run();
 }
@@ -68,11 +80,15 @@ const EXTENSION: Record<string, string> = { json: "json", markdown: "md", docx: 
 
 /** Evaluates one running run and finishes it; every failure becomes a failed run with {code, message}. */
 async function execute(ctx: Context, run: RunRow, references: EngineDocument[]): Promise<void> {
-  const renew = setInterval(() => {
-    try {
-      ctx.db.update(runs).set({ lockedUntil: ctx.clock.now() + LEASE_MS }).where(and(eq(runs.id, run.id), eq(runs.status, "running"))).run();
-    } catch {}
-  }, LEASE_MS / 3);
+  const lease = { table: "runs" as const, id: run.id, lease: run.lockedUntil ?? 0, leaseMs: LEASE_MS };
+  await withLease(ctx.db, ctx.clock, lease, (signal) => evaluateRun(ctx, run, references, signal));
+}
+
+/**
+ * Evaluates a running run we hold the lease of. Losing the lease aborts `signal` (the engine and the model call
+ * stop); the run then belongs to recovery, and nothing is written here.
+ */
+async function evaluateRun(ctx: Context, run: RunRow, references: EngineDocument[], signal: AbortSignal): Promise<void> {
   try {
     const workflow = getWorkflow(ctx.db, run.workspaceId, run.workflowId, true);
     const inputs = inputDocs(ctx, run.workspaceId, run.inputDocuments);
@@ -91,7 +107,9 @@ async function execute(ctx: Context, run: RunRow, references: EngineDocument[]):
       llm: ctx.config.llm,
       contextBudgetChars: ctx.config.contextBudgetChars,
       runId: run.id,
+      signal,
     });
+    signal.throwIfAborted();
     const format = workflow.outputFormat as OutputFormat;
     const { output, file } = await shapeOutput(format, result.value, result.custom, {
       title: workflow.name,
@@ -102,16 +120,19 @@ async function execute(ctx: Context, run: RunRow, references: EngineDocument[]):
     });
     const outputObjectKey = `runs/${run.workspaceId}/${run.id}/output.${EXTENSION[format] ?? file.extension}`;
     await objectStore(ctx).put(outputObjectKey, bytesStream(file.bytes), { maxBytes: file.bytes.byteLength });
-    finishRun(ctx, run.id, "running", "succeeded", { output, usage: { ...result.usage }, outputObjectKey, outputMimeType: file.mime_type, error: null });
+    const changes = { output, usage: { ...result.usage }, outputObjectKey, outputMimeType: file.mime_type, error: null };
+    finishRun(ctx, run.id, "running", "succeeded", changes, run.attempts);
   } catch (err) {
+    if (signal.aborted) {
+      console.error(`[runs] ${run.id}: ${(signal.reason as Error).message}; stopped, recovery takes it from here`);
+      return;
+    }
     const error =
       err instanceof EngineError
         ? { code: err.code, message: err.message }
         : { code: "internal_error", message: "The evaluation failed unexpectedly; the run's credits were released" };
     if (!(err instanceof EngineError)) console.error(`[runs] ${run.id} failed:`, err);
-    finishRun(ctx, run.id, "running", "failed", { error });
-  } finally {
-    clearInterval(renew);
+    finishRun(ctx, run.id, "running", "failed", { error }, run.attempts);
   }
 }
 
@@ -148,9 +169,10 @@ export async function runTick(ctx: Context): Promise<boolean> {
  */
 export function recoverRuns(ctx: Context): { requeued: number; failed: number } {
   const now = ctx.clock.now();
-  const stale = ctx.db.$client
-    .query("SELECT id, attempts FROM runs WHERE status = 'running' AND (locked_until IS NULL OR locked_until <= ?)")
-    .all(now) as { id: string; attempts: number }[];
+  const stale = ctx.db.$client.query(`SELECT id, attempts FROM runs q WHERE status = 'running' AND ${LEASE_FREE}`).all({ now }) as {
+    id: string;
+    attempts: number;
+  }[];
   let requeued = 0;
   let failed = 0;
   for (const row of stale) {
@@ -160,7 +182,12 @@ export function recoverRuns(ctx: Context): { requeued: number; failed: number } 
       });
       failed++;
     } else {
-      ctx.db.update(runs).set({ status: "queued", lockedUntil: null }).where(and(eq(runs.id, row.id), eq(runs.status, "running"))).run();
+      // Back to waiting, as if never started: started_at belongs to the attempt that will run it.
+      ctx.db
+        .update(runs)
+        .set({ status: "queued", lockedUntil: null, startedAt: null })
+        .where(and(eq(runs.id, row.id), eq(runs.status, "running"), eq(runs.attempts, row.attempts)))
+        .run();
       requeued++;
     }
   }

@@ -1,19 +1,21 @@
 // Webhook deliveries: fan-out of outbox events into delivery rows, claiming one due row, sending one signed attempt,
 // and the rules that decide what happens next (retry schedule, window, Retry-After, 410, disabling a dead endpoint).
-import { and, asc, count, eq, gte, inArray, isNull, lt, ne, or, sql } from "drizzle-orm";
+import { and, asc, count, eq, gte, inArray, isNull, lte, ne, or, sql } from "drizzle-orm";
 import type { Config } from "../../config";
 import type { Clock } from "../../lib/clock";
 import { tx, type Db } from "../../db/client";
 import { events, webhookDeliveries, webhookEndpoints } from "../../db/schema";
 import { ApiError } from "../../http/errors";
+import { claim, firstWaiting, type QueueSpec } from "../../jobs/queue";
 import { newId } from "../../lib/ids";
 import { parseRetryAfter } from "../../lib/retry-after";
+import { resignDownloadUrls } from "../../storage";
 import type { DeliveryRow, EndpointRow } from "./model";
 import { getDelivery, getEndpoint } from "./service";
 import { signatureHeader } from "./signature";
-import { deliveryTarget } from "./url-policy";
+import { deliveryTarget, type Resolve } from "./url-policy";
 
-export type WebhookConfig = Pick<Config, "webhookRetryScheduleMs" | "webhookRetryWindowMs" | "webhookTimeoutMs">;
+export type WebhookConfig = Pick<Config, "webhookRetryScheduleMs" | "webhookRetryWindowMs" | "webhookTimeoutMs" | "secret" | "publicUrl">;
 type Attempt = DeliveryRow["attempts"][number];
 
 /** A claim outlives the attempt's timeout by this much, so only a crashed process's claim ever expires. */
@@ -75,23 +77,35 @@ export function dispatchEvents(db: Db, clock: Clock, limit = 100): number {
   });
 }
 
+/** Deliveries in flight (claimed, not yet answered) at once, per endpoint and per workspace: a receiver that hangs, or a
+ * tenant with many, occupies at most this many of the WEBHOOK_LOOPS, never all of them. */
+export const MAX_IN_FLIGHT_PER_ENDPOINT = 2;
+export const MAX_IN_FLIGHT_PER_WORKSPACE = 4;
+/** Parallel delivery loops: more than one workspace may hold, so another tenant's delivery always finds one free. */
+export const WEBHOOK_LOOPS = 8;
+
+const inFlight = (column: "endpoint_id" | "workspace_id") =>
+  `(SELECT count(*) FROM webhook_deliveries f WHERE f.${column} = q.${column} AND f.status = 'pending' AND f.locked_until > $now)`;
+
+/** Due deliveries of active endpoints, most overdue first, skipping endpoints and workspaces at their in-flight cap. */
+const DELIVERY_QUEUE: QueueSpec = {
+  table: "webhook_deliveries",
+  pick: firstWaiting(
+    "webhook_deliveries",
+    `q.status = 'pending' AND q.next_attempt_at <= $now
+      AND EXISTS (SELECT 1 FROM webhook_endpoints e WHERE e.id = q.endpoint_id AND e.status = 'active' AND e.deleted_at IS NULL)
+      AND ${inFlight("endpoint_id")} < ${MAX_IN_FLIGHT_PER_ENDPOINT} AND ${inFlight("workspace_id")} < ${MAX_IN_FLIGHT_PER_WORKSPACE}`,
+    "q.next_attempt_at, q.id",
+  ),
+};
+
 /**
- * Claims the most overdue pending delivery of an active endpoint with one UPDATE … RETURNING, so two loops or two
- * processes never send the same delivery at once; a claim left by a crashed process expires at locked_until.
+ * Claims a due delivery through the one work queue, so two loops or two processes never send the same delivery at
+ * once; a claim left by a crashed process expires at locked_until.
  */
 export function claimDelivery(db: Db, clock: Clock, config: WebhookConfig): DeliveryRow | null {
-  const now = clock.now();
-  const due = sql`(SELECT d.id FROM webhook_deliveries d JOIN webhook_endpoints e ON e.id = d.endpoint_id
-    WHERE d.status = 'pending' AND d.next_attempt_at <= ${now} AND (d.locked_until IS NULL OR d.locked_until < ${now})
-      AND e.status = 'active' AND e.deleted_at IS NULL
-    ORDER BY d.next_attempt_at LIMIT 1)`;
-  const row = db
-    .update(webhookDeliveries)
-    .set({ lockedUntil: now + config.webhookTimeoutMs + LOCK_MARGIN_MS })
-    .where(and(eq(webhookDeliveries.id, due), eq(webhookDeliveries.status, "pending")))
-    .returning()
-    .get();
-  return row ?? null;
+  const claimed = claim(db, DELIVERY_QUEUE, clock.now(), config.webhookTimeoutMs + LOCK_MARGIN_MS);
+  return claimed ? (db.select().from(webhookDeliveries).where(eq(webhookDeliveries.id, String(claimed.id))).get() ?? null) : null;
 }
 
 /**
@@ -113,8 +127,18 @@ interface Outcome {
   startedAt: number;
 }
 
-/** One POST of the stored payload, signed with the endpoint's current secret. Never throws. */
-export async function sendAttempt(clock: Clock, config: WebhookConfig, endpoint: EndpointRow, delivery: DeliveryRow): Promise<Outcome> {
+/**
+ * One POST of the stored payload, its download links signed afresh (a retry hours later must not send a link that
+ * has expired) and the body as sent signed with the endpoint's current secret. Tries each checked address of the
+ * endpoint's host in turn until one connects. Never throws.
+ */
+export async function sendAttempt(
+  clock: Clock,
+  config: WebhookConfig,
+  endpoint: EndpointRow,
+  delivery: DeliveryRow,
+  resolve?: Resolve,
+): Promise<Outcome> {
   const startedAt = clock.now();
   const t0 = performance.now();
   const timeoutMs = config.webhookTimeoutMs;
@@ -127,23 +151,29 @@ export async function sendAttempt(clock: Clock, config: WebhookConfig, endpoint:
     startedAt,
   });
   try {
-    const target = await deliveryTarget(endpoint.url, timeoutMs);
+    const target = await deliveryTarget(endpoint.url, timeoutMs, resolve);
     if ("problem" in target) return done(null, target.problem);
-    const res = await fetch(target.url, {
-      method: "POST",
-      headers: {
-        ...(target.host ? { host: target.host } : {}),
-        "content-type": "application/json",
-        "user-agent": "Assay-Webhooks/1.0",
-        "x-service-event": delivery.eventType,
-        "x-service-delivery": delivery.id,
-        "x-service-signature": signatureHeader(endpoint.secret, Math.floor(startedAt / 1000), delivery.payload),
-      },
-      body: delivery.payload,
-      signal,
-      // A redirect is a non-2xx answer: following it could lead to an address the URL rules refuse.
-      redirect: "manual",
-    });
+    const body = resignDownloadUrls(delivery.payload, config.secret, config.publicUrl, startedAt);
+    const headers = {
+      ...(target.host ? { host: target.host } : {}),
+      "content-type": "application/json",
+      "user-agent": "Assay-Webhooks/1.0",
+      "x-service-event": delivery.eventType,
+      "x-service-delivery": delivery.id,
+      "x-service-signature": signatureHeader(endpoint.secret, Math.floor(startedAt / 1000), body),
+    };
+    let res: Response | null = null;
+    for (const [i, url] of target.urls.entries()) {
+      try {
+        // A redirect is a non-2xx answer: following it could lead to an address the URL rules refuse.
+        res = await fetch(url, { method: "POST", headers, body, signal, redirect: "manual" });
+        break;
+      } catch (err) {
+        // This address did not connect: the next one may (an answer of any status ends the attempt).
+        if (signal.aborted || i === target.urls.length - 1) throw err;
+      }
+    }
+    if (!res) return done(null, "could not connect");
     // The receiver's body is not needed; release the connection.
     await res.body?.cancel().catch(() => {});
     if (res.ok) return done(res.status);
@@ -256,7 +286,8 @@ export async function retryDelivery(
       and(
         eq(webhookDeliveries.id, current.id),
         inArray(webhookDeliveries.status, ["pending", "failed"]),
-        or(isNull(webhookDeliveries.lockedUntil), lt(webhookDeliveries.lockedUntil, now)),
+        // The queue's lease rule: a lease that ends at `now` is free.
+        or(isNull(webhookDeliveries.lockedUntil), lte(webhookDeliveries.lockedUntil, now)),
       ),
     )
     .returning()

@@ -83,29 +83,40 @@ export function urlProblem(raw: string): string | null {
   return null;
 }
 
+export type Resolve = (host: string) => Promise<{ address: string; family: number }[]>;
+
+const systemResolve: Resolve = (host) => lookup(host, { all: true });
+
 /**
  * The same rule at send time, after DNS, and where to connect: `{ problem }` when the URL must not be called, else
- * `{ url, host? }`. For plain HTTP the URL is pinned to the address just checked (with the original Host header), so a
- * second lookup by fetch cannot be steered elsewhere (DNS rebinding); HTTPS keeps its name, since TLS must verify it
- * and a metadata service does not speak TLS. A failed lookup is left to fetch to report.
+ * `{ urls, host? }`, to be tried in order until one connects. For plain HTTP there is one URL per address just
+ * checked, pinned to it (with the original Host header), so a second lookup by fetch cannot be steered elsewhere (DNS
+ * rebinding), and a host whose first address is unusable (an IPv6 address without a route) is still reached by the
+ * next. HTTPS keeps its name, since TLS must verify it and a metadata service does not speak TLS. A failed lookup is
+ * left to fetch to report.
  */
-export async function deliveryTarget(raw: string, timeoutMs: number): Promise<{ problem: string } | { url: string; host?: string }> {
+export async function deliveryTarget(raw: string, timeoutMs: number, resolve: Resolve = systemResolve): Promise<{ problem: string } | { urls: string[]; host?: string }> {
   const textual = urlProblem(raw);
   if (textual) return { problem: textual };
   const url = new URL(raw);
   const host = url.hostname.replace(/^\[|\]$/g, "");
-  if (isIP(host)) return { url: raw };
+  if (isIP(host)) return { urls: [raw] };
   let addresses: { address: string; family: number }[];
   try {
     let timer: ReturnType<typeof setTimeout> | undefined;
-    const timeout = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error("dns timeout")), timeoutMs)));
-    addresses = await Promise.race([lookup(host, { all: true }), timeout]).finally(() => clearTimeout(timer));
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error("dns timeout")), timeoutMs);
+    });
+    addresses = await Promise.race([resolve(host), timeout]).finally(() => clearTimeout(timer));
   } catch {
-    return { url: raw }; // fetch will fail with its own connection error, which is the more useful message
+    return { urls: [raw] }; // fetch will fail with its own connection error, which is the more useful message
   }
   if (addresses.some((a) => isForbiddenAddress(a.address))) return { problem: "url resolves to a link-local or cloud metadata address" };
-  if (url.protocol !== "http:" || addresses.length === 0) return { url: raw };
-  const pinned = new URL(raw);
-  pinned.hostname = addresses[0].family === 6 ? `[${addresses[0].address}]` : addresses[0].address;
-  return { url: pinned.toString(), host: url.host };
+  if (url.protocol !== "http:" || addresses.length === 0) return { urls: [raw] };
+  const urls = addresses.map((a) => {
+    const pinned = new URL(raw);
+    pinned.hostname = a.family === 6 ? `[${a.address}]` : a.address;
+    return pinned.toString();
+  });
+  return { urls: [...new Set(urls)], host: url.host };
 }

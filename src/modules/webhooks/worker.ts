@@ -1,7 +1,7 @@
 // The webhook worker: each tick fans out new outbox events into deliveries, then sends one due delivery.
 import type { Context } from "../../context";
 import type { JobWorker } from "../../jobs/scheduler";
-import { deliverNext, dispatchEvents } from "./delivery";
+import { deliverNext, dispatchEvents, WEBHOOK_LOOPS } from "./delivery";
 import { WEBHOOK_WORKER } from "./events";
 
 export function webhookWorker(ctx: Context): JobWorker {
@@ -9,8 +9,9 @@ export function webhookWorker(ctx: Context): JobWorker {
   const shortest = Math.min(...ctx.config.webhookRetryScheduleMs);
   return {
     name: WEBHOOK_WORKER,
-    // Several loops, so one slow receiver (up to the attempt timeout) does not hold up the others.
-    concurrency: 3,
+    // Several loops, and in-flight caps per endpoint and workspace in the claim: a slow receiver (up to the attempt
+    // timeout) holds a few loops at most, never another tenant's deliveries.
+    concurrency: WEBHOOK_LOOPS,
     idleMs: Math.max(50, Math.min(1_000, Math.floor(shortest / 2))),
     async tick() {
       const dispatched = dispatchEvents(ctx.db, ctx.clock);

@@ -1,0 +1,98 @@
+// The one work queue. Every kind of background work (runs, indexing jobs, webhook deliveries) is a row with a lease
+// (`locked_until`): claimed with one UPDATE … RETURNING, renewed while the work runs, cleared when the work ends.
+// One boundary rule everywhere: a lease that ends at t is free at t (`locked_until <= now`).
+import type { Db } from "../db/client";
+import type { Clock } from "../lib/clock";
+
+/** How one table's rows wait. SQL may use the named parameters `$now` and those passed to claim(). */
+export interface QueueSpec {
+  table: "runs" | "jobs" | "webhook_deliveries";
+  /** A SELECT of the one row to claim next; it must hold LEASE_FREE for its row (alias `q`). Fairness lives here. */
+  pick: string;
+  /** Extra SET assignments made by the claim (e.g. `status = 'running', attempts = attempts + 1`). */
+  onClaim?: string;
+}
+
+/** The lease clause: free when unset or ended. Exported so every scan uses the same boundary. */
+export const LEASE_FREE = "(q.locked_until IS NULL OR q.locked_until <= $now)";
+
+/** The plain pick: the first row (by `order`) that is `waiting` and free. */
+export function firstWaiting(table: QueueSpec["table"], waiting: string, order: string): string {
+  return `SELECT q.id FROM ${table} q WHERE (${waiting}) AND ${LEASE_FREE} ORDER BY ${order} LIMIT 1`;
+}
+
+/**
+ * Claims the first waiting row whose lease is free, for `leaseMs`: one statement, so two workers (or two processes)
+ * never take the same row. Returns its id and the lease (the `locked_until` written), or null when nothing waits.
+ */
+export function claim(
+  db: Db,
+  spec: QueueSpec,
+  now: number,
+  leaseMs: number,
+  params: Record<string, string | number> = {},
+): { id: string | number; lease: number } | null {
+  const lease = now + leaseMs;
+  const row = db.$client
+    .query(
+      `UPDATE ${spec.table} SET locked_until = $lease${spec.onClaim ? `, ${spec.onClaim}` : ""}
+       WHERE id = (${spec.pick})
+       RETURNING id`,
+    )
+    .get({ ...params, now, lease }) as { id: string | number } | null;
+  return row ? { id: row.id, lease } : null;
+}
+
+/**
+ * Extends a lease we still hold. Returns the new lease, or null when it is no longer ours (it expired and another
+ * worker took the row, or the row moved on): the work must then stop.
+ */
+export function renew(db: Db, table: QueueSpec["table"], id: string | number, lease: number, now: number, leaseMs: number): number | null {
+  const next = Math.max(now + leaseMs, lease + 1);
+  const changed = db.$client.run(`UPDATE ${table} SET locked_until = ? WHERE id = ? AND locked_until = ?`, [next, id, lease]).changes;
+  return changed === 1 ? next : null;
+}
+
+export class LeaseLost extends Error {
+  constructor(table: string, id: string | number) {
+    super(`lost the lease on ${table} ${id}`);
+    this.name = "LeaseLost";
+  }
+}
+
+/**
+ * Keeps a claimed row's lease alive while `work` runs (renewed every third of the lease). A renewal that fails aborts
+ * the signal handed to `work` before the lease can pass to another worker, so the work stops instead of running
+ * twice. Resolves with the work's result and the lease as it stands at the end.
+ */
+export async function withLease<T>(
+  db: Db,
+  clock: Clock,
+  claimed: { table: QueueSpec["table"]; id: string | number; lease: number; leaseMs: number },
+  work: (signal: AbortSignal, lease: () => number) => Promise<T>,
+): Promise<T> {
+  const controller = new AbortController();
+  let lease = claimed.lease;
+  const timer = setInterval(() => {
+    let next: number | null = null;
+    try {
+      next = renew(db, claimed.table, claimed.id, lease, clock.now(), claimed.leaseMs);
+    } catch (err) {
+      console.error(`[queue] renewing ${claimed.table} ${claimed.id} failed:`, (err as Error).message);
+    }
+    if (next === null) {
+      clearInterval(timer);
+      controller.abort(new LeaseLost(claimed.table, claimed.id));
+    } else lease = next;
+  }, Math.max(10, Math.floor(claimed.leaseMs / 3)));
+  try {
+    return await work(controller.signal, () => lease);
+  } finally {
+    clearInterval(timer);
+  }
+}
+
+/** Exponential backoff for retries: base × 2^(attempt − 1), capped. */
+export function backoff(attempt: number, baseMs: number, capMs: number): number {
+  return Math.min(capMs, baseMs * 2 ** Math.max(0, attempt - 1));
+}
