@@ -4,6 +4,7 @@ import type { Db } from "../../db/client";
 import { apiKeys } from "../../db/schema";
 import { SCOPES } from "../../http/caller";
 import { ApiError } from "../../http/errors";
+import { checkName } from "../../http/names";
 import type { Clock } from "../../lib/clock";
 import { base62, newId, sha256Hex } from "../../lib/ids";
 import { iso, isoOrNull } from "../../lib/time";
@@ -39,8 +40,7 @@ export interface CreateKeyInput {
 }
 
 export function createKey(db: Db, clock: Clock, input: CreateKeyInput) {
-  const name = input.name.trim();
-  if (!name) throw new ApiError(400, "validation_error", "name must not be empty", "name");
+  const name = checkName(input.name, 100);
   const scopes = input.scopes ?? [...SCOPES];
   scopes.forEach((scope, i) => {
     if (!(SCOPES as readonly string[]).includes(scope)) {

@@ -5,6 +5,7 @@ import { tx, type Db } from "../../db/client";
 import { documents, referenceDocuments } from "../../db/schema";
 import type { ExtractedDocument } from "../../extract";
 import { ApiError } from "../../http/errors";
+import { checkName } from "../../http/names";
 import { listPage } from "../../http/pagination";
 import { newId } from "../../lib/ids";
 import { objectStore, UPLOAD_URL_TTL_S } from "../../storage";
@@ -17,12 +18,7 @@ export { toReferenceDocumentJson, type ReferenceRow };
 export const INDEX_JOB = "index_reference";
 export const INDEXING_WORKER = "indexing";
 
-function checkName(raw: string): string {
-  const name = raw.trim();
-  if (!name) throw new ApiError(400, "validation_error", "name must not be empty", "name");
-  if (name.length > 200) throw new ApiError(400, "validation_error", "name must be at most 200 characters", "name");
-  return name;
-}
+const NAME_MAX = 200;
 
 function insertReference(db: Db, workspaceId: string, documentId: string, name: string, now: number): ReferenceRow {
   const row: ReferenceRow = {
@@ -45,7 +41,7 @@ export function createPresignedReference(
   ctx: Context,
   input: { workspaceId: string; name: string; filename: string; mimeType?: string; sizeBytes?: number },
 ) {
-  const name = checkName(input.name);
+  const name = checkName(input.name, NAME_MAX);
   return tx(ctx.db, () => {
     const { row: doc, upload } = createPendingDocument(ctx, input);
     return { row: insertReference(ctx.db, input.workspaceId, doc.id, name, ctx.clock.now()), upload };
@@ -57,14 +53,14 @@ export async function createUploadedReference(
   ctx: Context,
   input: { workspaceId: string; name: string; filename: string; mimeType?: string; stream: ReadableStream<Uint8Array> },
 ): Promise<ReferenceRow> {
-  checkName(input.name);
+  checkName(input.name, NAME_MAX);
   const doc = await storeUploadedDocument(ctx, { workspaceId: input.workspaceId, filename: input.filename, mimeType: input.mimeType, stream: input.stream, param: "file" });
   return referenceForStoredDocument(ctx, { workspaceId: input.workspaceId, name: input.name, documentId: doc.id });
 }
 
 /** The reference for an original already stored (uploaded documents row), with its indexing job queued. */
 export function referenceForStoredDocument(ctx: Context, input: { workspaceId: string; name: string; documentId: string }): ReferenceRow {
-  const name = checkName(input.name);
+  const name = checkName(input.name, NAME_MAX);
   const row = tx(ctx.db, () => {
     const ref = insertReference(ctx.db, input.workspaceId, input.documentId, name, ctx.clock.now());
     enqueueJob(ctx.db, ctx.clock, INDEX_JOB, ref.id);

@@ -9,6 +9,7 @@ import { resolveOutputSchema } from "../../engine/output-schema";
 import { SchemaError } from "../../engine/schema";
 import type { ExtractedDocument } from "../../extract/types";
 import { ApiError } from "../../http/errors";
+import { checkName } from "../../http/names";
 import { listPage } from "../../http/pagination";
 import { newId } from "../../lib/ids";
 import { objectStore } from "../../storage";
@@ -44,11 +45,7 @@ function checkProduct(code: string) {
   return product;
 }
 
-function checkName(name: string) {
-  if (!name.trim()) invalid("name", "name must not be empty");
-  if (name.length > 200) invalid("name", "name must be at most 200 characters");
-  return name.trim();
-}
+const NAME_MAX = 200;
 
 /** Every id must be a reference document of this workspace (not deleted); duplicates are kept once. */
 function checkReferences(db: Db, workspaceId: string, ids: string[]): string[] {
@@ -122,7 +119,7 @@ async function outputSchemaFor(ctx: Context, workspaceId: string, input: CreateW
 export async function createWorkflow(ctx: Context, workspaceId: string, input: CreateWorkflowInput): Promise<WorkflowRow> {
   const { db, clock } = ctx;
   const product = checkProduct(input.product_code);
-  const name = checkName(input.name);
+  const name = checkName(input.name, NAME_MAX);
   if (input.prompt_template_id && !promptTemplates.some((t) => t.id === input.prompt_template_id)) {
     invalid("prompt_template_id", `${input.prompt_template_id} is not a prompt template (GET /v1/prompt-templates lists them)`);
   }
@@ -182,7 +179,7 @@ export function updateWorkflow(
 ): WorkflowRow {
   const row = getWorkflow(db, workspaceId, id);
   const changes: Partial<WorkflowRow> = { updatedAt: clock.now() };
-  if (patch.name !== undefined) changes.name = checkName(patch.name);
+  if (patch.name !== undefined) changes.name = checkName(patch.name, NAME_MAX);
   if (patch.status !== undefined) changes.status = patch.status;
   if (patch.user_prompt !== undefined) changes.userPrompt = patch.user_prompt;
   db.update(workflows).set(changes).where(eq(workflows.id, row.id)).run();
