@@ -4,6 +4,7 @@ import { exportJWK, generateKeyPair, SignJWT } from "jose";
 import { eq } from "drizzle-orm";
 import { users } from "../../src/db/schema";
 import { ensureAdmin } from "../../src/modules/auth/service";
+import { LoginThrottle } from "../../src/modules/auth/throttle";
 import { getBalance } from "../../src/modules/usage/service";
 import { harness, scenarios, signUp, TestClock, type Harness } from "../helpers";
 
@@ -38,20 +39,95 @@ describe("login", () => {
 });
 
 describe("login throttling", () => {
-  test("after 10 failures in 15 minutes the email is refused with 429 and Retry-After, even with the right password", async () => {
+  const attempt = (hc: Harness, email: string, password: string) => hc.call("POST", "/v1/auth/login", { body: { email, password } });
+
+  test("5 failures are free; then each earns a growing delay, during which even the right password is 429", async () => {
     const clock = new TestClock();
     const hc = harness({}, clock);
     const v = await signUp(hc);
-    for (let i = 0; i < 10; i++) {
-      expect((await hc.call("POST", "/v1/auth/login", { body: { email: v.email, password: "wrong-password" } })).status).toBe(401);
-    }
-    const blocked = await hc.call("POST", "/v1/auth/login", { body: { email: v.email, password: v.password } });
+    for (let i = 0; i < 6; i++) expect((await attempt(hc, v.email, "wrong-password")).status).toBe(401);
+    const blocked = await attempt(hc, v.email, v.password);
     expect(blocked.status).toBe(429);
     expect(blocked.body.error.code).toBe("rate_limited");
-    expect(Number(blocked.headers.get("retry-after"))).toBeGreaterThan(0);
-    clock.advance(15 * 60_000);
-    expect((await hc.call("POST", "/v1/auth/login", { body: { email: v.email, password: v.password } })).status).toBe(200);
+    expect(blocked.headers.get("retry-after")).toBe("1");
+    clock.advance(1000);
+    expect((await attempt(hc, v.email, "wrong-password")).status).toBe(401); // the 7th failure: 2 s
+    expect((await attempt(hc, v.email, v.password)).headers.get("retry-after")).toBe("2");
+    clock.advance(2000);
+    expect((await attempt(hc, v.email, v.password)).status).toBe(200);
+    // A success clears the email (the client's address keeps its own count): the next mistake is answered, not delayed.
+    expect((await attempt(hc, v.email, "wrong-password")).status).toBe(401);
   }, 30_000);
+
+  test("100 simultaneous wrong passwords for one email: the count runs before the check, so almost all are 429", async () => {
+    const hc = harness();
+    const v = await signUp(hc);
+    const replies = await Promise.all(Array.from({ length: 100 }, () => attempt(hc, v.email, "wrong-password")));
+    const statuses = replies.map((r) => r.status);
+    expect(statuses.filter((s) => s === 401).length).toBeLessThanOrEqual(6);
+    expect(statuses.filter((s) => s === 429).length).toBeGreaterThanOrEqual(94);
+  }, 30_000);
+
+  test("nobody can lock an owner out for long: an email's delay is capped at a minute", async () => {
+    const clock = new TestClock();
+    const hc = harness({}, clock);
+    const v = await signUp(hc);
+    for (let i = 0; i < 40; i++) {
+      const r = await attempt(hc, v.email, "wrong-password");
+      if (r.status === 429) clock.advance(Number(r.headers.get("retry-after")) * 1000);
+    }
+    const owner = await attempt(hc, v.email, v.password);
+    if (owner.status === 429) {
+      expect(Number(owner.headers.get("retry-after"))).toBeLessThanOrEqual(60);
+      clock.advance(60_000);
+    }
+    expect((await attempt(hc, v.email, v.password)).status).toBe(200);
+  }, 60_000);
+
+  test("the table stays bounded, and a flood of other emails never resets a victim's delay", () => {
+    const throttle = new LoginThrottle();
+    const now = Date.parse("2026-11-22T12:00:00Z");
+    for (let i = 0; i < 6; i++) throttle.begin("victim@example.com", "10.0.0.1", now);
+    const refused = () => {
+      try {
+        throttle.begin("victim@example.com", "10.0.0.1", now);
+        return null;
+      } catch (e) {
+        return (e as { status: number }).status;
+      }
+    };
+    expect(refused()).toBe(429);
+    let full = 0;
+    for (let i = 0; i < 60_000; i++) {
+      try {
+        throttle.begin(`flood${i}@example.com`, `10.1.${i >> 8}.${i & 255}`, now);
+      } catch {
+        full++;
+      }
+    }
+    expect(full).toBeGreaterThan(0); // past the bound, new keys are refused rather than old ones evicted
+    expect(refused()).toBe(429);
+  });
+});
+
+describe("session rate limit", () => {
+  test("a session is limited like a key without its own limit (ASSAY_DEFAULT_RPM), with the same headers", async () => {
+    const clock = new TestClock();
+    const hr = harness({ ASSAY_DEFAULT_RPM: "3" }, clock);
+    const v = await signUp(hr);
+    const me = () => hr.call("GET", "/v1/auth/me", { token: v.session });
+    // signUp used the session for two key creations already this minute.
+    const third = await me();
+    expect(third.status).toBe(200);
+    expect(third.headers.get("x-ratelimit-limit")).toBe("3");
+    expect(third.headers.get("x-ratelimit-remaining")).toBe("0");
+    const over = await me();
+    expect(over.status).toBe(429);
+    expect(over.body.error.code).toBe("rate_limited");
+    expect(Number(over.headers.get("retry-after"))).toBeGreaterThan(0);
+    clock.advance(60_000);
+    expect((await me()).status).toBe(200);
+  });
 });
 
 describe("me and logout", () => {

@@ -7,14 +7,18 @@ import { authGuard } from "../../http/auth-guard";
 import { ApiError, ErrorBody } from "../../http/errors";
 import { LoginBody, Me, Session } from "./model";
 import { login, revokeSession, toUserJson } from "./service";
+import { LoginThrottle } from "./throttle";
 
-export const authRoutes = (ctx: Context) =>
-  new Elysia({ prefix: "/v1/auth", tags: ["Auth"] })
+export const authRoutes = (ctx: Context) => {
+  const throttle = new LoginThrottle();
+  return new Elysia({ prefix: "/v1/auth", tags: ["Auth"] })
     .use(authGuard(ctx))
     .post(
       "/login",
-      async ({ body }) => {
-        const { token, user, expiresAt } = await login(ctx.db, ctx.clock, body.email, body.password);
+      async ({ body, request, server }) => {
+        // The socket's address (a reverse proxy's, behind one: then every client shares its address budget).
+        const address = server?.requestIP(request)?.address ?? "unknown";
+        const { token, user, expiresAt } = await login(ctx.db, ctx.clock, throttle, { ...body, address });
         return { token, token_type: "Bearer" as const, expires_at: new Date(expiresAt).toISOString(), user: toUserJson(user) };
       },
       { body: LoginBody, response: { 200: Session, 401: ErrorBody }, detail: { summary: "Log in with email and password" } },
@@ -41,3 +45,4 @@ export const authRoutes = (ctx: Context) =>
       },
       { auth: "any", response: { 200: Me }, detail: { summary: "The caller: user, workspace and credential" } },
     );
+};

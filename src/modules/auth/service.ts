@@ -8,7 +8,8 @@ import { type Auth, type Authenticate, type AuthNeed, type Role, unauthenticated
 import { ApiError } from "../../http/errors";
 import type { Clock } from "../../lib/clock";
 import { base62, newId, sha256Hex } from "../../lib/ids";
-import { type KeyCache, rateLimit } from "../keys/service";
+import { type KeyCache, type RateWindow, rateLimit } from "../keys/service";
+import type { LoginThrottle } from "./throttle";
 import { grantCredits } from "../usage/service";
 
 export const SESSION_TTL_MS = 24 * 3600 * 1000;
@@ -69,39 +70,15 @@ export async function ensureAdmin(db: Db, clock: Clock, config: Config): Promise
 // A fixed argon2id hash to verify against when the email is unknown, so both failures take the same time.
 let dummyHash: Promise<string> | null = null;
 
-/** Failed logins per email: after LOGIN_MAX_FAILURES in LOGIN_WINDOW_MS, that email is refused until the window ends. */
-export const LOGIN_MAX_FAILURES = 10;
-export const LOGIN_WINDOW_MS = 15 * 60_000;
-const failedLogins = new Map<string, { since: number; count: number }>();
-
-function loginThrottle(email: string, now: number) {
-  const entry = failedLogins.get(email);
-  if (!entry || now - entry.since >= LOGIN_WINDOW_MS) return;
-  if (entry.count >= LOGIN_MAX_FAILURES) {
-    const retryAfter = Math.max(1, Math.ceil((entry.since + LOGIN_WINDOW_MS - now) / 1000));
-    throw new ApiError(429, "rate_limited", "Too many failed logins for this email; try again later", undefined, { "retry-after": String(retryAfter) });
-  }
-}
-
-function recordFailedLogin(email: string, now: number) {
-  const entry = failedLogins.get(email);
-  if (!entry || now - entry.since >= LOGIN_WINDOW_MS) failedLogins.set(email, { since: now, count: 1 });
-  else entry.count++;
-  // Bounded memory: forget the oldest emails first.
-  if (failedLogins.size > 10_000) failedLogins.delete(failedLogins.keys().next().value!);
-}
-
-export async function login(db: Db, clock: Clock, email: string, password: string) {
-  const key = normalizeEmail(email);
-  loginThrottle(key, clock.now());
-  const user = findUserByEmail(db, email);
+/** Email + password → a new session. `throttle` counts the attempt before the (slow) password check. */
+export async function login(db: Db, clock: Clock, throttle: LoginThrottle, input: { email: string; password: string; address: string }) {
+  const key = normalizeEmail(input.email);
+  const attempt = throttle.begin(key, input.address, clock.now());
+  const user = findUserByEmail(db, input.email);
   dummyHash ??= Bun.password.hash(base62(16), { algorithm: "argon2id" });
-  const ok = await Bun.password.verify(password, user?.passwordHash ?? (await dummyHash));
-  if (!user || !user.passwordHash || !ok) {
-    recordFailedLogin(key, clock.now());
-    throw new ApiError(401, "invalid_credentials", "Email or password is incorrect");
-  }
-  failedLogins.delete(key);
+  const ok = await Bun.password.verify(input.password, user?.passwordHash ?? (await dummyHash));
+  if (!user || !user.passwordHash || !ok) throw new ApiError(401, "invalid_credentials", "Email or password is incorrect");
+  throttle.succeeded(attempt);
   const token = `sess_${base62(40)}`;
   const now = clock.now();
   const expiresAt = now + SESSION_TTL_MS;
@@ -221,11 +198,42 @@ function sessionCaller(user: UserRow, token: string, need: AuthNeed): Auth {
   return { kind: "session", workspaceId: user.workspaceId, userId: user.id, role: user.role, token, mode: "live" };
 }
 
-/** The authenticate function the context hands the HTTP guard: API keys (cached, rate-limited), sessions, OIDC JWTs. */
+/** Counts a request against a window: rate-limit headers on the response, or 429 with Retry-After. */
+function limitRate(window: RateWindow, defaultRpm: number, now: number, headers: Record<string, unknown>): void {
+  const rl = rateLimit(window, defaultRpm, now);
+  const rlHeaders = {
+    "x-ratelimit-limit": String(rl.limit),
+    "x-ratelimit-remaining": String(rl.remaining),
+    "x-ratelimit-reset": String(rl.reset),
+  };
+  if (!rl.allowed) {
+    throw new ApiError(429, "rate_limited", `Rate limit of ${rl.limit} requests per minute exceeded`, undefined, {
+      ...rlHeaders,
+      "retry-after": String(rl.retryAfter),
+    });
+  }
+  Object.assign(headers, rlHeaders);
+}
+
+/** Sessions (and OIDC tokens) tracked for rate limiting; the least recently seen are dropped past this. */
+const MAX_SESSION_WINDOWS = 100_000;
+
+/** The authenticate function the context hands the HTTP guard: API keys (cached), sessions, OIDC JWTs; all rate-limited. */
 export function authenticator({ db, clock, config, keys, oidc }: AuthenticatorDeps): Authenticate {
-  const viaOidc = async (verifier: OidcVerifier, token: string, need: AuthNeed): Promise<Auth> => {
+  // A session gets ASSAY_DEFAULT_RPM like a key without its own limit; its window is kept by token hash.
+  const sessionWindows = new Map<string, RateWindow>();
+  const limitSession = (token: string, now: number, headers: Record<string, unknown>) => {
+    const id = sha256Hex(token);
+    const window = sessionWindows.get(id) ?? { rateLimitRpm: null, windowStart: 0, windowCount: 0 };
+    sessionWindows.delete(id);
+    sessionWindows.set(id, window);
+    if (sessionWindows.size > MAX_SESSION_WINDOWS) sessionWindows.delete(sessionWindows.keys().next().value as string);
+    limitRate(window, config.defaultRpm, now, headers);
+  };
+  const viaOidc = async (verifier: OidcVerifier, token: string, need: AuthNeed, headers: Record<string, unknown>): Promise<Auth> => {
     const claims = await verifier.verify(token);
     if (!claims) throw unauthenticated();
+    limitSession(token, clock.now(), headers);
     return sessionCaller(await oidcUser(db, clock, config, claims), token, need);
   };
   return (token, need, headers) => {
@@ -236,19 +244,7 @@ export function authenticator({ db, clock, config, keys, oidc }: AuthenticatorDe
       if (need === "session" || need === "admin") {
         throw new ApiError(401, "session_required", "This endpoint needs a user session (POST /v1/auth/login), not an API key");
       }
-      const rl = rateLimit(key, config.defaultRpm, now);
-      const rlHeaders = {
-        "x-ratelimit-limit": String(rl.limit),
-        "x-ratelimit-remaining": String(rl.remaining),
-        "x-ratelimit-reset": String(rl.reset),
-      };
-      if (!rl.allowed) {
-        throw new ApiError(429, "rate_limited", `Rate limit of ${rl.limit} requests per minute exceeded`, undefined, {
-          ...rlHeaders,
-          "retry-after": String(rl.retryAfter),
-        });
-      }
-      Object.assign(headers, rlHeaders);
+      limitRate(key, config.defaultRpm, now, headers);
       if (need !== "any" && !key.scopes.has(need)) {
         throw new ApiError(403, "insufficient_scope", `This API key lacks the scope ${need}`);
       }
@@ -258,9 +254,10 @@ export function authenticator({ db, clock, config, keys, oidc }: AuthenticatorDe
     if (token.startsWith("sess_")) {
       const user = sessionUser(db, clock, token);
       if (!user) throw unauthenticated();
+      limitSession(token, now, headers);
       return sessionCaller(user, token, need);
     }
-    if (oidc && token.split(".").length === 3) return viaOidc(oidc, token, need);
+    if (oidc && token.split(".").length === 3) return viaOidc(oidc, token, need, headers);
     throw unauthenticated();
   };
 }

@@ -195,8 +195,11 @@ export class KeyCache {
   }
 }
 
-/** Fixed one-minute window per key. Returns the headers to send and whether the request is allowed. */
-export function rateLimit(key: CachedKey, defaultRpm: number, now: number) {
+/** A fixed one-minute rate-limit window: an API key's, or a session's. */
+export type RateWindow = Pick<CachedKey, "rateLimitRpm" | "windowStart" | "windowCount">;
+
+/** Fixed one-minute window per key or session. Returns the headers to send and whether the request is allowed. */
+export function rateLimit(key: RateWindow, defaultRpm: number, now: number) {
   const limit = key.rateLimitRpm ?? defaultRpm;
   const windowStart = now - (now % 60_000);
   if (key.windowStart !== windowStart) {
