@@ -167,3 +167,25 @@ describe("the guard", () => {
     expect(listed.body.data.find((k: any) => k.public_id === row?.id).last_used_at).toBeString();
   });
 });
+
+describe("caps", () => {
+  test("a workspace holds at most 100 active keys; a revoked or expired one frees its place", async () => {
+    const clock = new TestClock();
+    const hk = harness({ ASSAY_DEFAULT_RPM: "100000" }, clock);
+    const v = await signUp(hk); // two keys already
+    const create = (body: Record<string, unknown> = {}) => hk.call("POST", "/v1/keys", { token: v.session, body: { name: "k", ...body } });
+    let last = "";
+    for (let i = 0; i < 97; i++) last = (await create()).body.public_id;
+    const soon = await create({ expires_at: new Date(clock.now() + 60_000).toISOString() });
+    expect(soon.status).toBe(201); // the 100th
+    const over = await create();
+    expect(over.status).toBe(400);
+    expect(over.body.error.code).toBe("validation_error");
+    expect(over.body.error.message).toContain("100 active API keys");
+    expect((await hk.call("DELETE", `/v1/keys/${last}`, { token: v.session })).status).toBe(200);
+    expect((await create()).status).toBe(201);
+    expect((await create()).status).toBe(400);
+    clock.advance(60_000); // the expiring one has expired
+    expect((await create()).status).toBe(201);
+  });
+});

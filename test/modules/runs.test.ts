@@ -436,6 +436,26 @@ describe("restart recovery", () => {
   });
 });
 
+describe("caps", () => {
+  test("a workspace has at most 1000 runs waiting; the next is 429 with Retry-After, and nothing is held for it", async () => {
+    const hq = harness({ ASSAY_INITIAL_CREDITS: "100000", ASSAY_DEFAULT_RPM: "100000" });
+    const v = await signUp(hq);
+    const w = await hq.call("POST", "/v1/workflows", { token: v.liveKey, body: { product_code: "general", name: "cap" } });
+    const d = await doc(hq, v, "a.txt", "a short input");
+    const create = () => hq.call("POST", `/v1/workflows/${w.body.id}/runs`, { token: v.liveKey, body: { input_documents: [d] } });
+    for (let i = 0; i < 1000; i++) expect((await create()).status).toBe(202);
+    const balance = getBalance(hq.ctx.db, v.workspaceId).pro_credits;
+    const over = await create();
+    expect(over.status).toBe(429);
+    expect(over.body.error.code).toBe("rate_limited");
+    expect(over.headers.get("retry-after")).toBe("60");
+    expect(getBalance(hq.ctx.db, v.workspaceId).pro_credits).toBe(balance);
+    const first = hq.ctx.db.select().from(runs).where(eq(runs.workspaceId, v.workspaceId)).limit(1).get();
+    await hq.call("POST", `/v1/runs/${first?.id}/cancel`, { token: v.liveKey });
+    expect((await create()).status).toBe(202);
+  }, 30_000);
+});
+
 describe("fair claims", () => {
   test("500 queued runs of workspace A: workspace B's single run starts within the next two claims", async () => {
     const hf = harness({ ASSAY_INITIAL_CREDITS: "100000" });

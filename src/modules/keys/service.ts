@@ -1,6 +1,6 @@
 // API keys: creation (token shown once), listing, revocation, and the cached lookup the auth guard runs on every request.
 import { and, desc, eq } from "drizzle-orm";
-import type { Db } from "../../db/client";
+import { type Db, tx } from "../../db/client";
 import { apiKeys } from "../../db/schema";
 import { SCOPES } from "../../http/caller";
 import { ApiError } from "../../http/errors";
@@ -39,6 +39,9 @@ export interface CreateKeyInput {
   expiresAt?: string | null;
 }
 
+/** Active (unexpired) API keys a workspace may hold at once: enough for every service, bounded for the key cache. */
+export const MAX_ACTIVE_KEYS = 100;
+
 export function createKey(db: Db, clock: Clock, input: CreateKeyInput) {
   const name = checkName(input.name, 100);
   const scopes = input.scopes ?? [...SCOPES];
@@ -73,7 +76,15 @@ export function createKey(db: Db, clock: Clock, input: CreateKeyInput) {
     createdAt: now,
     revokedAt: null,
   };
-  db.insert(apiKeys).values(row).run();
+  tx(db, () => {
+    const active = db.$client
+      .query("SELECT count(*) AS n FROM api_keys WHERE workspace_id = ? AND status = 'active' AND (expires_at IS NULL OR expires_at > ?)")
+      .get(input.workspaceId, now) as { n: number };
+    if (active.n >= MAX_ACTIVE_KEYS) {
+      throw new ApiError(400, "validation_error", `A workspace can have at most ${MAX_ACTIVE_KEYS} active API keys; revoke one first (DELETE /v1/keys/<id>)`);
+    }
+    db.insert(apiKeys).values(row).run();
+  });
   return {
     public_id: row.id,
     token,

@@ -17,6 +17,8 @@ import { getWorkflow } from "../workflows/service";
 import { type KeyMode, toRunJson, type RunRow, type RunStatus } from "./model";
 
 const METADATA_MAX_BYTES = 16 * 1024;
+/** Runs a workspace may have waiting at once; more is a client loop gone wrong, not work anyone will wait for. */
+export const MAX_QUEUED_RUNS = 1000;
 export const MAX_INPUTS = 50;
 
 /** quoted_credits: the product's price per run plus, per input, its pages (paged formats) or its started 1,000 characters. */
@@ -85,6 +87,12 @@ export function createRun(ctx: Context, auth: Auth, input: CreateRunInput, inTra
         throw new ApiError(400, "validation_error", `${id} is not completed: upload its bytes and call POST /v1/documents/${id}/complete`, `input_documents.${i}`);
       }
     });
+    const queued = db.$client.query("SELECT count(*) AS n FROM runs WHERE workspace_id = ? AND status = 'queued'").get(auth.workspaceId) as { n: number };
+    if (queued.n >= MAX_QUEUED_RUNS) {
+      throw new ApiError(429, "rate_limited", `This workspace already has ${MAX_QUEUED_RUNS} runs waiting; wait for some to finish`, undefined, {
+        "retry-after": "60",
+      });
+    }
     const quoted = quoteCredits(getProduct(workflow.productCode).pricing, ids.map((id) => byId.get(id)!));
     const now = clock.now();
     const run: RunRow = {
