@@ -250,7 +250,6 @@ export const events = sqliteTable(
     type: text("type").notNull(),
     subjectId: text("subject_id").notNull(),
     /** Workflow's own endpoint for run events, fanned out in addition to subscribers. */
-    extraEndpointId: text("extra_endpoint_id"),
     /** The payload's `data` ({run} or {reference_document}) as it was when the event happened. */
     data: json<Record<string, unknown>>("data").notNull(),
     dispatchedAt: ms("dispatched_at"),

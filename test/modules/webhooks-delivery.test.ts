@@ -8,6 +8,8 @@ import { createContext } from "../../src/create-context";
 import { tx } from "../../src/db/client";
 import { events, webhookDeliveries, webhookEndpoints } from "../../src/db/schema";
 import { registerJobs } from "../../src/jobs";
+import { createDocumentFromBytes } from "../../src/modules/documents/service";
+import { runTick } from "../../src/modules/runs/worker";
 import { createUser } from "../../src/modules/auth/service";
 import { claimDelivery, dispatchEvents, sendAttempt } from "../../src/modules/webhooks/delivery";
 import { notifyWebhooks, recordEvent, type EventType } from "../../src/modules/webhooks/events";
@@ -58,9 +60,9 @@ async function setup(env: Record<string, string> = {}, clock?: TestClock) {
   return { h, u, worker, endpoint };
 }
 
-function emit(ctx: Context, workspaceId: string, type: EventType, data: Record<string, unknown>, extraEndpointId?: string) {
+function emit(ctx: Context, workspaceId: string, type: EventType, data: Record<string, unknown>) {
   const subjectId = String((Object.values(data)[0] as { id?: string }).id);
-  return tx(ctx.db, () => recordEvent(ctx.db, ctx.clock, { workspaceId, type, subjectId, data, extraEndpointId }));
+  return tx(ctx.db, () => recordEvent(ctx.db, ctx.clock, { workspaceId, type, subjectId, data }));
 }
 
 const run = (id = "run_test1") => ({ run: { id, object: "run", status: "succeeded", output: { score: 91 }, charged_credits: 2 } });
@@ -147,36 +149,56 @@ describe("a delivery", () => {
 });
 
 describe("fan-out", () => {
-  test("once to each active subscribed endpoint plus the workflow's endpoint; never to others", async () => {
+  test("once to each active endpoint subscribed to the type; never to others", async () => {
     const { h, u, worker, endpoint } = await setup();
     const other = await signUp(h);
     const rx = receiver();
-    const all = await endpoint(rx.url("/all"));
+    await endpoint(rx.url("/all"));
     const failedOnly = await endpoint(rx.url("/failed-only"), { events: ["run.failed"] });
-    const workflowOwn = await endpoint(rx.url("/workflow-own"), { events: [] });
     const disabled = await endpoint(rx.url("/disabled"));
     await h.call("PATCH", `/v1/webhook-endpoints/${disabled.id}`, { token: u.liveKey, body: { status: "disabled" } });
     const deleted = await endpoint(rx.url("/deleted"));
     await h.call("DELETE", `/v1/webhook-endpoints/${deleted.id}`, { token: u.liveKey });
-    const foreign = await endpoint(rx.url("/other-workspace"), {}, other.liveKey);
+    await endpoint(rx.url("/other-workspace"), {}, other.liveKey);
 
-    const first = emit(h.ctx, u.workspaceId, "run.succeeded", run("run_a"), workflowOwn.id);
-    // A workflow naming another workspace's endpoint must not leak the event there.
-    emit(h.ctx, u.workspaceId, "run.failed", run("run_b"), foreign.id);
-    // The subscribed endpoint is also the workflow's: still one delivery.
-    emit(h.ctx, u.workspaceId, "run.canceled", run("run_c"), all.id);
+    const first = emit(h.ctx, u.workspaceId, "run.succeeded", run("run_a"));
+    emit(h.ctx, u.workspaceId, "run.failed", run("run_b"));
+    emit(h.ctx, u.workspaceId, "run.canceled", run("run_c"));
     await drain(worker);
 
     const seen = rx.hits.map((x) => `${x.path} ${JSON.parse(x.body).type}`).sort();
-    expect(seen).toEqual(["/all run.canceled", "/all run.failed", "/all run.succeeded", "/failed-only run.failed", "/workflow-own run.succeeded"]);
+    expect(seen).toEqual(["/all run.canceled", "/all run.failed", "/all run.succeeded", "/failed-only run.failed"]);
     expect(deliveriesOf(h, failedOnly.id)).toHaveLength(1);
 
     // Dispatching the same event again (say, after a crash before dispatched_at was written) adds nothing.
     h.ctx.db.update(events).set({ dispatchedAt: null }).where(eq(events.id, first)).run();
     expect(dispatchEvents(h.ctx.db, h.ctx.clock)).toBe(1);
-    expect(h.ctx.db.select().from(webhookDeliveries).where(eq(webhookDeliveries.eventId, first)).all()).toHaveLength(2);
+    expect(h.ctx.db.select().from(webhookDeliveries).where(eq(webhookDeliveries.eventId, first)).all()).toHaveLength(1);
     await drain(worker);
-    expect(rx.hits).toHaveLength(5);
+    expect(rx.hits).toHaveLength(4);
+  });
+
+  test("a workflow's own endpoint gets only the types it subscribes to, and each once", async () => {
+    const { h, u, worker, endpoint } = await setup();
+    const rx = receiver();
+    const canceledOnly = await endpoint(rx.url("/canceled-only"), { events: ["run.canceled"] });
+    const all = await endpoint(rx.url("/all"));
+    const workflowFor = async (endpointId: string) =>
+      (await h.call("POST", "/v1/workflows", { token: u.liveKey, body: { product_code: "general", name: "hooked", webhook_endpoint_id: endpointId } })).body.id;
+    const doc = (await createDocumentFromBytes(h.ctx, { workspaceId: u.workspaceId, filename: "a.txt", bytes: new TextEncoder().encode("some text") })).id;
+    const start = async (wf: string) => (await h.call("POST", `/v1/workflows/${wf}/runs`, { token: u.liveKey, body: { input_documents: [doc] } })).body.id;
+    const wfCanceled = await workflowFor(canceledOnly.id);
+    const succeeded = await start(wfCanceled);
+    expect(await runTick(h.ctx)).toBe(true);
+    const canceled = await start(wfCanceled);
+    expect((await h.call("POST", `/v1/runs/${canceled}/cancel`, { token: u.liveKey })).body.status).toBe("canceled");
+    await start(await workflowFor(all.id)); // named and subscribed: still one delivery per event
+    expect(await runTick(h.ctx)).toBe(true);
+    await drain(worker);
+    const seen = rx.hits.map((x) => `${x.path} ${JSON.parse(x.body).type} ${JSON.parse(x.body).data.run.id}`).sort();
+    expect(seen.filter((s) => s.startsWith("/canceled-only"))).toEqual([`/canceled-only run.canceled ${canceled}`]);
+    expect(seen.some((s) => s.includes(succeeded) && s.startsWith("/canceled-only"))).toBe(false);
+    expect(seen.filter((s) => s.startsWith("/all"))).toHaveLength(3);
   });
 });
 

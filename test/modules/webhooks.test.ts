@@ -53,7 +53,9 @@ describe("POST /v1/webhook-endpoints", () => {
       ...post("keeps a chosen subset of events, without duplicates", { url: "https://example.com/h", events: ["run.failed", "run.failed", "reference_document.ready"] }, 201),
       expect: { events: ["run.failed", "reference_document.ready"] },
     },
-    post("an empty list subscribes to nothing (the endpoint then only gets its workflows' events)", { url: "https://example.com/h", events: [] }, 201, { events: [] }),
+    post("an empty list is refused (omit events for all four)", { url: "https://example.com/h", events: [] }, 400, {
+      error: { code: "validation_error", param: "events" },
+    }),
     post("an unknown event type names its index", { url: "https://example.com/h", events: ["run.succeeded", "run.exploded"] }, 400, {
       error: { code: "validation_error", param: "events.1" },
     }),

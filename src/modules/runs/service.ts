@@ -204,13 +204,11 @@ export function finishRun(
       .set({ ...changes, status: to, chargedCredits: charged, finishedAt: now, lockedUntil: null })
       .where(eq(runs.id, runId))
       .run();
-    const workflow = getWorkflow(db, row.workspaceId, row.workflowId, true);
     recordEvent(db, clock, {
       workspaceId: row.workspaceId,
       type: `run.${to}` as EventType,
       subjectId: row.id,
       data: { run: runJson(ctx, next) },
-      extraEndpointId: workflow.webhookEndpointId,
     });
     return next;
   });

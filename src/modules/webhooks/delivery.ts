@@ -29,8 +29,8 @@ const MIN_RETRY_AFTER_MS = 1_000;
 
 /**
  * Turns undispatched events into one pending delivery per target endpoint, and marks the events dispatched, in one
- * transaction. Targets: the workspace's active endpoints subscribed to the type, plus the event's extra endpoint (the
- * workflow's own) if it is active, whether or not it subscribes. The unique (event_id, endpoint_id) index makes it once.
+ * transaction. Targets: the workspace's active endpoints subscribed to the type (a workflow's own endpoint too, and
+ * only for the types it subscribes to). The unique (event_id, endpoint_id) index makes it once.
  */
 export function dispatchEvents(db: Db, clock: Clock, limit = 100): number {
   // Cheap look first: idle loops should not take the write lock every second.
@@ -50,7 +50,8 @@ export function dispatchEvents(db: Db, clock: Clock, limit = 100): number {
           .all();
         endpointsOf.set(event.workspaceId, live);
       }
-      const targets = live.filter((e) => e.events.includes(event.type) || e.id === event.extraEndpointId);
+      // An endpoint's events list always filters, the endpoint a workflow names included (CONTRACT "Fine points").
+      const targets = live.filter((e) => e.events.includes(event.type));
       const payload = JSON.stringify({ id: event.id, type: event.type, created: Math.floor(event.createdAt / 1000), data: event.data });
       for (const endpoint of targets) {
         db.insert(webhookDeliveries)

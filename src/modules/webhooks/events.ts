@@ -11,12 +11,12 @@ export type EventType = (typeof EVENT_TYPES)[number];
 /**
  * Writes an event row. Call it inside the caller's transaction (see db/client.ts `tx`), so the event exists
  * exactly when the change does. `data` is the payload's data ({run} or {reference_document}) at that moment.
- * The webhook deliverer fans it out to subscribed endpoints (plus `extraEndpointId`, the workflow's own endpoint).
+ * The webhook deliverer fans it out to the endpoints subscribed to its type.
  */
 export function recordEvent(
   db: Db,
   clock: Clock,
-  input: { workspaceId: string; type: EventType; subjectId: string; data: Record<string, unknown>; extraEndpointId?: string | null },
+  input: { workspaceId: string; type: EventType; subjectId: string; data: Record<string, unknown> },
 ): string {
   const id = newId("evt");
   db.insert(events)
@@ -26,7 +26,6 @@ export function recordEvent(
       type: input.type,
       subjectId: input.subjectId,
       data: input.data,
-      extraEndpointId: input.extraEndpointId ?? null,
       createdAt: clock.now(),
     })
     .run();

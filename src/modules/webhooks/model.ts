@@ -9,7 +9,8 @@ export type EndpointRow = typeof webhookEndpoints.$inferSelect;
 export type DeliveryRow = typeof webhookDeliveries.$inferSelect;
 
 const EventList = t.Array(t.String({ examples: [...EVENT_TYPES] }), {
-  description: `Any of ${EVENT_TYPES.join(", ")}. Omitted = all four. [] = only the events of workflows that name this endpoint.`,
+  minItems: 1,
+  description: `Any of ${EVENT_TYPES.join(", ")}; omitted = all four. The list always filters, for an endpoint a workflow names too.`,
 });
 const EndpointStatus = t.Union([t.Literal("active"), t.Literal("disabled")]);
 

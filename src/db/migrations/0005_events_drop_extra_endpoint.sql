@@ -1,0 +1,1 @@
+ALTER TABLE `events` DROP COLUMN `extra_endpoint_id`;
