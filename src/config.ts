@@ -18,6 +18,8 @@ export interface Config {
   webhookRetryScheduleMs: number[];
   webhookRetryWindowMs: number;
   webhookTimeoutMs: number;
+  /** Deliveries in flight at once to one endpoint (a receiver that hangs holds at most this many loops). */
+  webhookEndpointConcurrency: number;
   llm: { baseUrl: string; apiKey: string | null; model: string | null; timeoutMs: number } | null;
   /** Characters of reference + input text the fulltext policy may send to a model. */
   contextBudgetChars: number;
@@ -30,20 +32,47 @@ export class ConfigError extends Error {
 
 type Source = Record<string, string | undefined>;
 
-/** `--data-dir x` / `--data-dir=x` → ASSAY_DATA_DIR. Flags win over the environment. */
-export function flagsToEnv(argv: string[]): Source {
+/** Every setting, by its environment variable. Each also has a flag: ASSAY_DATA_DIR is --data-dir. */
+export const SETTINGS = [
+  "ASSAY_HOST",
+  "ASSAY_PORT",
+  "ASSAY_PUBLIC_URL",
+  "ASSAY_DATA_DIR",
+  "ASSAY_SECRET",
+  "ASSAY_ADMIN_EMAIL",
+  "ASSAY_ADMIN_PASSWORD",
+  "ASSAY_INITIAL_CREDITS",
+  "ASSAY_DEFAULT_RPM",
+  "ASSAY_SYNC_TIMEOUT_MS",
+  "ASSAY_WORKERS",
+  "ASSAY_WEBHOOK_RETRY_SCHEDULE",
+  "ASSAY_WEBHOOK_RETRY_WINDOW",
+  "ASSAY_WEBHOOK_TIMEOUT_MS",
+  "ASSAY_WEBHOOK_ENDPOINT_CONCURRENCY",
+  "ASSAY_LLM_BASE_URL",
+  "ASSAY_LLM_API_KEY",
+  "ASSAY_LLM_MODEL",
+  "ASSAY_LLM_TIMEOUT_MS",
+  "ASSAY_CONTEXT_BUDGET_CHARS",
+  "ASSAY_OIDC_ISSUER",
+  "ASSAY_OIDC_AUDIENCE",
+  "ASSAY_OIDC_JWKS_URL",
+] as const;
+
+/** ASSAY_DATA_DIR → data-dir. */
+export const settingFlag = (name: (typeof SETTINGS)[number]) => name.slice("ASSAY_".length).toLowerCase().replaceAll("_", "-");
+
+/** The settings as node:util parseArgs options (all strings), for every command that reads the configuration. */
+export function settingOptions(): Record<string, { type: "string" }> {
+  return Object.fromEntries(SETTINGS.map((name) => [settingFlag(name), { type: "string" as const }]));
+}
+
+/** Parsed flag values (`{ "data-dir": "x" }`) → settings (`{ ASSAY_DATA_DIR: "x" }`); other flags are ignored. */
+export function flagsToEnv(values: Record<string, unknown>): Source {
   const out: Source = {};
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i];
-    if (!arg.startsWith("--")) continue;
-    const eq = arg.indexOf("=");
-    const name = eq === -1 ? arg.slice(2) : arg.slice(2, eq);
-    let value = eq === -1 ? argv[i + 1] : arg.slice(eq + 1);
-    if (eq === -1) {
-      if (value === undefined || value.startsWith("--")) throw new ConfigError(`flag --${name} needs a value`);
-      i++;
-    }
-    out[`ASSAY_${name.toUpperCase().replaceAll("-", "_")}`] = value;
+  for (const name of SETTINGS) {
+    const value = values[settingFlag(name)];
+    if (typeof value === "string") out[name] = value;
   }
   return out;
 }
@@ -57,8 +86,9 @@ export function parseDuration(name: string, raw: string): number {
   return Number(m[1]) * UNIT_MS[m[2]];
 }
 
-export function loadConfig(env: Source = process.env, argv: string[] = []): Config {
-  const src: Source = { ...env, ...flagsToEnv(argv) };
+/** The configuration from the environment and the settings given as flags (parsed, see flagsToEnv); flags win. */
+export function loadConfig(env: Source = process.env, flags: Source = {}): Config {
+  const src: Source = { ...env, ...flags };
   const str = (name: string, fallback: string) => {
     const v = src[name];
     return v === undefined || v === "" ? fallback : v;
@@ -121,6 +151,7 @@ export function loadConfig(env: Source = process.env, argv: string[] = []): Conf
     webhookRetryScheduleMs: schedule,
     webhookRetryWindowMs: parseDuration("ASSAY_WEBHOOK_RETRY_WINDOW", str("ASSAY_WEBHOOK_RETRY_WINDOW", "24h")),
     webhookTimeoutMs: int("ASSAY_WEBHOOK_TIMEOUT_MS", 10_000, 1, 600_000),
+    webhookEndpointConcurrency: int("ASSAY_WEBHOOK_ENDPOINT_CONCURRENCY", 2, 1, 4),
     llm: llmBase
       ? {
           baseUrl: url("ASSAY_LLM_BASE_URL", llmBase),

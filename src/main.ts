@@ -1,49 +1,63 @@
-// CLI entry: `serve` (default), `user create`, `credits grant`, `extract`, `migrate`.
+// CLI entry: `serve` (default), `user create`, `credits grant`, `extract`, `backup`, `migrate`, `doctor`, `health`.
+// Arguments are parsed by node:util parseArgs; every command has --help; usage errors exit 2, failures exit 1.
 import { copyFileSync, cpSync, existsSync, mkdirSync } from "node:fs";
 import path from "node:path";
-import { ConfigError, ensureDataDir, loadConfig } from "./config";
+import { type ParseArgsConfig, parseArgs } from "node:util";
+import pkg from "../package.json" with { type: "json" };
+import { ConfigError, ensureDataDir, flagsToEnv, loadConfig, settingOptions } from "./config";
 import { createContext } from "./create-context";
 import { ApiError } from "./http/errors";
 import { createUser, findUserByEmail } from "./modules/auth/service";
-import { getBalance, grantCredits } from "./modules/usage/service";
+import { checkBalances, getBalance, grantCredits } from "./modules/usage/service";
 import { startServer } from "./server";
 
-const USAGE = `usage: assay [command] [options]
-  serve [--port N] [--host H] [--data-dir DIR] …   start the server (default); every ASSAY_* variable has a --flag
-  user create --email E --password P [--role admin|member]
-  credits grant --email E --amount N [--kind regular|bonus]
-  extract FILE [--json]                               print the text the server would extract from FILE
-  backup --out DIR                                    consistent copy of the database and stored files (safe while serving)
-  migrate                                             apply database migrations and exit
-  health [--port N]                                   exit 0 when the local server answers /v1/health with ok`;
-
-/** Pulls `--name value` options out of argv; what is left goes to the config (flags win over env). */
-function takeOptions(argv: string[], names: string[]) {
-  const opts: Record<string, string> = {};
-  const rest: string[] = [];
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i];
-    const name = arg.startsWith("--") ? arg.slice(2).split("=")[0] : "";
-    if (names.includes(name)) {
-      const value = arg.includes("=") ? arg.slice(arg.indexOf("=") + 1) : argv[++i];
-      if (value === undefined) throw new ConfigError(`--${name} needs a value`);
-      opts[name] = value;
-    } else rest.push(arg);
+/** A mistake in how the command was called: the message, then the usage, and exit code 2. */
+class UsageError extends Error {
+  constructor(
+    message: string,
+    readonly command: Command | null = null,
+  ) {
+    super(message);
   }
-  return { opts, rest };
 }
 
-function need(opts: Record<string, string>, name: string): string {
-  const v = opts[name];
-  if (!v) throw new ConfigError(`--${name} is required`);
-  return v;
+type Values = Record<string, string | boolean | undefined>;
+
+interface Command {
+  name: string;
+  summary: string;
+  /** The synopsis after `assay `. */
+  synopsis: string;
+  options: NonNullable<ParseArgsConfig["options"]>;
+  /** Descriptions of the command's own options, in the order shown. */
+  help: [string, string][];
+  /** Reads the configuration (ASSAY_* variables, or the same settings as flags). */
+  config: boolean;
+  positionals?: { min: number; max: number };
+  run(values: Values, positionals: string[]): Promise<number>;
 }
 
-async function main(argv: string[]): Promise<number> {
-  const [command = "serve", ...args] = argv[0]?.startsWith("--") ? ["serve", ...argv] : argv;
-  switch (command) {
-    case "serve": {
-      const running = await startServer(loadConfig(process.env, args));
+const SETTINGS_HELP: [string, string] = ["--<setting> VALUE", "any ASSAY_* variable as a flag, e.g. --data-dir ./data, --port 8080 (docs/configuration.md)"];
+
+function required(values: Values, name: string, command: Command): string {
+  const value = values[name];
+  if (typeof value !== "string" || value === "") throw new UsageError(`--${name} is required`, command);
+  return value;
+}
+
+const configOf = (values: Values) => loadConfig(process.env, flagsToEnv(values));
+const contextOf = (values: Values) => createContext(ensureDataDir(configOf(values)));
+
+const commands: Command[] = [
+  {
+    name: "serve",
+    summary: "start the server (the default command)",
+    synopsis: "serve [--<setting> VALUE …]",
+    options: {},
+    help: [],
+    config: true,
+    async run(values) {
+      const running = await startServer(configOf(values));
       console.log(`Assay listening on ${running.url}/v1 (docs: ${running.url}/docs, data: ${running.ctx.config.dataDir})`);
       const stop = async () => {
         await running.stop();
@@ -52,40 +66,79 @@ async function main(argv: string[]): Promise<number> {
       process.on("SIGINT", stop);
       process.on("SIGTERM", stop);
       return -1; // keep running
-    }
-    case "user": {
-      if (args[0] !== "create") break;
-      const { opts, rest } = takeOptions(args.slice(1), ["email", "password", "role"]);
-      const role = opts.role ?? "member";
-      if (role !== "admin" && role !== "member") throw new ConfigError("--role must be admin or member");
-      const ctx = createContext(ensureDataDir(loadConfig(process.env, rest)));
-      const user = await createUser(ctx.db, ctx.clock, ctx.config, { email: need(opts, "email"), password: need(opts, "password"), role });
+    },
+  },
+  {
+    name: "user create",
+    summary: "create a user with a workspace of its own",
+    synopsis: "user create --email E --password P [--role admin|member]",
+    options: { email: { type: "string" }, password: { type: "string" }, role: { type: "string" } },
+    help: [
+      ["--email E", "the login (required)"],
+      ["--password P", "at least 8 characters (required)"],
+      ["--role R", "admin or member (default member)"],
+    ],
+    config: true,
+    async run(values) {
+      const role = (values.role as string | undefined) ?? "member";
+      if (role !== "admin" && role !== "member") throw new UsageError("--role must be admin or member", this);
+      const email = required(values, "email", this);
+      const password = required(values, "password", this);
+      const ctx = contextOf(values);
+      const user = await createUser(ctx.db, ctx.clock, ctx.config, { email, password, role });
       console.log(`created ${user.role} ${user.email} (${user.id}, workspace ${user.workspaceId})`);
       return 0;
-    }
-    case "credits": {
-      if (args[0] !== "grant") break;
-      const { opts, rest } = takeOptions(args.slice(1), ["email", "amount", "kind"]);
-      const kind = opts.kind ?? "regular";
-      if (kind !== "regular" && kind !== "bonus") throw new ConfigError("--kind must be regular or bonus");
-      const amount = Number(need(opts, "amount"));
-      if (!Number.isFinite(amount)) throw new ConfigError("--amount must be a number");
-      const ctx = createContext(ensureDataDir(loadConfig(process.env, rest)));
-      const user = findUserByEmail(ctx.db, need(opts, "email"));
-      if (!user) throw new ConfigError(`no user with email ${opts.email}`);
+    },
+  },
+  {
+    name: "credits grant",
+    summary: "add (or, with a negative amount, debit) credits of a user's workspace",
+    synopsis: "credits grant --email E --amount N [--kind regular|bonus]",
+    options: { email: { type: "string" }, amount: { type: "string" }, kind: { type: "string" } },
+    help: [
+      ["--email E", "the user whose workspace gets the credits (required)"],
+      ["--amount N", "credits; negative to debit, never below zero (required)"],
+      ["--kind K", "regular or bonus (default regular)"],
+    ],
+    config: true,
+    async run(values) {
+      const kind = (values.kind as string | undefined) ?? "regular";
+      if (kind !== "regular" && kind !== "bonus") throw new UsageError("--kind must be regular or bonus", this);
+      const email = required(values, "email", this);
+      const amount = Number(required(values, "amount", this));
+      if (!Number.isFinite(amount)) throw new UsageError("--amount must be a number", this);
+      const ctx = contextOf(values);
+      const user = findUserByEmail(ctx.db, email);
+      if (!user) throw new ApiError(404, "not_found", `no user with email ${email}`);
       ctx.db.$client.transaction(() => grantCredits(ctx.db, ctx.clock, user.workspaceId, amount, kind, "admin", "CLI grant")).immediate();
       console.log(JSON.stringify(getBalance(ctx.db, user.workspaceId)));
       return 0;
-    }
-    case "extract": {
+    },
+  },
+  {
+    name: "extract",
+    summary: "print the text the server would extract from a file",
+    synopsis: "extract FILE [--json]",
+    options: { json: { type: "boolean" } },
+    help: [["--json", "print the structure (format, pages, sections) as JSON"]],
+    config: false,
+    positionals: { min: 1, max: 1 },
+    async run(values, [file]) {
       const { extractCli } = await import("./extract/cli");
-      return extractCli(args);
-    }
-    case "backup": {
-      const { opts, rest } = takeOptions(args, ["out"]);
-      const out = path.resolve(need(opts, "out"));
-      if (existsSync(path.join(out, "assay.db"))) throw new ConfigError(`--out ${out} already holds a backup; choose an empty folder`);
-      const ctx = createContext(ensureDataDir(loadConfig(process.env, rest)));
+      return extractCli(file, values.json === true);
+    },
+  },
+  {
+    name: "backup",
+    summary: "write a consistent copy of the database and stored files (safe while serving)",
+    synopsis: "backup --out DIR",
+    options: { out: { type: "string" } },
+    help: [["--out DIR", "an empty or new folder (required); restore by using it as ASSAY_DATA_DIR"]],
+    config: true,
+    async run(values) {
+      const out = path.resolve(required(values, "out", this));
+      if (existsSync(path.join(out, "assay.db"))) throw new UsageError(`--out ${out} already holds a backup; choose an empty folder`, this);
+      const ctx = contextOf(values);
       mkdirSync(out, { recursive: true });
       // VACUUM INTO writes a consistent snapshot even while a server writes; stored files never change once written.
       ctx.db.$client.run("VACUUM INTO ?", [path.join(out, "assay.db")]);
@@ -94,10 +147,50 @@ async function main(argv: string[]): Promise<number> {
       if (existsSync(secretFile)) copyFileSync(secretFile, path.join(out, "secret"));
       console.log(`backup written to ${out} (restore: stop the server and use that folder as ASSAY_DATA_DIR)`);
       return 0;
-    }
-    case "health": {
-      // For container health checks: ask the running server, no curl needed in the image.
-      const config = loadConfig(process.env, args);
+    },
+  },
+  {
+    name: "migrate",
+    summary: "apply database migrations and exit",
+    synopsis: "migrate [--<setting> VALUE …]",
+    options: {},
+    help: [],
+    config: true,
+    async run(values) {
+      contextOf(values).db.$client.close();
+      console.log("migrations applied");
+      return 0;
+    },
+  },
+  {
+    name: "doctor",
+    summary: "check the data: every workspace's balance equals the sum of its credit ledger",
+    synopsis: "doctor [--<setting> VALUE …]",
+    options: {},
+    help: [],
+    config: true,
+    async run(values) {
+      const ctx = contextOf(values);
+      const drift = checkBalances(ctx.db);
+      ctx.db.$client.close();
+      if (drift.length === 0) {
+        console.log("ok: every balance equals its ledger");
+        return 0;
+      }
+      for (const d of drift) console.error(`drift: workspace ${d.workspace_id} ${d.kind}: ledger ${d.ledger}, balance ${d.balance}`);
+      return 1;
+    },
+  },
+  {
+    name: "health",
+    summary: "exit 0 when the local server answers /v1/health with ok (for container health checks)",
+    synopsis: "health [--port N] [--host H]",
+    options: {},
+    help: [],
+    config: true,
+    async run(values) {
+      // No curl needed in the image: ask the running server.
+      const config = configOf(values);
       const host = config.host === "0.0.0.0" || config.host === "::" ? "127.0.0.1" : config.host;
       try {
         const res = await fetch(`http://${host.includes(":") ? `[${host}]` : host}:${config.port}/v1/health`, { signal: AbortSignal.timeout(3000) });
@@ -108,20 +201,84 @@ async function main(argv: string[]): Promise<number> {
         console.error(`assay: health check failed: ${(err as Error).message}`);
         return 1;
       }
-    }
-    case "migrate": {
-      const ctx = createContext(ensureDataDir(loadConfig(process.env, args)));
-      ctx.db.$client.close();
-      console.log("migrations applied");
-      return 0;
-    }
-    case "help":
-    case "--help":
-      console.log(USAGE);
-      return 0;
+    },
+  },
+];
+
+function commandUsage(c: Command): string {
+  const rows: [string, string][] = [...c.help, ...(c.config ? [SETTINGS_HELP] : []), ["-h, --help", "show this help"]];
+  const width = Math.max(...rows.map(([flag]) => flag.length));
+  const lines = [`usage: assay ${c.synopsis}`, "", `${c.summary[0].toUpperCase()}${c.summary.slice(1)}.`, "", "options:", ...rows.map(([f, d]) => `  ${f.padEnd(width)}  ${d}`)];
+  if (c.name === "serve") lines.push("", `settings: ${Object.keys(settingOptions()).map((f) => `--${f}`).join(" ")}`);
+  return lines.join("\n");
+}
+
+function usage(): string {
+  const width = Math.max(...commands.map((c) => c.name.length));
+  return [
+    `Assay ${pkg.version}: a self-hosted document-evaluation API server.`,
+    "",
+    "usage: assay <command> [options]",
+    "",
+    "commands:",
+    ...commands.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`),
+    `  ${"help".padEnd(width)}  this text, or a command's (assay help user create)`,
+    "",
+    "assay --version prints the version; assay <command> --help a command's options.",
+  ].join("\n");
+}
+
+/** The command named by the first one or two words, and the arguments after them. */
+function findCommand(argv: string[]): { command: Command | null; rest: string[] } {
+  for (const c of commands) {
+    const words = c.name.split(" ");
+    if (words.every((w, i) => argv[i] === w)) return { command: c, rest: argv.slice(words.length) };
   }
-  console.error(USAGE);
-  return 2;
+  return { command: null, rest: argv };
+}
+
+async function main(argv: string[]): Promise<number> {
+  if (argv[0] === "--version" || argv[0] === "-v") {
+    console.log(pkg.version);
+    return 0;
+  }
+  if (argv[0] === "help" || argv[0] === "--help" || argv[0] === "-h") {
+    const topic = argv[0] === "help" ? findCommand(argv.slice(1)).command : null;
+    if (argv[0] === "help" && argv.length > 1 && !topic) throw new UsageError(`unknown command: ${argv.slice(1).join(" ")}`);
+    console.log(topic ? commandUsage(topic) : usage());
+    return 0;
+  }
+  // No command, or flags first: serve.
+  const { command, rest } = argv.length === 0 || argv[0].startsWith("-") ? { command: commands[0], rest: argv } : findCommand(argv);
+  if (!command) throw new UsageError(`unknown command: ${argv.slice(0, 2).join(" ")}`);
+  // "--amount -5": a value that is a negative number belongs to the option before it, not a flag of its own.
+  const args: string[] = [];
+  for (const arg of rest) {
+    const previous = args[args.length - 1];
+    if (/^-\d/.test(arg) && previous?.startsWith("--") && !previous.includes("=")) args[args.length - 1] = `${previous}=${arg}`;
+    else args.push(arg);
+  }
+  let parsed: { values: Values; positionals: string[] };
+  try {
+    parsed = parseArgs({
+      args,
+      options: { ...command.options, ...(command.config ? settingOptions() : {}), help: { type: "boolean", short: "h" } },
+      allowPositionals: command.positionals !== undefined,
+      strict: true,
+    });
+  } catch (err) {
+    // parseArgs names the problem ("Unknown option '--x'", "Option '--email <value>' argument missing").
+    throw new UsageError((err as Error).message, command);
+  }
+  if (parsed.values.help) {
+    console.log(commandUsage(command));
+    return 0;
+  }
+  const count = parsed.positionals.length;
+  if (command.positionals && (count < command.positionals.min || count > command.positionals.max)) {
+    throw new UsageError(`expected ${command.synopsis}`, command);
+  }
+  return command.run(parsed.values, parsed.positionals);
 }
 
 main(process.argv.slice(2)).then(
@@ -129,7 +286,12 @@ main(process.argv.slice(2)).then(
     if (code >= 0) process.exit(code);
   },
   (err) => {
+    if (err instanceof UsageError) {
+      console.error(`assay: ${err.message}\n\n${err.command ? commandUsage(err.command) : usage()}`);
+      process.exit(2);
+    }
     if (err instanceof ConfigError || err instanceof ApiError) {
+      // A setting or a request the data refuses (an email taken, a debit below zero): one line, as a usage error.
       console.error(`assay: ${err.message}`);
       process.exit(2);
     }

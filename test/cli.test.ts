@@ -81,4 +81,63 @@ describe("assay CLI", () => {
     expect(r.err.trim()).toBe('assay: ASSAY_PORT: "eighty" is not a whole number');
     expect(cli(["frobnicate"]).code).toBe(2);
   });
+
+  test("doctor: 0 when every balance equals its ledger, 1 naming the workspace when one drifted", () => {
+    const ok = cli(["doctor", "--data-dir", dataDir]);
+    expect(ok.code).toBe(0);
+    expect(ok.out).toContain("ok");
+    const db = openDb(path.join(dataDir, "assay.db"));
+    db.$client.run("UPDATE credit_balances SET balance = balance + 3 WHERE kind = 'regular'");
+    db.$client.close();
+    const bad = cli(["doctor", "--data-dir", dataDir]);
+    expect(bad.code).toBe(1);
+    const [, ledger, balance] = /drift: workspace ws_\w+ regular: ledger ([\d.]+), balance ([\d.]+)/.exec(bad.err) ?? [];
+    expect(Number(balance) - Number(ledger)).toBe(3);
+  });
+});
+
+describe("usage", () => {
+  const COMMANDS = ["serve", "user create", "credits grant", "extract", "backup", "migrate", "doctor", "health"];
+
+  test("--help and help list every command, on stdout, exit 0", () => {
+    for (const args of [["--help"], ["help"], ["-h"]]) {
+      const r = cli(args);
+      expect(r.code).toBe(0);
+      for (const c of COMMANDS) expect(r.out).toContain(`  ${c} `);
+    }
+  });
+
+  test.each(COMMANDS)("%s --help and help %s print its usage, exit 0", (name) => {
+    const words = name.split(" ");
+    for (const args of [[...words, "--help"], ["help", ...words]]) {
+      const r = cli(args);
+      expect(r.code).toBe(0);
+      expect(r.out).toStartWith(`usage: assay ${name}`);
+      expect(r.out).toContain("--help");
+    }
+  });
+
+  test("--version prints package.json's version", () => {
+    const r = cli(["--version"]);
+    expect(r.code).toBe(0);
+    expect(r.out.trim()).toBe(require("../package.json").version);
+  });
+
+  test.each([
+    ["an unknown command", ["frobnicate"], "unknown command: frobnicate"],
+    ["an unknown subcommand", ["user", "delete"], "unknown command: user delete"],
+    ["help for an unknown command", ["help", "nope"], "unknown command: nope"],
+    ["an unknown flag", ["user", "create", "--email", "a@b.example", "--password", "long-enough-pw", "--colour", "red"], "Unknown option '--colour'"],
+    ["a flag without its value", ["user", "create", "--email"], "--email"],
+    ["a missing required option", ["user", "create", "--password", "long-enough-pw"], "--email is required"],
+    ["a bad option value", ["credits", "grant", "--email", "a@b.example", "--amount", "lots"], "--amount must be a number"],
+    ["extract without a file", ["extract"], "expected extract FILE"],
+    ["serve with a stray word", ["serve", "now"], "serve"],
+  ])("%s: the problem and the usage on stderr, exit 2", (_name, args, message) => {
+    const r = cli(args, { ASSAY_DATA_DIR: tempDir("assay-cli-usage-") });
+    expect(r.code).toBe(2);
+    expect(r.out).toBe("");
+    expect(r.err).toContain(message);
+    expect(r.err).toContain("usage: assay");
+  });
 });

@@ -2,7 +2,7 @@
 import { describe, expect, test } from "bun:test";
 import { readFileSync, statSync } from "node:fs";
 import path from "node:path";
-import { ConfigError, ensureDataDir, loadConfig } from "../src/config";
+import { ConfigError, ensureDataDir, flagsToEnv, loadConfig, SETTINGS } from "../src/config";
 import { tempDir } from "./helpers";
 
 describe("loadConfig", () => {
@@ -27,7 +27,7 @@ describe("loadConfig", () => {
   });
 
   test("flags win over the environment", () => {
-    const c = loadConfig({ ASSAY_PORT: "9000", ASSAY_WORKERS: "4" }, ["--port", "9100", "--public-url=https://assay.example.org/"]);
+    const c = loadConfig({ ASSAY_PORT: "9000", ASSAY_WORKERS: "4" }, flagsToEnv({ port: "9100", "public-url": "https://assay.example.org/", other: "x" }));
     expect(c.port).toBe(9100);
     expect(c.workers).toBe(4);
     expect(c.publicUrl).toBe("https://assay.example.org");
@@ -82,4 +82,9 @@ describe("ensureDataDir", () => {
     const c = ensureDataDir(loadConfig({ ASSAY_DATA_DIR: tempDir(), ASSAY_SECRET: "s".repeat(40) }));
     expect(c.secret).toBe("s".repeat(40));
   });
+});
+
+test("every setting has its line in docs/configuration.md", () => {
+  const doc = readFileSync(path.join(import.meta.dir, "../docs/configuration.md"), "utf8");
+  for (const name of SETTINGS) expect(doc).toContain(`\`${name}\``);
 });

@@ -3,16 +3,7 @@ import { basename } from "node:path";
 import { ExtractError } from "./types.ts";
 import { extractInWorker } from "./worker-client.ts";
 
-const USAGE = "usage: extract FILE [--json]";
-
-export async function extractCli(args: string[]): Promise<number> {
-  const json = args.includes("--json");
-  const files = args.filter((a) => a !== "--json");
-  if (files.length !== 1 || files[0].startsWith("-")) {
-    process.stderr.write(`${USAGE}\n`);
-    return 2;
-  }
-  const path = files[0];
+export async function extractCli(path: string, json: boolean): Promise<number> {
   const file = Bun.file(path);
   if (!(await file.exists())) {
     process.stderr.write(`extract: no such file: ${path}\n`);

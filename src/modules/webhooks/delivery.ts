@@ -15,7 +15,10 @@ import { getDelivery, getEndpoint } from "./service";
 import { signatureHeader } from "./signature";
 import { deliveryTarget, type Resolve } from "./url-policy";
 
-export type WebhookConfig = Pick<Config, "webhookRetryScheduleMs" | "webhookRetryWindowMs" | "webhookTimeoutMs" | "secret" | "publicUrl">;
+export type WebhookConfig = Pick<
+  Config,
+  "webhookRetryScheduleMs" | "webhookRetryWindowMs" | "webhookTimeoutMs" | "webhookEndpointConcurrency" | "secret" | "publicUrl"
+>;
 type Attempt = DeliveryRow["attempts"][number];
 
 /** A claim outlives the attempt's timeout by this much, so only a crashed process's claim ever expires. */
@@ -78,10 +81,12 @@ export function dispatchEvents(db: Db, clock: Clock, limit = 100): number {
   });
 }
 
-/** Deliveries in flight (claimed, not yet answered) at once, per endpoint and per workspace: a receiver that hangs, or a
- * tenant with many, occupies at most this many of the WEBHOOK_LOOPS, never all of them. */
-export const MAX_IN_FLIGHT_PER_ENDPOINT = 2;
-export const MAX_IN_FLIGHT_PER_WORKSPACE = 4;
+/**
+ * Deliveries in flight (claimed, not yet answered) at once per workspace; per endpoint it is
+ * ASSAY_WEBHOOK_ENDPOINT_CONCURRENCY (1..4). A receiver that hangs, or a tenant with many, occupies at most this many
+ * of the WEBHOOK_LOOPS, never all of them.
+ */
+const MAX_IN_FLIGHT_PER_WORKSPACE = 4;
 /** Parallel delivery loops: more than one workspace may hold, so another tenant's delivery always finds one free. */
 export const WEBHOOK_LOOPS = 8;
 
@@ -95,7 +100,7 @@ const DELIVERY_QUEUE: QueueSpec = {
     "webhook_deliveries",
     `q.status = 'pending' AND q.next_attempt_at <= $now
       AND EXISTS (SELECT 1 FROM webhook_endpoints e WHERE e.id = q.endpoint_id AND e.status = 'active' AND e.deleted_at IS NULL)
-      AND ${inFlight("endpoint_id")} < ${MAX_IN_FLIGHT_PER_ENDPOINT} AND ${inFlight("workspace_id")} < ${MAX_IN_FLIGHT_PER_WORKSPACE}`,
+      AND ${inFlight("endpoint_id")} < $perEndpoint AND ${inFlight("workspace_id")} < ${MAX_IN_FLIGHT_PER_WORKSPACE}`,
     "q.next_attempt_at, q.id",
   ),
 };
@@ -105,7 +110,7 @@ const DELIVERY_QUEUE: QueueSpec = {
  * once; a claim left by a crashed process expires at locked_until.
  */
 export function claimDelivery(db: Db, clock: Clock, config: WebhookConfig): DeliveryRow | null {
-  const claimed = claim(db, DELIVERY_QUEUE, clock.now(), config.webhookTimeoutMs + LOCK_MARGIN_MS);
+  const claimed = claim(db, DELIVERY_QUEUE, clock.now(), config.webhookTimeoutMs + LOCK_MARGIN_MS, { perEndpoint: config.webhookEndpointConcurrency });
   return claimed ? (db.select().from(webhookDeliveries).where(eq(webhookDeliveries.id, String(claimed.id))).get() ?? null) : null;
 }
 
