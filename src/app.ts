@@ -1,7 +1,7 @@
 // Builds the Elysia app from a Context: request ids, the one error mapper, OpenAPI + offline docs, every module's routes.
 import { Elysia } from "elysia";
 import type { Context } from "./context";
-import { readJsonBody } from "./http/body";
+import { discardUnreadBody, readJsonBody } from "./http/body";
 import { mapError } from "./http/errors";
 import { openApiRoutes } from "./http/openapi";
 import { base62 } from "./lib/ids";
@@ -39,9 +39,11 @@ export function createApp(ctx: Context) {
     // Every body is read by us, never by Elysia's default parsers: JSON only, size-capped while streaming, depth-capped.
     // Routes that read their own body (uploads, multipart forms) declare parse: "none" and are left alone.
     .onParse(({ request, route }) => (selfParsing().has(`${request.method} ${route}`) ? null : readJsonBody(request)))
-    .onError(({ code, error, set, request }) => {
+    .onError(async ({ code, error, set, request }) => {
       const requestId = String(set.headers["x-request-id"] ?? `req_${base62(20)}`);
       const mapped = mapError(code, error, requestId, request.url);
+      // The client may still be sending: read its body away (bounded) so it reads this answer, not a reset.
+      await discardUnreadBody(request);
       return jsonResponse(mapped.status, mapped.body, { ...set.headers, ...mapped.headers, "x-request-id": requestId });
     })
     .use(healthRoutes(ctx))

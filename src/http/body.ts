@@ -5,7 +5,10 @@ import { Value } from "@sinclair/typebox/value";
 import { t } from "elysia";
 import { ApiError } from "./errors";
 
-/** Reads the whole body, stopping with 413 as soon as it passes `maxBytes` (Content-Length is checked first). */
+/**
+ * Reads the whole body, stopping with 413 as soon as it passes `maxBytes` (Content-Length is checked first). The rest
+ * of a refused body is left unread, not cancelled: the error handler reads it away (discardUnreadBody).
+ */
 export async function readBodyCapped(request: Request, maxBytes: number, what = "request body"): Promise<Uint8Array> {
   const declared = Number(request.headers.get("content-length") ?? "NaN");
   const tooLarge = () => new ApiError(413, "payload_too_large", `The ${what} is larger than ${maxBytes} bytes`);
@@ -13,12 +16,56 @@ export async function readBodyCapped(request: Request, maxBytes: number, what = 
   if (!request.body) return new Uint8Array();
   const parts: Uint8Array[] = [];
   let total = 0;
-  for await (const chunk of request.body as unknown as AsyncIterable<Uint8Array>) {
-    total += chunk.byteLength;
-    if (total > maxBytes) throw tooLarge();
-    parts.push(chunk);
+  const reader = request.body.getReader();
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      total += value.byteLength;
+      if (total > maxBytes) throw tooLarge();
+      parts.push(value);
+    }
+  } finally {
+    reader.releaseLock();
   }
   return Buffer.concat(parts);
+}
+
+/**
+ * Lingering close (RFC 9112 §9.6): before an error answer goes out, what is left of the request body is read and
+ * thrown away, so a client that sends its whole body before reading (most do) gets our answer instead of a reset.
+ * Bounded: at most LINGER_MAX_BYTES and LINGER_MAX_MS; a body that declares more than any upload limit (50 MB) plus
+ * that is not read at all (its client gets the reset it asked for).
+ */
+const LINGER_MAX_BYTES = 64 * 1024 * 1024;
+const LINGER_MAX_MS = 5_000;
+const LINGER_MAX_DECLARED = 50 * 1024 * 1024 + LINGER_MAX_BYTES;
+
+export async function discardUnreadBody(request: Request): Promise<void> {
+  const body = request.body;
+  if (!body || body.locked) return; // a body read to its end just reports done below
+  const declared = Number(request.headers.get("content-length") ?? "NaN");
+  if (Number.isFinite(declared) && declared > LINGER_MAX_DECLARED) return;
+  const reader = body.getReader();
+  const deadline = Date.now() + LINGER_MAX_MS;
+  let total = 0;
+  try {
+    while (total <= LINGER_MAX_BYTES) {
+      const left = deadline - Date.now();
+      if (left <= 0) break;
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const timeout = new Promise<null>((resolve) => {
+        timer = setTimeout(() => resolve(null), left);
+      });
+      const chunk = await Promise.race([reader.read(), timeout]).finally(() => clearTimeout(timer));
+      if (!chunk || chunk.done) break;
+      total += chunk.value.byteLength;
+    }
+  } catch {
+    // The client went away: nothing left to protect.
+  } finally {
+    reader.releaseLock();
+  }
 }
 
 export const JSON_BODY_MAX = 1024 * 1024;

@@ -36,7 +36,8 @@ export class LocalObjectStore implements ObjectStore {
       await handle.sync();
       ok = true;
     } finally {
-      if (!ok) reader.cancel().catch(() => {});
+      // Released, not cancelled: a refused request body is read away by the error handler (lingering close).
+      reader.releaseLock();
       await handle.close();
       if (!ok) await unlink(temp).catch(() => {});
     }

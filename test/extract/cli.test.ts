@@ -1,13 +1,12 @@
-// `extract FILE [--json]`: run as a real process, as the binary's subcommand would be.
+// `assay extract FILE [--json]`: run as a real process, through the CLI entry as the binary runs it.
 import { describe, expect, test } from "bun:test";
 import path from "node:path";
 import { CORPUS } from "./helpers.ts";
 
-const CLI = path.resolve(import.meta.dir, "../../src/extract/cli.ts");
+const MAIN = path.resolve(import.meta.dir, "../../src/main.ts");
 
 async function run(args: string[]) {
-  const script = `import { extractCli } from ${JSON.stringify(CLI)}; process.exitCode = await extractCli(${JSON.stringify(args)});`;
-  const proc = Bun.spawn([process.execPath, "-e", script], { stdout: "pipe", stderr: "pipe" });
+  const proc = Bun.spawn([process.execPath, MAIN, "extract", ...args], { stdout: "pipe", stderr: "pipe" });
   const [stdout, stderr, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
   return { stdout, stderr, code };
 }
@@ -39,6 +38,6 @@ describe("extractCli", () => {
     expect((await run(["/nonexistent/file.pdf"])).code).toBe(1);
     const usage = await run([]);
     expect(usage.code).toBe(2);
-    expect(usage.stderr).toContain("usage: extract FILE [--json]");
+    expect(usage.stderr).toContain("usage: assay extract FILE [--json]");
   });
 });
