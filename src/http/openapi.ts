@@ -100,8 +100,22 @@ export function buildOpenApiDocument(app: Elysia<any, any, any, any, any, any, a
   const generated = toOpenAPISchema(app, { paths: INTERNAL_PATHS, staticFile: true }, undefined, undefined, "3.1.2");
   const paths = dropNumericStrings(generated.paths) as typeof generated.paths;
   const components = generated.components;
+  // Our one JSON reader is an onParse function, which the generator cannot name a media type for: it leaves such
+  // bodies without content. Their schema is the route's own `body`, sent as application/json.
+  const bodies = new Map<string, unknown>();
+  for (const route of app.routes) {
+    const body = (route.hooks as { body?: unknown } | undefined)?.body;
+    if (body) bodies.set(`${route.method.toLowerCase()} ${route.path.replace(/:(\w+)/g, "{$1}")}`, body);
+  }
   for (const [path, item] of Object.entries(paths as Record<string, Record<string, Operation>>)) {
-    for (const op of Object.values(item)) completeOperation(path, op);
+    for (const [method, op] of Object.entries(item)) {
+      const request = op.requestBody as { content?: Record<string, unknown> } | undefined;
+      const schema = bodies.get(`${method} ${path}`);
+      if (request && schema && Object.keys(request.content ?? {}).length === 0) {
+        request.content = { "application/json": { schema: dropNumericStrings(JSON.parse(JSON.stringify(schema))) } };
+      }
+      completeOperation(path, op);
+    }
   }
   return {
     openapi: "3.1.2",

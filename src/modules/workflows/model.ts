@@ -40,7 +40,8 @@ export const CreateWorkflowBody = t.Object({
   reference_document_ids: t.Optional(t.Array(t.String(), { maxItems: 50 })),
   output_format: t.Optional(OutputFormat),
   output_schema_sample_id: t.Optional(t.String({ description: "A completed document (doc_…) or reference document (ref_…) holding a sample JSON, CSV or XLSX; the output schema is inferred from it" })),
-  output_schema: t.Optional(t.Record(t.String(), t.Unknown(), { description: "A JSON Schema the output must validate against" })),
+  // Not t.Record: Elysia turns any value into an object for it ("a string" became {"0":"a",…}). The service checks it.
+  output_schema: t.Optional(t.Unknown({ type: "object", description: "A JSON Schema (draft 2020-12 or 07) the output must validate against" })),
   default_mode: t.Optional(Mode),
   default_model_policy: t.Optional(Policy),
   webhook_endpoint_id: t.Optional(t.String()),

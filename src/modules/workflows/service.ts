@@ -6,7 +6,7 @@ import type { Clock } from "../../lib/clock";
 import type { Db } from "../../db/client";
 import { documents, referenceDocuments, webhookEndpoints, workflows } from "../../db/schema";
 import { resolveOutputSchema } from "../../engine/output-schema";
-import { SchemaError } from "../../engine/schema";
+import { isPlainObject, SchemaError } from "../../engine/schema";
 import type { ExtractedDocument } from "../../extract/types";
 import { ApiError } from "../../http/errors";
 import { checkName } from "../../http/names";
@@ -24,7 +24,8 @@ export interface CreateWorkflowInput {
   reference_document_ids?: string[];
   output_format?: string;
   output_schema_sample_id?: string;
-  output_schema?: Record<string, unknown>;
+  /** Checked here: the body schema cannot refuse a non-object without Elysia coercing it first. */
+  output_schema?: unknown;
   default_mode?: string;
   default_model_policy?: string;
   webhook_endpoint_id?: string;
@@ -105,12 +106,15 @@ async function sampleDocument(ctx: Context, workspaceId: string, id: string): Pr
 
 async function outputSchemaFor(ctx: Context, workspaceId: string, input: CreateWorkflowInput): Promise<Record<string, unknown> | null> {
   try {
-    if (input.output_schema) return resolveOutputSchema({ outputSchema: input.output_schema });
+    if (input.output_schema != null) {
+      if (!isPlainObject(input.output_schema)) invalid("output_schema", "output_schema must be a JSON object holding a JSON Schema");
+      return resolveOutputSchema({ outputSchema: input.output_schema });
+    }
     if (input.output_schema_sample_id) return resolveOutputSchema({ sample: await sampleDocument(ctx, workspaceId, input.output_schema_sample_id) });
     return null;
   } catch (err) {
     if (err instanceof SchemaError) {
-      invalid(input.output_schema ? "output_schema" : "output_schema_sample_id", err.message);
+      invalid(input.output_schema != null ? "output_schema" : "output_schema_sample_id", err.message);
     }
     throw err;
   }
@@ -123,7 +127,7 @@ export async function createWorkflow(ctx: Context, workspaceId: string, input: C
   if (input.prompt_template_id && !promptTemplates.some((t) => t.id === input.prompt_template_id)) {
     invalid("prompt_template_id", `${input.prompt_template_id} is not a prompt template (GET /v1/prompt-templates lists them)`);
   }
-  if (input.output_schema && input.output_schema_sample_id) {
+  if (input.output_schema != null && input.output_schema_sample_id) {
     invalid("output_schema_sample_id", "give output_schema or output_schema_sample_id, not both");
   }
   const referenceIds = checkReferences(db, workspaceId, input.reference_document_ids ?? []);
