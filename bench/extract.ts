@@ -60,13 +60,27 @@ for (const [format, docs] of byFormat) {
   const f = await measure(docs, (d) => extract(d.bytes, { filename: d.file }));
   if (format === "pdf") pdfFigure.ours = f;
   const paged = docs.some((d) => d.pages !== null);
-  row([format, String(docs.length), String(f.runs), paged ? rate(f.pages, f.ms) : "-", rate(f.bytes / 1e6, f.ms), (f.ms / (f.runs * docs.length)).toFixed(1)]);
+  row([
+    format,
+    String(docs.length),
+    String(f.runs),
+    paged ? rate(f.pages, f.ms) : "-",
+    rate(f.bytes / 1e6, f.ms),
+    (f.ms / (f.runs * docs.length)).toFixed(1),
+  ]);
 }
 
 const pdfs = byFormat.get("pdf") ?? [];
 if (pdfs.length > 0) {
   const viaWorker = await measure(pdfs, (d) => extractInWorker(d.bytes, { filename: d.file }));
-  row(["pdf (in worker)", String(pdfs.length), String(viaWorker.runs), rate(viaWorker.pages, viaWorker.ms), rate(viaWorker.bytes / 1e6, viaWorker.ms), (viaWorker.ms / (viaWorker.runs * pdfs.length)).toFixed(1)]);
+  row([
+    "pdf (in worker)",
+    String(pdfs.length),
+    String(viaWorker.runs),
+    rate(viaWorker.pages, viaWorker.ms),
+    rate(viaWorker.bytes / 1e6, viaWorker.ms),
+    (viaWorker.ms / (viaWorker.runs * pdfs.length)).toFixed(1),
+  ]);
 
   const pdftotext = Bun.which("pdftotext");
   if (!pdftotext) {

@@ -32,8 +32,20 @@ const assay = await spawnAndWait(
   /listening/,
 );
 const base = `http://127.0.0.1:${port}/v1`;
-const session = (await (await fetch(`${base}/auth/login`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ email: "bench@example.com", password: "bench-password" }) })).json()) as { token: string };
-const key = (await (await fetch(`${base}/keys`, { method: "POST", headers: { authorization: `Bearer ${session.token}`, "content-type": "application/json" }, body: JSON.stringify({ name: "bench" }) })).json()) as { token: string };
+const session = (await (
+  await fetch(`${base}/auth/login`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ email: "bench@example.com", password: "bench-password" }),
+  })
+).json()) as { token: string };
+const key = (await (
+  await fetch(`${base}/keys`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${session.token}`, "content-type": "application/json" },
+    body: JSON.stringify({ name: "bench" }),
+  })
+).json()) as { token: string };
 const headers = { authorization: `Bearer ${key.token}` };
 
 try {

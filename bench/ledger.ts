@@ -18,12 +18,16 @@ const LEDGER_ROWS = Number(values.rows);
 const RUNS = Number(values.runs);
 
 const dataDir = mkdtempSync(path.join(os.tmpdir(), "assay-bench-ledger-"));
-const ctx = createContext(ensureDataDir(loadConfig({ ASSAY_DATA_DIR: dataDir, ASSAY_INITIAL_CREDITS: "1000000000", ASSAY_DEFAULT_RPM: "1000000000" })));
+const ctx = createContext(
+  ensureDataDir(loadConfig({ ASSAY_DATA_DIR: dataDir, ASSAY_INITIAL_CREDITS: "1000000000", ASSAY_DEFAULT_RPM: "1000000000" })),
+);
 const app = createApp(ctx);
 const call = async (method: string, url: string, token: string | null, body?: unknown) => {
   const headers: Record<string, string> = { "content-type": "application/json" };
   if (token) headers.authorization = `Bearer ${token}`;
-  const res = await app.handle(new Request(`http://localhost/v1${url}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) }));
+  const res = await app.handle(
+    new Request(`http://localhost/v1${url}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) }),
+  );
   return (await res.json()) as { token: string; id: string };
 };
 
@@ -31,7 +35,9 @@ const user = await createUser(ctx.db, ctx.clock, ctx.config, { email: "ledger@ex
 const session = (await call("POST", "/auth/login", null, { email: "ledger@example.com", password: "bench-password" })).token;
 const key = (await call("POST", "/keys", session, { name: "bench" })).token;
 const workflow = (await call("POST", "/workflows", key, { product_code: "general", name: "ledger bench" })).id;
-const doc = (await createDocumentFromBytes(ctx, { workspaceId: user.workspaceId, filename: "a.txt", bytes: new TextEncoder().encode("a short input") })).id;
+const doc = (
+  await createDocumentFromBytes(ctx, { workspaceId: user.workspaceId, filename: "a.txt", bytes: new TextEncoder().encode("a short input") })
+).id;
 
 async function createRuns(n: number): Promise<number> {
   const t0 = performance.now();
@@ -54,7 +60,9 @@ const empty = await createRuns(RUNS);
 // History: hold/release pairs of long-finished runs (they leave the balance as it is), written the way the service
 // would have, rows and balance together.
 const t0 = performance.now();
-const insert = ctx.db.$client.prepare("INSERT INTO credit_ledger (workspace_id, kind, delta, reason, run_id, created_at) VALUES (?, 'regular', ?, ?, ?, 1)");
+const insert = ctx.db.$client.prepare(
+  "INSERT INTO credit_ledger (workspace_id, kind, delta, reason, run_id, created_at) VALUES (?, 'regular', ?, ?, ?, 1)",
+);
 ctx.db.$client.transaction(() => {
   for (let i = 0; i < LEDGER_ROWS / 2; i++) {
     insert.run(user.workspaceId, -1.5, "hold", `run_old${i}`);
@@ -70,5 +78,6 @@ const drift = checkBalances(ctx.db);
 console.log(`run creation, ${RUNS} sequential requests in-process`);
 console.log(`  empty ledger          ${empty.toFixed(0).padStart(6)} runs/s`);
 console.log(`  ${String(rows).padEnd(8)} ledger rows ${full.toFixed(0).padStart(6)} runs/s`);
-console.log(`ratio ${(full / empty).toFixed(2)} (target ≥ 0.90); balances ${drift.length === 0 ? "agree with the ledger" : `DRIFT: ${JSON.stringify(drift)}`}`);
-
+console.log(
+  `ratio ${(full / empty).toFixed(2)} (target ≥ 0.90); balances ${drift.length === 0 ? "agree with the ledger" : `DRIFT: ${JSON.stringify(drift)}`}`,
+);

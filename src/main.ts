@@ -37,7 +37,10 @@ interface Command {
   run(values: Values, positionals: string[]): Promise<number>;
 }
 
-const SETTINGS_HELP: [string, string] = ["--<setting> VALUE", "any ASSAY_* variable as a flag, e.g. --data-dir ./data, --port 8080 (docs/configuration.md)"];
+const SETTINGS_HELP: [string, string] = [
+  "--<setting> VALUE",
+  "any ASSAY_* variable as a flag, e.g. --data-dir ./data, --port 8080 (docs/configuration.md)",
+];
 
 function required(values: Values, name: string, command: Command): string {
   const value = values[name];
@@ -208,8 +211,21 @@ const commands: Command[] = [
 function commandUsage(c: Command): string {
   const rows: [string, string][] = [...c.help, ...(c.config ? [SETTINGS_HELP] : []), ["-h, --help", "show this help"]];
   const width = Math.max(...rows.map(([flag]) => flag.length));
-  const lines = [`usage: assay ${c.synopsis}`, "", `${c.summary[0].toUpperCase()}${c.summary.slice(1)}.`, "", "options:", ...rows.map(([f, d]) => `  ${f.padEnd(width)}  ${d}`)];
-  if (c.name === "serve") lines.push("", `settings: ${Object.keys(settingOptions()).map((f) => `--${f}`).join(" ")}`);
+  const lines = [
+    `usage: assay ${c.synopsis}`,
+    "",
+    `${c.summary[0].toUpperCase()}${c.summary.slice(1)}.`,
+    "",
+    "options:",
+    ...rows.map(([f, d]) => `  ${f.padEnd(width)}  ${d}`),
+  ];
+  if (c.name === "serve")
+    lines.push(
+      "",
+      `settings: ${Object.keys(settingOptions())
+        .map((f) => `--${f}`)
+        .join(" ")}`,
+    );
   return lines.join("\n");
 }
 

@@ -9,7 +9,12 @@ import { CORPUS, tempDir } from "./helpers";
 const root = path.resolve(import.meta.dir, "..");
 
 function cli(args: string[], env: Record<string, string> = {}) {
-  const res = Bun.spawnSync([process.execPath, "run", "src/main.ts", ...args], { cwd: root, env: { ...process.env, ...env }, stdout: "pipe", stderr: "pipe" });
+  const res = Bun.spawnSync([process.execPath, "run", "src/main.ts", ...args], {
+    cwd: root,
+    env: { ...process.env, ...env },
+    stdout: "pipe",
+    stderr: "pipe",
+  });
   return { code: res.exitCode, out: res.stdout.toString(), err: res.stderr.toString() };
 }
 
@@ -17,7 +22,18 @@ describe("assay CLI", () => {
   const dataDir = tempDir("assay-cli-");
 
   test("user create, then credits grant (regular and bonus), then a debit below zero is refused", () => {
-    const created = cli(["user", "create", "--email", "Teacher@School.example", "--password", "long-enough-pw", "--role", "admin", "--data-dir", dataDir]);
+    const created = cli([
+      "user",
+      "create",
+      "--email",
+      "Teacher@School.example",
+      "--password",
+      "long-enough-pw",
+      "--role",
+      "admin",
+      "--data-dir",
+      dataDir,
+    ]);
     expect(created.code).toBe(0);
     expect(created.out).toContain("created admin teacher@school.example");
     const dup = cli(["user", "create", "--email", "teacher@school.example", "--password", "long-enough-pw", "--data-dir", dataDir]);
@@ -39,7 +55,8 @@ describe("assay CLI", () => {
     expect(r.code).toBe(0);
     expect(existsSync(path.join(out, "objects"))).toBe(true);
     const db = openDb(path.join(out, "assay.db"));
-    const ws = (db.$client.query("SELECT workspace_id FROM users WHERE email = 'teacher@school.example'").get() as { workspace_id: string }).workspace_id;
+    const ws = (db.$client.query("SELECT workspace_id FROM users WHERE email = 'teacher@school.example'").get() as { workspace_id: string })
+      .workspace_id;
     expect(getBalance(db, ws).pro_credits).toBe(130);
     expect(cli(["backup", "--out", out, "--data-dir", dataDir]).code).toBe(2);
   });
@@ -109,7 +126,10 @@ describe("usage", () => {
 
   test.each(COMMANDS)("%s --help and help %s print its usage, exit 0", (name) => {
     const words = name.split(" ");
-    for (const args of [[...words, "--help"], ["help", ...words]]) {
+    for (const args of [
+      [...words, "--help"],
+      ["help", ...words],
+    ]) {
       const r = cli(args);
       expect(r.code).toBe(0);
       expect(r.out).toStartWith(`usage: assay ${name}`);

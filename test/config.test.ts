@@ -27,14 +27,22 @@ describe("loadConfig", () => {
   });
 
   test("flags win over the environment", () => {
-    const c = loadConfig({ ASSAY_PORT: "9000", ASSAY_WORKERS: "4" }, flagsToEnv({ port: "9100", "public-url": "https://assay.example.org/", other: "x" }));
+    const c = loadConfig(
+      { ASSAY_PORT: "9000", ASSAY_WORKERS: "4" },
+      flagsToEnv({ port: "9100", "public-url": "https://assay.example.org/", other: "x" }),
+    );
     expect(c.port).toBe(9100);
     expect(c.workers).toBe(4);
     expect(c.publicUrl).toBe("https://assay.example.org");
   });
 
   test("LLM and OIDC settings", () => {
-    const c = loadConfig({ ASSAY_LLM_BASE_URL: "http://127.0.0.1:11434/v1", ASSAY_LLM_MODEL: "llama3.1", ASSAY_OIDC_ISSUER: "https://idp.example.org", ASSAY_OIDC_AUDIENCE: "assay" });
+    const c = loadConfig({
+      ASSAY_LLM_BASE_URL: "http://127.0.0.1:11434/v1",
+      ASSAY_LLM_MODEL: "llama3.1",
+      ASSAY_OIDC_ISSUER: "https://idp.example.org",
+      ASSAY_OIDC_AUDIENCE: "assay",
+    });
     expect(c.llm).toEqual({ baseUrl: "http://127.0.0.1:11434/v1", apiKey: null, model: "llama3.1", timeoutMs: 120000 });
     expect(c.oidc).toEqual({ issuer: "https://idp.example.org", audience: "assay", jwksUrl: null });
   });

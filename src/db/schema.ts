@@ -14,7 +14,9 @@ export const users = sqliteTable(
   "users",
   {
     id: text("id").primaryKey(),
-    workspaceId: text("workspace_id").notNull().references(() => workspaces.id),
+    workspaceId: text("workspace_id")
+      .notNull()
+      .references(() => workspaces.id),
     email: text("email").notNull(),
     passwordHash: text("password_hash"),
     role: text("role", { enum: ["admin", "member"] }).notNull(),
@@ -29,7 +31,9 @@ export const sessions = sqliteTable(
   "sessions",
   {
     tokenHash: text("token_hash").primaryKey(),
-    userId: text("user_id").notNull().references(() => users.id),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id),
     expiresAt: ms("expires_at").notNull(),
     revokedAt: ms("revoked_at"),
     createdAt: ms("created_at").notNull(),
@@ -41,8 +45,12 @@ export const apiKeys = sqliteTable(
   "api_keys",
   {
     id: text("id").primaryKey(),
-    workspaceId: text("workspace_id").notNull().references(() => workspaces.id),
-    userId: text("user_id").notNull().references(() => users.id),
+    workspaceId: text("workspace_id")
+      .notNull()
+      .references(() => workspaces.id),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id),
     name: text("name").notNull(),
     mode: text("mode", { enum: ["live", "test"] }).notNull(),
     keyPrefix: text("key_prefix").notNull(),
@@ -67,7 +75,9 @@ export const creditLedger = sqliteTable(
   "credit_ledger",
   {
     id: integer("id").primaryKey({ autoIncrement: true }),
-    workspaceId: text("workspace_id").notNull().references(() => workspaces.id),
+    workspaceId: text("workspace_id")
+      .notNull()
+      .references(() => workspaces.id),
     kind: text("kind", { enum: ["regular", "bonus"] }).notNull(),
     delta: real("delta").notNull(),
     reason: text("reason", { enum: ["grant", "hold", "release", "charge", "refund", "admin"] }).notNull(),
@@ -99,7 +109,9 @@ export const documents = sqliteTable(
   "documents",
   {
     id: text("id").primaryKey(),
-    workspaceId: text("workspace_id").notNull().references(() => workspaces.id),
+    workspaceId: text("workspace_id")
+      .notNull()
+      .references(() => workspaces.id),
     filename: text("filename").notNull(),
     declaredMimeType: text("declared_mime_type"),
     declaredSize: integer("declared_size"),
@@ -121,8 +133,12 @@ export const referenceDocuments = sqliteTable(
   "reference_documents",
   {
     id: text("id").primaryKey(),
-    workspaceId: text("workspace_id").notNull().references(() => workspaces.id),
-    documentId: text("document_id").notNull().references(() => documents.id),
+    workspaceId: text("workspace_id")
+      .notNull()
+      .references(() => workspaces.id),
+    documentId: text("document_id")
+      .notNull()
+      .references(() => documents.id),
     name: text("name").notNull(),
     status: text("status", { enum: ["processing", "ready", "failed"] }).notNull(),
     failureReason: text("failure_reason"),
@@ -139,7 +155,9 @@ export const chunks = sqliteTable(
   {
     id: integer("id").primaryKey({ autoIncrement: true }),
     workspaceId: text("workspace_id").notNull(),
-    documentId: text("document_id").notNull().references(() => documents.id),
+    documentId: text("document_id")
+      .notNull()
+      .references(() => documents.id),
     ord: integer("ord").notNull(),
     text: text("text").notNull(),
     location: json<Record<string, unknown>>("location").notNull(),
@@ -169,7 +187,9 @@ export const webhookEndpoints = sqliteTable(
   "webhook_endpoints",
   {
     id: text("id").primaryKey(),
-    workspaceId: text("workspace_id").notNull().references(() => workspaces.id),
+    workspaceId: text("workspace_id")
+      .notNull()
+      .references(() => workspaces.id),
     url: text("url").notNull(),
     events: json<string[]>("events").notNull(),
     secret: text("secret").notNull(),
@@ -185,7 +205,9 @@ export const workflows = sqliteTable(
   "workflows",
   {
     id: text("id").primaryKey(),
-    workspaceId: text("workspace_id").notNull().references(() => workspaces.id),
+    workspaceId: text("workspace_id")
+      .notNull()
+      .references(() => workspaces.id),
     productCode: text("product_code").notNull(),
     name: text("name").notNull(),
     status: text("status", { enum: ["active", "paused", "archived"] }).notNull(),
@@ -209,7 +231,9 @@ export const runs = sqliteTable(
   "runs",
   {
     id: text("id").primaryKey(),
-    workspaceId: text("workspace_id").notNull().references(() => workspaces.id),
+    workspaceId: text("workspace_id")
+      .notNull()
+      .references(() => workspaces.id),
     workflowId: text("workflow_id").notNull(),
     apiKeyId: text("api_key_id"),
     keyMode: text("key_mode", { enum: ["live", "test"] }).notNull(),
@@ -297,4 +321,3 @@ export const idempotencyKeys = sqliteTable(
   },
   (t) => [index("idempotency_keys_created").on(t.createdAt)],
 );
-

@@ -55,7 +55,11 @@ export async function generatePrompt(input: GenerateInput, templates: PromptTemp
       { messages, schema: GENERATED_SCHEMA, schemaName: "generated_prompt", validate: validator.validate },
     );
     const value = answer.value as { user_prompt: string; recommended_output_format: string };
-    return { user_prompt: value.user_prompt.trim(), recommended_output_format: input.output_format ?? value.recommended_output_format, source: "model" };
+    return {
+      user_prompt: value.user_prompt.trim(),
+      recommended_output_format: input.output_format ?? value.recommended_output_format,
+      source: "model",
+    };
   } catch (err) {
     if (!(err instanceof ModelError)) throw err;
     // An unreachable or confused model must not break prompt writing: the composition is a good prompt too.

@@ -66,8 +66,7 @@ export async function evaluate(input: EvaluateInput): Promise<EvaluateResult> {
   const referenceChars = input.references.reduce((n, r) => n + r.content.text.length, 0);
   const provider = input.mode === "test" ? "test" : input.llm ? "model" : "local";
   const needsRetrieval =
-    provider === "model" ||
-    (provider === "local" && workflow.modelPolicy === "gemini-file-search" && referenceChars > LOCAL_WHOLE_REFERENCE_CHARS);
+    provider === "model" || (provider === "local" && workflow.modelPolicy === "gemini-file-search" && referenceChars > LOCAL_WHOLE_REFERENCE_CHARS);
 
   // Every provider goes through the policy: a test key meets the same context_too_large a live key would.
   const plan = planContext({
@@ -89,7 +88,10 @@ export async function evaluate(input: EvaluateInput): Promise<EvaluateResult> {
     if (custom) {
       value = stubFromSchema(workflow.outputSchema as object, seed);
     } else {
-      const { criteria } = findCriteria(input.references.map((r) => r.content), workflow.userPrompt);
+      const { criteria } = findCriteria(
+        input.references.map((r) => r.content),
+        workflow.userPrompt,
+      );
       value = stubEvaluation(seed, { criteria: criteria.map((c) => ({ id: c.id, title: c.title })), documents: input.inputs });
     }
   } else if (provider === "local") {

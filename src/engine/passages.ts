@@ -54,9 +54,7 @@ export function passagesOf(doc: EngineDocument): Passage[] {
   let paragraphIndex = 0;
   placeSections(doc).forEach((section, sectionIndex) => {
     for (const para of paragraphs(text, section.start, section.end)) {
-      const pieces = isLineStructured(text.slice(para.start, para.end))
-        ? lines(text, para.start, para.end)
-        : sentences(text, para.start, para.end);
+      const pieces = isLineStructured(text.slice(para.start, para.end)) ? lines(text, para.start, para.end) : sentences(text, para.start, para.end);
       for (const piece of pieces) {
         for (const [s, e] of limitLength(text, piece[0], piece[1])) {
           const [ts, te] = trimRange(text, s, e);

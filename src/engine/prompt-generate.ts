@@ -40,11 +40,13 @@ export interface TemplateMatch {
 // Words that say nothing about which template fits: English function words and the
 // generic verbs/nouns every evaluation goal uses ("review the attached document").
 const STOPWORDS = new Set(
-  ("a an and are as at be but by can could do does for from has have i if in into is it its me my of on or our " +
+  (
+    "a an and are as at be but by can could do does for from has have i if in into is it its me my of on or our " +
     "should so that the their them then there these this those to us was we what when which who will with would you your " +
     "want need needs please help using use based about each every all any also more most than very " +
     "evaluate evaluation review reviewing check checking assess assessment document documents attached file files " +
-    "against give make get whether how")
+    "against give make get whether how"
+  )
     .split(" ")
     .filter(Boolean),
 );

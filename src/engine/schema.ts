@@ -64,10 +64,7 @@ function draftOf(schema: JsonSchema): Draft | null {
     if (declared.includes("draft/2019-09")) return "2019-09";
     if (declared.includes("draft-07")) return "draft-07";
   }
-  throw new SchemaError(
-    `Unsupported "$schema" ${JSON.stringify(declared)}: use JSON Schema draft 2020-12, 2019-09 or draft-07.`,
-    "/$schema",
-  );
+  throw new SchemaError(`Unsupported "$schema" ${JSON.stringify(declared)}: use JSON Schema draft 2020-12, 2019-09 or draft-07.`, "/$schema");
 }
 
 const CACHE_LIMIT = 256;
@@ -327,16 +324,12 @@ export interface TableInferenceOptions {
   headerRow?: number;
 }
 
-export function inferSchemaFromTable(
-  rows: Record<string, TableCell>[] | TableCell[][],
-  opts: TableInferenceOptions = {},
-): JsonSchema {
-  const { headers, data } = Array.isArray(rows[0]) || rows.length === 0
-    ? splitHeader(rows as TableCell[][], opts.headerRow)
-    : fromRecords(rows as Record<string, TableCell>[]);
-  const columns = headers
-    .map((name, index) => ({ name: name.trim(), index }))
-    .filter((c) => c.name !== ""); // a column the sample does not name cannot become a property
+export function inferSchemaFromTable(rows: Record<string, TableCell>[] | TableCell[][], opts: TableInferenceOptions = {}): JsonSchema {
+  const { headers, data } =
+    Array.isArray(rows[0]) || rows.length === 0
+      ? splitHeader(rows as TableCell[][], opts.headerRow)
+      : fromRecords(rows as Record<string, TableCell>[]);
+  const columns = headers.map((name, index) => ({ name: name.trim(), index })).filter((c) => c.name !== ""); // a column the sample does not name cannot become a property
   if (columns.length === 0) throw new SchemaError("The sample table has no header row with column names.");
 
   const seen = new Map<string, number>();
@@ -399,8 +392,7 @@ const BOOLEAN = /^(?:true|false)$/i;
 function columnSchema(cells: TableCell[]): JsonSchema {
   const values = cells.map((c) => ({ raw: c, text: cellText(c) })).filter((v) => v.text !== "");
   const hasBlanks = values.length < cells.length;
-  const all = (test: (raw: TableCell, text: string) => boolean) =>
-    values.length > 0 && values.every((v) => test(v.raw, v.text));
+  const all = (test: (raw: TableCell, text: string) => boolean) => values.length > 0 && values.every((v) => test(v.raw, v.text));
   let type = "string";
   if (all((r, t) => (typeof r === "number" ? Number.isInteger(r) : INTEGER.test(t)))) type = "integer";
   else if (all((r, t) => (typeof r === "number" ? Number.isFinite(r) : NUMBER.test(t)))) type = "number";

@@ -369,7 +369,12 @@ function roundTo(v: number, step: number): number {
 }
 
 function humanize(name: string): string {
-  return name.replace(/[_-]+/g, " ").replace(/([a-z])([A-Z])/g, "$1 $2").trim() || "text";
+  return (
+    name
+      .replace(/[_-]+/g, " ")
+      .replace(/([a-z])([A-Z])/g, "$1 $2")
+      .trim() || "text"
+  );
 }
 
 function singular(name: string): string {
@@ -589,7 +594,10 @@ export function stubEvaluation(seed: string, context: StubEvaluationContext = {}
 function stubEvidence(documents: EngineDocument[]): Evidence[] {
   for (const doc of documents) {
     for (const section of doc.content.sections) {
-      const line = section.text.split("\n").map((l) => l.trim()).find((l) => l.length > 0);
+      const line = section.text
+        .split("\n")
+        .map((l) => l.trim())
+        .find((l) => l.length > 0);
       if (line) return [{ document_id: doc.id, quote: [...line].slice(0, 120).join("").trim(), location: section.location }];
     }
   }

@@ -1,15 +1,7 @@
 // Format detection from magic bytes, file extension and declared MIME type; the bytes win when they disagree.
 import { unzipSync } from "fflate";
 import { ExtractError, type Format } from "./types.ts";
-import {
-  OOXML_FORMATS,
-  extensionOf,
-  formatFromExtension,
-  formatFromMime,
-  isGenericMime,
-  mimeTypeFor,
-  normalizeMime,
-} from "./formats.ts";
+import { OOXML_FORMATS, extensionOf, formatFromExtension, formatFromMime, isGenericMime, mimeTypeFor, normalizeMime } from "./formats.ts";
 
 export interface Hints {
   filename?: string;
@@ -44,14 +36,7 @@ export function isOle2(bytes: Uint8Array): boolean {
 
 /** A bare BIFF2-4 worksheet stream (Excel 2.x-4.0 saved without an OLE2 container) starts with a BOF record. */
 export function isBiffStream(bytes: Uint8Array): boolean {
-  return (
-    bytes.length >= 8 &&
-    bytes[0] === 0x09 &&
-    [0x00, 0x02, 0x04, 0x08].includes(bytes[1]) &&
-    bytes[3] === 0 &&
-    bytes[2] >= 4 &&
-    bytes[2] <= 20
-  );
+  return bytes.length >= 8 && bytes[0] === 0x09 && [0x00, 0x02, 0x04, 0x08].includes(bytes[1]) && bytes[3] === 0 && bytes[2] >= 4 && bytes[2] <= 20;
 }
 
 /** Offset of "%PDF-": PDF allows junk before the header and readers look in the first kilobyte. -1 if absent. */

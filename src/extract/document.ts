@@ -15,9 +15,7 @@ export function buildDocument(format: Format, sections: Section[], pageCount: nu
   }
   const text = kept.map((s) => s.text).join("\n\n");
   if (text.trim().length === 0) {
-    throw unprocessable(
-      format === "pdf" ? "no extractable text (OCR is not available)" : `the ${format.toUpperCase()} file contains no text`,
-    );
+    throw unprocessable(format === "pdf" ? "no extractable text (OCR is not available)" : `the ${format.toUpperCase()} file contains no text`);
   }
   return { format, mime_type: mimeTypeFor(format), text, page_count: pageCount, sections: kept };
 }
@@ -36,6 +34,9 @@ export function rowLine(cells: string[]): string {
 /** Makes a library's failure message safe to show: one line, no file paths, bounded length. */
 export function describeError(err: unknown): string {
   const raw = err instanceof Error ? err.message : String(err);
-  const oneLine = raw.split("\n")[0].replace(/(?:[A-Za-z]:)?[\\/](?:[\w.-]+[\\/])+[\w.-]*/g, "").trim();
+  const oneLine = raw
+    .split("\n")[0]
+    .replace(/(?:[A-Za-z]:)?[\\/](?:[\w.-]+[\\/])+[\w.-]*/g, "")
+    .trim();
   return oneLine.length > 160 ? `${oneLine.slice(0, 157)}...` : oneLine;
 }

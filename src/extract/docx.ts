@@ -109,7 +109,8 @@ function inline(nodes: XmlNode[]): string {
     }
     const tag = tagOf(n);
     if (tag === "br") out += "\n";
-    else if (tag === "a" && INLINE_SKIP_HREF.test(attrOf(n, "href") ?? "")) continue; // "↑" back-links
+    else if (tag === "a" && INLINE_SKIP_HREF.test(attrOf(n, "href") ?? ""))
+      continue; // "↑" back-links
     else if (tag && tag !== "img") out += inline(childrenOf(n));
   }
   return out;

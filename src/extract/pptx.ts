@@ -72,9 +72,7 @@ export function extractPptx(bytes: Uint8Array): ExtractedDocument {
     sections.push({ location: heading ? { slide, heading } : { slide }, text: lines.join("\n") });
 
     for (const rel of rels.filter((r) => isType(r.type, "notesSlide"))) {
-      const notesTree = shapes(parseXml(partText(parts, rel.target) ?? "")).filter(
-        (s) => !NOTES_CHROME.has(placeholderType(s) ?? ""),
-      );
+      const notesTree = shapes(parseXml(partText(parts, rel.target) ?? "")).filter((s) => !NOTES_CHROME.has(placeholderType(s) ?? ""));
       sections.push({ location: { slide, section: "notes" }, text: textLines(notesTree).join("\n") });
     }
     for (const rel of rels.filter((r) => isType(r.type, "comments") || isType(r.type, "comment"))) {

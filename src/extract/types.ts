@@ -4,12 +4,12 @@ export type Format = "pdf" | "docx" | "xlsx" | "xls" | "pptx" | "txt" | "md" | "
 
 /** Where a piece of text lives in its document. Only the fields that make sense for the format are set. */
 export interface Location {
-  page?: number;      // PDF page, 1-based
-  slide?: number;     // PPTX slide, 1-based
-  sheet?: string;     // XLSX/XLS sheet name
-  row?: number;       // spreadsheet / CSV row, 1-based
-  heading?: string;   // nearest heading above (DOCX, MD, PPTX title)
-  section?: string;   // other named part: "notes", "footnotes", "header", JSON path, XML element path
+  page?: number; // PDF page, 1-based
+  slide?: number; // PPTX slide, 1-based
+  sheet?: string; // XLSX/XLS sheet name
+  row?: number; // spreadsheet / CSV row, 1-based
+  heading?: string; // nearest heading above (DOCX, MD, PPTX title)
+  section?: string; // other named part: "notes", "footnotes", "header", JSON path, XML element path
 }
 
 /** One structural unit, in document order: a page, a slide, a sheet, a heading's section, a table row block. */

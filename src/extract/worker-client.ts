@@ -10,9 +10,7 @@ import type { Hints } from "./detect.ts";
 const DEFAULT_TIMEOUT_MS = 60_000;
 
 export type WorkerRequest = { bytes: Uint8Array; hints: Hints };
-export type WorkerReply =
-  | { ok: true; doc: ExtractedDocument }
-  | { ok: false; code: ExtractErrorCode; message: string };
+export type WorkerReply = { ok: true; doc: ExtractedDocument } | { ok: false; code: ExtractErrorCode; message: string };
 
 // At most one extraction per core at a time: each one can use hundreds of MB and a full core.
 const maxConcurrent = Math.max(1, availableParallelism());
@@ -29,16 +27,13 @@ async function acquire(): Promise<void> {
 
 function release() {
   const next = waiting.shift();
-  if (next) next(); // the slot passes straight to the next caller
+  if (next)
+    next(); // the slot passes straight to the next caller
   else running--;
 }
 
 /** Extracts in a Worker. The time limit counts from when the worker gets the document, not from waiting for a slot. */
-export async function extractInWorker(
-  bytes: Uint8Array,
-  hints: Hints = {},
-  opts: { timeoutMs?: number } = {},
-): Promise<ExtractedDocument> {
+export async function extractInWorker(bytes: Uint8Array, hints: Hints = {}, opts: { timeoutMs?: number } = {}): Promise<ExtractedDocument> {
   await acquire();
   try {
     return await runInWorker(bytes, { filename: hints.filename, mimeType: hints.mimeType }, opts.timeoutMs ?? DEFAULT_TIMEOUT_MS);

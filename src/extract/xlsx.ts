@@ -22,7 +22,10 @@ export async function extractXlsx(bytes: Uint8Array): Promise<ExtractedDocument>
   }
   const sections: Section[] = sheets.map((s) => ({
     location: { sheet: s.name },
-    text: s.rows.map(rowLine).filter((l) => l.length > 0).join("\n"),
+    text: s.rows
+      .map(rowLine)
+      .filter((l) => l.length > 0)
+      .join("\n"),
   }));
   return buildDocument("xlsx", sections, sheets.length);
 }

@@ -32,12 +32,7 @@ function notAPackage(bytes: Uint8Array, format: Format): ExtractError {
  * the entries are inflated by fflate's streaming Unzip in small slices while the real output is counted, so an
  * entry that lies about its size is stopped as soon as it passes its declared size or the total cap.
  */
-export function readPackage(
-  bytes: Uint8Array,
-  format: Format,
-  keep: (name: string) => boolean = () => true,
-  limits = ZIP_LIMITS,
-): Parts {
+export function readPackage(bytes: Uint8Array, format: Format, keep: (name: string) => boolean = () => true, limits = ZIP_LIMITS): Parts {
   if (!isZip(bytes)) throw notAPackage(bytes, format);
   const declaredSizes = new Map<string, number>();
   try {

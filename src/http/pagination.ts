@@ -11,8 +11,7 @@ export const ListQuery = {
   cursor: t.Optional(t.String({ description: "next_cursor of the previous page" })),
 };
 
-export const Page = <T extends import("elysia").TSchema>(item: T) =>
-  t.Object({ data: t.Array(item), next_cursor: t.Union([t.String(), t.Null()]) });
+export const Page = <T extends import("elysia").TSchema>(item: T) => t.Object({ data: t.Array(item), next_cursor: t.Union([t.String(), t.Null()]) });
 
 interface CursorPos {
   c: number; // created_at

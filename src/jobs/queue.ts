@@ -73,18 +73,21 @@ export async function withLease<T>(
 ): Promise<T> {
   const controller = new AbortController();
   let lease = claimed.lease;
-  const timer = setInterval(() => {
-    let next: number | null = null;
-    try {
-      next = renew(db, claimed.table, claimed.id, lease, clock.now(), claimed.leaseMs);
-    } catch (err) {
-      console.error(`[queue] renewing ${claimed.table} ${claimed.id} failed:`, (err as Error).message);
-    }
-    if (next === null) {
-      clearInterval(timer);
-      controller.abort(new LeaseLost(claimed.table, claimed.id));
-    } else lease = next;
-  }, Math.max(10, Math.floor(claimed.leaseMs / 3)));
+  const timer = setInterval(
+    () => {
+      let next: number | null = null;
+      try {
+        next = renew(db, claimed.table, claimed.id, lease, clock.now(), claimed.leaseMs);
+      } catch (err) {
+        console.error(`[queue] renewing ${claimed.table} ${claimed.id} failed:`, (err as Error).message);
+      }
+      if (next === null) {
+        clearInterval(timer);
+        controller.abort(new LeaseLost(claimed.table, claimed.id));
+      } else lease = next;
+    },
+    Math.max(10, Math.floor(claimed.leaseMs / 3)),
+  );
   try {
     return await work(controller.signal, () => lease);
   } finally {

@@ -28,9 +28,7 @@ export function isEvaluation(v: unknown): v is Evaluation {
       isFiniteNumber(c.max_score) &&
       typeof c.rationale === "string" &&
       Array.isArray(c.evidence) &&
-      c.evidence.every(
-        (e) => isRecord(e) && typeof e.document_id === "string" && typeof e.quote === "string" && isRecord(e.location),
-      ),
+      c.evidence.every((e) => isRecord(e) && typeof e.document_id === "string" && typeof e.quote === "string" && isRecord(e.location)),
   );
 }
 
@@ -72,7 +70,10 @@ export function generatedAt(meta: RenderMeta): Date {
  */
 export function xmlSafe(text: string): string {
   // biome-ignore lint/suspicious/noControlCharactersInRegex: matching the control characters XML forbids is the point
-  return text.replace(/[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, "");
+  return text.replace(
+    /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g,
+    "",
+  );
 }
 
 export const utf8 = new TextEncoder();

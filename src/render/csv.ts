@@ -20,10 +20,7 @@ export function renderCsv(value: unknown, meta: RenderMeta): RenderedFile {
 }
 
 function evaluationRows(ev: Evaluation, meta: RenderMeta): Scalar[][] {
-  return [
-    CSV_EVALUATION_HEADER,
-    ...ev.criteria.map((c) => [c.id, c.title, c.score, c.max_score, c.rationale, evidenceText(c.evidence, meta)]),
-  ];
+  return [CSV_EVALUATION_HEADER, ...ev.criteria.map((c) => [c.id, c.title, c.score, c.max_score, c.rationale, evidenceText(c.evidence, meta)])];
 }
 
 /**

@@ -1,15 +1,5 @@
 // DOCX renderer (docx package): title, overall score and verdict, summary, and a criteria table; or the generic layout as tables.
-import {
-  Document,
-  HeadingLevel,
-  Packer,
-  Paragraph,
-  Table,
-  TableCell,
-  TableRow,
-  TextRun,
-  WidthType,
-} from "docx";
+import { Document, HeadingLevel, Packer, Paragraph, Table, TableCell, TableRow, TextRun, WidthType } from "docx";
 import type { Evaluation, RenderedFile } from "../engine/types";
 import { evidenceSource, generatedAt, isEvaluation, type RenderMeta, verdictLabel, xmlSafe } from "./common";
 import { type GenericModel, scalarText, toGenericModel } from "./generic";
@@ -83,7 +73,12 @@ function genericBody(model: GenericModel): (Paragraph | Table)[] {
     out.push(new Paragraph({ heading: HeadingLevel.HEADING_1, children: runs(t.key) }));
     const width = Math.floor(CONTENT_WIDTH / Math.max(1, t.columns.length));
     const rows = t.rows.map((r) => bodyRow(r.map(scalarText)));
-    out.push(table([headerRow(t.columns), ...rows], t.columns.map(() => width)));
+    out.push(
+      table(
+        [headerRow(t.columns), ...rows],
+        t.columns.map(() => width),
+      ),
+    );
   }
   return out;
 }

@@ -12,11 +12,7 @@ export { isEvaluation, type RenderMeta } from "./common";
  * values as JSON text. Each renderer is loaded on first use: docx and exceljs are large, and
  * loading them at start would slow the server's cold start for runs that never need them.
  */
-export async function render(
-  format: OutputFormat,
-  evaluation: Evaluation | Record<string, unknown>,
-  meta: RenderMeta,
-): Promise<RenderedFile> {
+export async function render(format: OutputFormat, evaluation: Evaluation | Record<string, unknown>, meta: RenderMeta): Promise<RenderedFile> {
   switch (format) {
     case "json":
       return (await import("./json")).renderJson(evaluation);

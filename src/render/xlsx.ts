@@ -119,7 +119,12 @@ function columnWidth(values: Scalar[]): number {
 
 /** A valid, unique sheet name: at most 31 characters, none of : \ / ? * [ ], not blank. */
 function sheetName(key: string, used: Set<string>): string {
-  const base = xmlSafe(key).replace(/[:\\/?*[\]]/g, "_").replace(/^'+|'+$/g, "").slice(0, 31).trim() || "Table";
+  const base =
+    xmlSafe(key)
+      .replace(/[:\\/?*[\]]/g, "_")
+      .replace(/^'+|'+$/g, "")
+      .slice(0, 31)
+      .trim() || "Table";
   let name = base;
   for (let i = 2; used.has(name.toLowerCase()) || name.toLowerCase() === "history"; i++) {
     name = `${base.slice(0, 31 - String(i).length - 1)} ${i}`;

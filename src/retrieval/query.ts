@@ -44,9 +44,7 @@ export function queryTerms(query: string): string[] {
   const terms = [...stats.keys()];
   if (terms.length <= MAX_TERMS) return terms;
   const score = (w: string) => stats.get(w) as { count: number; first: number };
-  return terms
-    .sort((a, b) => score(b).count - score(a).count || b.length - a.length || score(a).first - score(b).first)
-    .slice(0, MAX_TERMS);
+  return terms.sort((a, b) => score(b).count - score(a).count || b.length - a.length || score(a).first - score(b).first).slice(0, MAX_TERMS);
 }
 
 /** The query's whole word sequence when it is short enough to be meant as a phrase (2 to 12 words), else null. */

@@ -15,9 +15,7 @@ export function indexDocument(db: Db, input: IndexInput): number {
   const chunks = chunkDocument(input.doc, input.chunking);
   const sqlite = db.$client;
   // query() caches the compiled statement on the connection, so repeated indexing does not re-prepare.
-  const insert = sqlite.query(
-    "INSERT INTO chunks (workspace_id, document_id, ord, text, location, start_offset) VALUES (?, ?, ?, ?, ?, ?)",
-  );
+  const insert = sqlite.query("INSERT INTO chunks (workspace_id, document_id, ord, text, location, start_offset) VALUES (?, ?, ?, ?, ?, ?)");
   return tx(db, () => {
     sqlite.query("DELETE FROM chunks WHERE document_id = ?").run(input.documentId);
     for (const c of chunks) {
@@ -35,9 +33,7 @@ export function indexDocument(db: Db, input: IndexInput): number {
 export async function indexDocumentInBatches(db: Db, input: IndexInput, batchSize = 2_000): Promise<number> {
   const chunks = chunkDocument(input.doc, input.chunking);
   const sqlite = db.$client;
-  const insert = sqlite.query(
-    "INSERT INTO chunks (workspace_id, document_id, ord, text, location, start_offset) VALUES (?, ?, ?, ?, ?, ?)",
-  );
+  const insert = sqlite.query("INSERT INTO chunks (workspace_id, document_id, ord, text, location, start_offset) VALUES (?, ?, ?, ?, ?, ?)");
   tx(db, () => sqlite.query("DELETE FROM chunks WHERE document_id = ?").run(input.documentId));
   for (let i = 0; i < chunks.length; i += batchSize) {
     tx(db, () => {

@@ -36,14 +36,26 @@ function expiry(ctx: Pick<Context, "clock">, ttlS: number): number {
 /** A PUT URL for `key` that accepts exactly `contentType` (media type, parameters ignored) and at most `maxBytes`. */
 export function signedUploadUrl(ctx: Pick<Context, "config" | "clock">, key: string, opts: { contentType: string; maxBytes: number }): SignedUrl {
   const expiresAt = expiry(ctx, UPLOAD_URL_TTL_S);
-  const url = signUrl(ctx.config.secret, ctx.config.publicUrl, { method: "PUT", key, expiresAt, contentType: opts.contentType, maxBytes: opts.maxBytes });
+  const url = signUrl(ctx.config.secret, ctx.config.publicUrl, {
+    method: "PUT",
+    key,
+    expiresAt,
+    contentType: opts.contentType,
+    maxBytes: opts.maxBytes,
+  });
   return { url, expires_at: new Date(expiresAt * 1000).toISOString() };
 }
 
 /** A GET URL for `key`, served with `contentType` and as an attachment named `filename`. */
 export function signedDownloadUrl(ctx: Pick<Context, "config" | "clock">, key: string, opts: { filename: string; contentType: string }): SignedUrl {
   const expiresAt = expiry(ctx, DOWNLOAD_URL_TTL_S);
-  const url = signUrl(ctx.config.secret, ctx.config.publicUrl, { method: "GET", key, expiresAt, contentType: opts.contentType, filename: opts.filename });
+  const url = signUrl(ctx.config.secret, ctx.config.publicUrl, {
+    method: "GET",
+    key,
+    expiresAt,
+    contentType: opts.contentType,
+    filename: opts.filename,
+  });
   return { url, expires_at: new Date(expiresAt * 1000).toISOString() };
 }
 

@@ -16,7 +16,20 @@ test("a fresh database gets every migration, and reopening applies none twice", 
   migrate(again);
   expect((again.$client.query("SELECT count(*) AS n FROM __drizzle_migrations").get() as { n: number }).n).toBe(journal.entries.length);
   const tables = (again.$client.query("SELECT name FROM sqlite_master WHERE type IN ('table')").all() as { name: string }[]).map((r) => r.name);
-  for (const t of ["users", "workspaces", "api_keys", "sessions", "credit_ledger", "runs", "workflows", "documents", "chunks", "chunks_fts", "events", "webhook_deliveries"]) {
+  for (const t of [
+    "users",
+    "workspaces",
+    "api_keys",
+    "sessions",
+    "credit_ledger",
+    "runs",
+    "workflows",
+    "documents",
+    "chunks",
+    "chunks_fts",
+    "events",
+    "webhook_deliveries",
+  ]) {
     expect(tables).toContain(t);
   }
 });
@@ -33,8 +46,12 @@ test("FTS5 index follows the chunks table and ranks with bm25", () => {
   const c = db.$client;
   c.run("INSERT INTO workspaces (id, name, created_at) VALUES ('ws_1', 'w', 0)");
   c.run("INSERT INTO documents (id, workspace_id, filename, object_key, status, created_at) VALUES ('doc_1', 'ws_1', 'a.txt', 'k', 'extracted', 0)");
-  c.run("INSERT INTO chunks (workspace_id, document_id, ord, text, location, start_offset) VALUES ('ws_1', 'doc_1', 0, 'The thesis statement is clear and arguable', '{}', 0)");
-  c.run("INSERT INTO chunks (workspace_id, document_id, ord, text, location, start_offset) VALUES ('ws_1', 'doc_1', 1, 'Citations follow APA style', '{}', 50)");
+  c.run(
+    "INSERT INTO chunks (workspace_id, document_id, ord, text, location, start_offset) VALUES ('ws_1', 'doc_1', 0, 'The thesis statement is clear and arguable', '{}', 0)",
+  );
+  c.run(
+    "INSERT INTO chunks (workspace_id, document_id, ord, text, location, start_offset) VALUES ('ws_1', 'doc_1', 1, 'Citations follow APA style', '{}', 50)",
+  );
   const hits = c.query("SELECT rowid, bm25(chunks_fts) AS score FROM chunks_fts WHERE chunks_fts MATCH 'thesis' ORDER BY score").all();
   expect(hits).toHaveLength(1);
   c.run("DELETE FROM chunks WHERE ord = 0");
@@ -43,7 +60,9 @@ test("FTS5 index follows the chunks table and ranks with bm25", () => {
 
 test("a foreign key violation is refused", () => {
   const db = openDb(path.join(tempDir(), "assay.db"));
-  expect(() => db.$client.run("INSERT INTO users (id, workspace_id, email, role, created_at) VALUES ('usr_1', 'ws_missing', 'a@b', 'member', 0)")).toThrow();
+  expect(() =>
+    db.$client.run("INSERT INTO users (id, workspace_id, email, role, created_at) VALUES ('usr_1', 'ws_missing', 'a@b', 'member', 0)"),
+  ).toThrow();
 });
 
 test("a database made by an older release is upgraded in place, its rows kept", () => {
@@ -56,10 +75,18 @@ test("a database made by an older release is upgraded in place, its rows kept", 
   old.run('CREATE TABLE "__drizzle_migrations" (id SERIAL PRIMARY KEY, hash text NOT NULL, created_at numeric)');
   for (const entry of journal.entries.slice(0, 2)) {
     for (const stmt of migrationSql[entry.tag].split("--> statement-breakpoint")) old.run(stmt);
-    old.run('INSERT INTO "__drizzle_migrations" (hash, created_at) VALUES (?, ?)', [createHash("sha256").update(migrationSql[entry.tag]).digest("hex"), entry.when]);
+    old.run('INSERT INTO "__drizzle_migrations" (hash, created_at) VALUES (?, ?)', [
+      createHash("sha256").update(migrationSql[entry.tag]).digest("hex"),
+      entry.when,
+    ]);
   }
   old.run("INSERT INTO workspaces (id, name, created_at) VALUES ('ws_old', 'kept', 1)");
-  for (const [kind, delta] of [["regular", 100], ["regular", -7.5], ["bonus", 20], ["regular", 2.25]] as const) {
+  for (const [kind, delta] of [
+    ["regular", 100],
+    ["regular", -7.5],
+    ["bonus", 20],
+    ["regular", 2.25],
+  ] as const) {
     old.run("INSERT INTO credit_ledger (workspace_id, kind, delta, reason, created_at) VALUES ('ws_old', ?, ?, 'grant', 1)", [kind, delta]);
   }
   old.close();

@@ -46,24 +46,52 @@ test("starts healthy from an empty directory with migrations applied", async () 
 });
 
 test("an admin logs in, creates a key and lists products", async () => {
-  const login: any = await (await fetch(`${base}/v1/auth/login`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ email: "ops@example.com", password: "binary-password" }) })).json();
-  const key: any = await (await fetch(`${base}/v1/keys`, { method: "POST", headers: { authorization: `Bearer ${login.token}`, "content-type": "application/json" }, body: JSON.stringify({ name: "bin" }) })).json();
+  const login: any = await (
+    await fetch(`${base}/v1/auth/login`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ email: "ops@example.com", password: "binary-password" }),
+    })
+  ).json();
+  const key: any = await (
+    await fetch(`${base}/v1/keys`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${login.token}`, "content-type": "application/json" },
+      body: JSON.stringify({ name: "bin" }),
+    })
+  ).json();
   const products: any = await (await fetch(`${base}/v1/products`, { headers: { authorization: `Bearer ${key.token}` } })).json();
   expect(products.data.length).toBeGreaterThanOrEqual(5);
 });
 
 test("a multipart reference upload streams through the binary and is indexed", async () => {
-  const login: any = await (await fetch(`${base}/v1/auth/login`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ email: "ops@example.com", password: "binary-password" }) })).json();
-  const key: any = await (await fetch(`${base}/v1/keys`, { method: "POST", headers: { authorization: `Bearer ${login.token}`, "content-type": "application/json" }, body: JSON.stringify({ name: "bin2" }) })).json();
+  const login: any = await (
+    await fetch(`${base}/v1/auth/login`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ email: "ops@example.com", password: "binary-password" }),
+    })
+  ).json();
+  const key: any = await (
+    await fetch(`${base}/v1/keys`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${login.token}`, "content-type": "application/json" },
+      body: JSON.stringify({ name: "bin2" }),
+    })
+  ).json();
   const form = new FormData();
   form.set("name", "Rubric");
   form.set("file", new File([readFileSync(path.join(CORPUS, "docx/tika-testWORD.docx"))], "rubric.docx"));
-  const created: any = await (await fetch(`${base}/v1/reference-documents`, { method: "POST", headers: { authorization: `Bearer ${key.token}` }, body: form })).json();
+  const created: any = await (
+    await fetch(`${base}/v1/reference-documents`, { method: "POST", headers: { authorization: `Bearer ${key.token}` }, body: form })
+  ).json();
   expect(created.status).toBe("processing");
   let status = created.status;
   for (let i = 0; i < 100 && status === "processing"; i++) {
     await Bun.sleep(100);
-    status = ((await (await fetch(`${base}/v1/reference-documents/${created.id}`, { headers: { authorization: `Bearer ${key.token}` } })).json()) as any).status;
+    status = (
+      (await (await fetch(`${base}/v1/reference-documents/${created.id}`, { headers: { authorization: `Bearer ${key.token}` } })).json()) as any
+    ).status;
   }
   expect(status).toBe("ready");
 });

@@ -69,7 +69,10 @@ test(`${KILLS} SIGKILLs during idempotent run creation leave exactly one run per
   const session = ((await login.json()) as any).token as string;
   const key = (await api("POST", "/keys", session, { name: "crash" })).body.token as string;
   const doc = (await api("POST", "/documents", key, { filename: "essay.txt", mime_type: "text/plain" })).body;
-  expect((await fetch(doc.upload_url, { method: "PUT", headers: { "content-type": "text/plain" }, body: "A short essay about rivers and the sea." })).status).toBe(200);
+  expect(
+    (await fetch(doc.upload_url, { method: "PUT", headers: { "content-type": "text/plain" }, body: "A short essay about rivers and the sea." }))
+      .status,
+  ).toBe(200);
   expect((await api("POST", `/documents/${doc.id}/complete`, key)).status).toBe(200);
   const workflow = (await api("POST", "/workflows", key, { product_code: "education", name: "Crash", user_prompt: "Grade the essay." })).body;
   expect(workflow.id).toStartWith("wf_");
@@ -156,7 +159,9 @@ test(`${KILLS} SIGKILLs during idempotent run creation leave exactly one run per
       else if (run.status === "queued" || run.status === "running") expected -= run.quoted_credits;
     }
     expect(balance).toBeCloseTo(expected, 6);
-    const perRun = db.query("SELECT run_id, sum(CASE WHEN reason = 'hold' THEN 1 ELSE 0 END) AS holds FROM credit_ledger WHERE run_id IS NOT NULL GROUP BY run_id").all() as any[];
+    const perRun = db
+      .query("SELECT run_id, sum(CASE WHEN reason = 'hold' THEN 1 ELSE 0 END) AS holds FROM credit_ledger WHERE run_id IS NOT NULL GROUP BY run_id")
+      .all() as any[];
     for (const row of perRun) expect(row.holds).toBeGreaterThanOrEqual(1);
     expect(perRun.length).toBe(KEYS);
   } finally {

@@ -71,7 +71,9 @@ test("from login to a signed webhook and a DOCX evaluation", async () => {
   const form = new FormData();
   form.set("name", "Contract checklist");
   form.set("file", new File([RUBRIC], "checklist.md", { type: "text/markdown" }));
-  const ref = (await (await fetch(`${base}/reference-documents`, { method: "POST", headers: { authorization: `Bearer ${key}` }, body: form })).json()) as any;
+  const ref = (await (
+    await fetch(`${base}/reference-documents`, { method: "POST", headers: { authorization: `Bearer ${key}` }, body: form })
+  ).json()) as any;
   expect(ref.status).toBe("processing");
 
   // Input documents: the presigned flow, once with our text and once with a real corpus PDF.
@@ -82,7 +84,9 @@ test("from login to a signed webhook and a DOCX evaluation", async () => {
   expect(doc.body).toMatchObject({ object: "document", extracted: true });
   const pdfBytes = readFileSync(path.join(CORPUS, "pdf/tika-testPDF.pdf"));
   const pdfUpload = await api("POST", "/documents", key, { filename: "test.pdf", mime_type: "application/pdf", size_bytes: pdfBytes.length });
-  expect((await fetch(pdfUpload.body.upload_url, { method: "PUT", headers: { "content-type": "application/pdf" }, body: pdfBytes })).status).toBe(200);
+  expect((await fetch(pdfUpload.body.upload_url, { method: "PUT", headers: { "content-type": "application/pdf" }, body: pdfBytes })).status).toBe(
+    200,
+  );
   const pdf = await api("POST", `/documents/${pdfUpload.body.id}/complete`, key);
   expect(pdf.body.page_count).toBeGreaterThan(0);
 
@@ -98,7 +102,10 @@ test("from login to a signed webhook and a DOCX evaluation", async () => {
   });
   expect(wf.status).toBe(201);
 
-  const run = await api("POST", `/workflows/${wf.body.id}/runs`, key, { input_documents: [upload.body.id, pdfUpload.body.id], metadata: { matter: "M-1" } });
+  const run = await api("POST", `/workflows/${wf.body.id}/runs`, key, {
+    input_documents: [upload.body.id, pdfUpload.body.id],
+    metadata: { matter: "M-1" },
+  });
   expect(run.status).toBe(202);
 
   let current = run.body;

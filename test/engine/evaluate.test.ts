@@ -43,7 +43,13 @@ function input(over: Over = {}): EvaluateInput {
 async function evaluateToFile(over: Over & { format?: OutputFormat } = {}) {
   const { format, ...rest } = over;
   const r = await evaluate(input(rest));
-  const meta = { title: "Essay feedback", workflowName: "Essay feedback", runId: "run_test1", generatedAt: new Date("2026-11-22T12:00:00Z"), documents: [] };
+  const meta = {
+    title: "Essay feedback",
+    workflowName: "Essay feedback",
+    runId: "run_test1",
+    generatedAt: new Date("2026-11-22T12:00:00Z"),
+    documents: [],
+  };
   return { ...r, ...(await shapeOutput(format ?? "json", r.value, r.custom, meta)) };
 }
 
@@ -126,7 +132,12 @@ function fakeModel(reply: (seen: Seen, n: number) => Response) {
     },
   });
   servers.push(server);
-  const llm: NonNullable<Config["llm"]> = { baseUrl: `http://127.0.0.1:${server.port}/v1`, apiKey: "sk-fake-123456", model: "fake-model", timeoutMs: 5_000 };
+  const llm: NonNullable<Config["llm"]> = {
+    baseUrl: `http://127.0.0.1:${server.port}/v1`,
+    apiKey: "sk-fake-123456",
+    model: "fake-model",
+    timeoutMs: 5_000,
+  };
   return { llm, calls };
 }
 
@@ -135,7 +146,9 @@ function completion(content: unknown, usage = { prompt_tokens: 1200, completion_
     id: "chatcmpl-1",
     object: "chat.completion",
     model: "fake-model-2026",
-    choices: [{ index: 0, message: { role: "assistant", content: typeof content === "string" ? content : JSON.stringify(content) }, finish_reason: "stop" }],
+    choices: [
+      { index: 0, message: { role: "assistant", content: typeof content === "string" ? content : JSON.stringify(content) }, finish_reason: "stop" },
+    ],
     usage,
   });
 }
@@ -203,7 +216,9 @@ describe("OpenAI-compatible model", () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), "assay-engine-"));
     const db = openDb(path.join(dir, "assay.db"));
     db.insert(workspaces).values({ id: "ws_test", name: "t", createdAt: 0 }).run();
-    db.insert(documents).values({ id: "doc_refsrc", workspaceId: "ws_test", filename: "handbook.md", objectKey: "k", status: "extracted", createdAt: 0 }).run();
+    db.insert(documents)
+      .values({ id: "doc_refsrc", workspaceId: "ws_test", filename: "handbook.md", objectKey: "k", status: "extracted", createdAt: 0 })
+      .run();
     const filler = (topic: string) => `${topic} `.repeat(1).concat("Unrelated guidance about ", topic, ". ").repeat(40);
     const handbook = [
       "# Grading handbook",
@@ -226,7 +241,12 @@ describe("OpenAI-compatible model", () => {
   });
 
   test("an answer that still misses a custom schema after the repair request fails with output_invalid", async () => {
-    const schema = { type: "object", properties: { grade: { type: "string", enum: ["A", "B", "C"] } }, required: ["grade"], additionalProperties: false };
+    const schema = {
+      type: "object",
+      properties: { grade: { type: "string", enum: ["A", "B", "C"] } },
+      required: ["grade"],
+      additionalProperties: false,
+    };
     const { llm, calls } = fakeModel(() => completion({ grade: "excellent" }));
     const err = await engineError(evaluate(input({ llm, schema })));
     expect(err.code).toBe("output_invalid");
@@ -234,7 +254,12 @@ describe("OpenAI-compatible model", () => {
   });
 
   test("an answer that meets a custom schema is the output as is", async () => {
-    const schema = { type: "object", properties: { grade: { type: "string", enum: ["A", "B", "C"] } }, required: ["grade"], additionalProperties: false };
+    const schema = {
+      type: "object",
+      properties: { grade: { type: "string", enum: ["A", "B", "C"] } },
+      required: ["grade"],
+      additionalProperties: false,
+    };
     const { llm } = fakeModel(() => completion({ grade: "B" }));
     const r = await evaluateToFile({ llm, schema });
     expect(r.output).toEqual({ grade: "B" });
@@ -321,7 +346,10 @@ describe("output", () => {
   test("a custom schema with a file format: output is {format, summary, data} and the file holds the data", async () => {
     const schema = {
       type: "object",
-      properties: { summary: { type: "string" }, items: { type: "array", items: { type: "object", properties: { name: { type: "string" } }, required: ["name"] } } },
+      properties: {
+        summary: { type: "string" },
+        items: { type: "array", items: { type: "object", properties: { name: { type: "string" } }, required: ["name"] } },
+      },
       required: ["summary", "items"],
     };
     const value = { summary: "Two items checked.", items: [{ name: "Shade" }, { name: "Runoff" }] };
@@ -332,4 +360,3 @@ describe("output", () => {
     expect(back.text).toContain("Runoff");
   });
 });
-

@@ -17,10 +17,15 @@ beforeAll(() => {
       seen.push(body);
       if (mode === "broken") return new Response("overloaded", { status: 400 });
       const content = JSON.stringify({
-        user_prompt: "You are a hiring manager. Screen each CV against the job description: required skills, years of experience, evidence of impact. Quote the CV verbatim for every judgement and flag gaps.",
+        user_prompt:
+          "You are a hiring manager. Screen each CV against the job description: required skills, years of experience, evidence of impact. Quote the CV verbatim for every judgement and flag gaps.",
         recommended_output_format: "xlsx",
       });
-      return Response.json({ model: "fake-7b", choices: [{ message: { role: "assistant", content } }], usage: { prompt_tokens: 50, completion_tokens: 40 } });
+      return Response.json({
+        model: "fake-7b",
+        choices: [{ message: { role: "assistant", content } }],
+        usage: { prompt_tokens: 50, completion_tokens: 40 },
+      });
     },
   });
 });

@@ -119,7 +119,10 @@ describe("chatJson", () => {
     const server = fakeServer([
       (seen) => {
         if (seen.body.response_format?.type === "json_schema") {
-          return Response.json({ error: { message: "response_format type json_schema is not supported", type: "invalid_request_error" } }, { status: 400 });
+          return Response.json(
+            { error: { message: "response_format type json_schema is not supported", type: "invalid_request_error" } },
+            { status: 400 },
+          );
         }
         return completion('Here you go: {"verdict":"pass","score":9}')();
       },
@@ -180,9 +183,7 @@ describe("chatJson", () => {
   });
 
   test("5xx every time: retried maxRetries times with growing waits, then model_error without the API key", async () => {
-    const server = fakeServer([
-      () => Response.json({ error: { message: `upstream exploded for key ${API_KEY}` } }, { status: 500 }),
-    ]);
+    const server = fakeServer([() => Response.json({ error: { message: `upstream exploded for key ${API_KEY}` } }, { status: 500 })]);
     const started = performance.now();
     const e = await modelError(chatJson(config(server.url), { messages: MESSAGES, schema: SCHEMA, validate }));
     const elapsed = performance.now() - started;
@@ -247,7 +248,9 @@ describe("chatJson", () => {
       const later = new AbortController();
       setTimeout(() => later.abort(reason), 100);
       const t1 = performance.now();
-      expect(await chatJson(config(busy.url, { signal: later.signal }), { messages: MESSAGES, schema: SCHEMA, validate }).catch((e) => e)).toBe(reason);
+      expect(await chatJson(config(busy.url, { signal: later.signal }), { messages: MESSAGES, schema: SCHEMA, validate }).catch((e) => e)).toBe(
+        reason,
+      );
       expect(performance.now() - t1).toBeLessThan(1000);
     } finally {
       release();
@@ -269,11 +272,7 @@ describe("chatJson", () => {
     const result = await chatJson(cfg, { messages: MESSAGES, schema: SCHEMA, validate });
     expect(result.model).toBe("listed-model");
     await chatJson(cfg, { messages: MESSAGES, schema: SCHEMA, validate });
-    expect(server.seen.map((s) => `${s.method} ${s.path}`)).toEqual([
-      "GET /v1/models",
-      "POST /v1/chat/completions",
-      "POST /v1/chat/completions",
-    ]);
+    expect(server.seen.map((s) => `${s.method} ${s.path}`)).toEqual(["GET /v1/models", "POST /v1/chat/completions", "POST /v1/chat/completions"]);
     expect(server.seen[0].authorization).toBe(`Bearer ${API_KEY}`);
     expect(server.chatCalls.every((c) => c.body.model === "listed-model")).toBe(true);
   });

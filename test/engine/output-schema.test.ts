@@ -29,7 +29,14 @@ describe("a sample document", () => {
   });
 
   test("a JSON array becomes {items: [...]}, since a run's output is an object", async () => {
-    const doc = await textDoc("doc_sample", "sample.json", JSON.stringify([{ name: "Thesis", score: 4 }, { name: "Evidence", score: 3 }]));
+    const doc = await textDoc(
+      "doc_sample",
+      "sample.json",
+      JSON.stringify([
+        { name: "Thesis", score: 4 },
+        { name: "Evidence", score: 3 },
+      ]),
+    );
     const schema = resolveOutputSchema({ sample: { doc: doc.content } })!;
     const { validate } = compileSchema(schema);
     expect(validate({ items: [{ name: "Style", score: 2 }] })).toBeNull();
@@ -37,7 +44,7 @@ describe("a sample document", () => {
   });
 
   test("CSV and XLSX: {rows: [{column: value}]} with the header's columns and typed cells", async () => {
-    const csv = await textDoc("doc_csv", "scores.csv", "student,score,passed\nAda,18,true\n\"Lovelace, A.\",12,false\n");
+    const csv = await textDoc("doc_csv", "scores.csv", 'student,score,passed\nAda,18,true\n"Lovelace, A.",12,false\n');
     const fromCsv = compileSchema(resolveOutputSchema({ sample: { doc: csv.content } })!);
     expect(fromCsv.validate({ rows: [{ student: "Bo", score: 9, passed: false }] })).toBeNull();
     expect(fromCsv.validate({ rows: [{ student: "Bo", score: "nine", passed: false }] })).not.toBeNull();

@@ -2,13 +2,7 @@
 import { describe, expect, test } from "bun:test";
 import path from "node:path";
 import Papa from "papaparse";
-import {
-  compileSchema,
-  EVALUATION_SCHEMA,
-  inferSchemaFromJson,
-  inferSchemaFromTable,
-  SchemaError,
-} from "../../src/engine/schema";
+import { compileSchema, EVALUATION_SCHEMA, inferSchemaFromJson, inferSchemaFromTable, SchemaError } from "../../src/engine/schema";
 
 import { CORPUS as corpus } from "../helpers";
 
@@ -235,7 +229,14 @@ describe("inferSchemaFromTable", () => {
     expect(items.required).toEqual(["Number", "Square"]);
 
     const { validate } = compileSchema(schema);
-    expect(validate({ rows: [{ Number: 16, Square: 256 }, { Number: 17, Square: 289 }] })).toBeNull();
+    expect(
+      validate({
+        rows: [
+          { Number: 16, Square: 256 },
+          { Number: 17, Square: 289 },
+        ],
+      }),
+    ).toBeNull();
     expect(validate({ rows: [] })).toBeNull();
     expect(validate({ rows: [{ Number: 16 }] })).toContain("/rows/0 must have required property 'Square'");
     expect(validate({ rows: [{ Number: "16", Square: 256 }] })).toContain("/rows/0/Number must be integer");
@@ -246,8 +247,10 @@ describe("inferSchemaFromTable", () => {
     const csv = await Bun.file(path.join(corpus, "csv/countrycodes-country-codes.csv")).text();
     const rows = Papa.parse<Record<string, string>>(csv, { header: true, skipEmptyLines: true }).data.slice(0, 40);
     const schema = inferSchemaFromTable(rows);
-    const props = ((schema.properties as Record<string, Record<string, unknown>>).rows.items as Record<string, unknown>)
-      .properties as Record<string, unknown>;
+    const props = ((schema.properties as Record<string, Record<string, unknown>>).rows.items as Record<string, unknown>).properties as Record<
+      string,
+      unknown
+    >;
     expect(props.Dial).toEqual({ type: "string" }); // "1-684": not a number
     expect(props["ISO3166-1-numeric"]).toEqual({ type: "integer" });
     expect(props["ISO4217-currency_numeric_code"]).toEqual({ type: "string" }); // "008", "356,064": codes
@@ -280,7 +283,12 @@ describe("inferSchemaFromTable", () => {
   });
 
   test("a table without any header is refused", () => {
-    expect(() => inferSchemaFromTable([["", ""], ["", ""]])).toThrow(SchemaError);
+    expect(() =>
+      inferSchemaFromTable([
+        ["", ""],
+        ["", ""],
+      ]),
+    ).toThrow(SchemaError);
   });
 });
 

@@ -158,10 +158,7 @@ const schemas: [string, object][] = [
       additionalProperties: false,
     },
   ],
-  [
-    "an open map that needs entries",
-    { type: "object", additionalProperties: { type: "integer" }, minProperties: 2 },
-  ],
+  ["an open map that needs entries", { type: "object", additionalProperties: { type: "integer" }, minProperties: 2 }],
   [
     "draft-07 with definitions and tuple items",
     {

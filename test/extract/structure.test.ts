@@ -96,9 +96,7 @@ describe("sections", () => {
   test("DOCX: text boxes in body, header and footer appear once, without drawing coordinates", async () => {
     const doc = await read("docx/tika-testWORD-text-box.docx");
     expect(doc.text.match(/inside of a text box in the body/g)?.length).toBe(1);
-    expect(doc.sections.find((s) => s.location.section === "header")?.text).toBe(
-      "This text is inside of a text box in the header of the document.",
-    );
+    expect(doc.sections.find((s) => s.location.section === "header")?.text).toBe("This text is inside of a text box in the header of the document.");
   });
 
   test("DOCX: comments are included", async () => {

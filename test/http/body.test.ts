@@ -9,7 +9,8 @@ import { harness, signUp, TestClock } from "../helpers";
 describe("request bodies", async () => {
   const h = harness();
   const u = await signUp(h);
-  const send = (raw: any, type: string, path = "/v1/keys", token = u.session) => h.call("POST", path, { token, raw, headers: { "content-type": type } });
+  const send = (raw: any, type: string, path = "/v1/keys", token = u.session) =>
+    h.call("POST", path, { token, raw, headers: { "content-type": type } });
 
   test("a body that is not JSON is 415, not parsed", async () => {
     const r = await send("x".repeat(100_000), "text/plain");
@@ -19,14 +20,22 @@ describe("request bodies", async () => {
   });
 
   test("JSON nested deeper than 64 levels is 400 before any validation recurses into it", async () => {
-    for (const [path, token] of [["/v1/keys", u.session], ["/v1/workflows", u.liveKey]] as const) {
+    for (const [path, token] of [
+      ["/v1/keys", u.session],
+      ["/v1/workflows", u.liveKey],
+    ] as const) {
       const deep = `{"name":"x","scopes":${"[".repeat(100_000)}${"]".repeat(100_000)}}`;
       const r = await send(deep, "application/json", path, token);
       expect(r.status).toBe(400);
       expect(r.body.error.message).toContain("64 levels");
     }
     const wf = await h.call("POST", "/v1/workflows", { token: u.liveKey, body: { product_code: "general", name: "w" } });
-    const r = await send(`{"input_documents":["doc_x"],"metadata":${'{"a":'.repeat(5000)}1${"}".repeat(5000)}}`, "application/json", `/v1/workflows/${wf.body.id}/runs`, u.liveKey);
+    const r = await send(
+      `{"input_documents":["doc_x"],"metadata":${'{"a":'.repeat(5000)}1${"}".repeat(5000)}}`,
+      "application/json",
+      `/v1/workflows/${wf.body.id}/runs`,
+      u.liveKey,
+    );
     expect(r.status).toBe(400);
   });
 
@@ -63,7 +72,10 @@ describe("request bodies", async () => {
 
   test("a run takes at most 50 inputs", async () => {
     const wf = await h.call("POST", "/v1/workflows", { token: u.liveKey, body: { product_code: "general", name: "w" } });
-    const r = await h.call("POST", `/v1/workflows/${wf.body.id}/runs`, { token: u.liveKey, body: { input_documents: Array.from({ length: 51 }, (_, i) => `doc_${i}`) } });
+    const r = await h.call("POST", `/v1/workflows/${wf.body.id}/runs`, {
+      token: u.liveKey,
+      body: { input_documents: Array.from({ length: 51 }, (_, i) => `doc_${i}`) },
+    });
     expect(r.status).toBe(400);
     expect(r.body.error.param).toBe("input_documents");
   });
@@ -72,21 +84,34 @@ describe("request bodies", async () => {
     const docs = () => h.ctx.db.$client.query("SELECT count(*) AS n FROM documents").get() as { n: number };
     const boundary = "----assayTestBoundary";
     const body = (parts: string[]) => parts.map((p) => `--${boundary}\r\n${p}\r\n`).join("") + `--${boundary}--\r\n`;
-    const filePart = (content: string) => `Content-Disposition: form-data; name="file"; filename="r.md"\r\nContent-Type: text/markdown\r\n\r\n${content}`;
+    const filePart = (content: string) =>
+      `Content-Disposition: form-data; name="file"; filename="r.md"\r\nContent-Type: text/markdown\r\n\r\n${content}`;
     const namePart = `Content-Disposition: form-data; name="name"\r\n\r\nLate name`;
     const type = `multipart/form-data; boundary=${boundary}`;
-    const fileFirst = await h.call("POST", "/v1/reference-documents", { token: u.liveKey, raw: body([filePart("# Rubric\n\n## Thesis"), namePart]), headers: { "content-type": type } });
+    const fileFirst = await h.call("POST", "/v1/reference-documents", {
+      token: u.liveKey,
+      raw: body([filePart("# Rubric\n\n## Thesis"), namePart]),
+      headers: { "content-type": type },
+    });
     expect(fileFirst.status).toBe(201);
     expect(fileFirst.body.name).toBe("Late name");
     const before = docs().n;
-    const noName = await h.call("POST", "/v1/reference-documents", { token: u.liveKey, raw: body([filePart("# Rubric")]), headers: { "content-type": type } });
+    const noName = await h.call("POST", "/v1/reference-documents", {
+      token: u.liveKey,
+      raw: body([filePart("# Rubric")]),
+      headers: { "content-type": type },
+    });
     expect(noName.status).toBe(400);
     expect(noName.body.error.param).toBe("name");
     // 51 MB in chunks, no Content-Length: stopped while streaming.
     const big = new ReadableStream({
       start(c) {
         const enc = new TextEncoder();
-        c.enqueue(enc.encode(`--${boundary}\r\n${namePart}\r\n--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="big.txt"\r\nContent-Type: text/plain\r\n\r\n`));
+        c.enqueue(
+          enc.encode(
+            `--${boundary}\r\n${namePart}\r\n--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="big.txt"\r\nContent-Type: text/plain\r\n\r\n`,
+          ),
+        );
         const mb = enc.encode("x".repeat(1024 * 1024));
         for (let i = 0; i < 51; i++) c.enqueue(mb);
         c.enqueue(enc.encode(`\r\n--${boundary}--\r\n`));
@@ -106,7 +131,9 @@ describe("request bodies", async () => {
       f.set("file", new File([`# Rubric ${i}\n\n## Thesis\n${"words ".repeat(20_000)}`], `r${i}.md`, { type: "text/markdown" }));
       return f;
     };
-    const replies = await Promise.all(Array.from({ length: 5 }, (_, i) => h.call("POST", "/v1/reference-documents", { token: u.liveKey, raw: form(i) })));
+    const replies = await Promise.all(
+      Array.from({ length: 5 }, (_, i) => h.call("POST", "/v1/reference-documents", { token: u.liveKey, raw: form(i) })),
+    );
     expect(replies.map((r) => r.status)).toEqual([201, 201, 201, 201, 201]);
   });
 
@@ -135,7 +162,10 @@ describe("after a crash or a silence", () => {
     const clock = new TestClock();
     const h = harness({}, clock);
     const u = await signUp(h);
-    const ref = await h.call("POST", "/v1/reference-documents", { token: u.liveKey, body: { name: "never", filename: "r.md", mime_type: "text/markdown", size_bytes: 10 } });
+    const ref = await h.call("POST", "/v1/reference-documents", {
+      token: u.liveKey,
+      body: { name: "never", filename: "r.md", mime_type: "text/markdown", size_bytes: 10 },
+    });
     expect(expireAbandonedUploads(h.ctx)).toBe(0);
     clock.advance(ABANDONED_UPLOAD_MS + 1);
     expect(expireAbandonedUploads(h.ctx)).toBe(1);

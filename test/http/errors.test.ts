@@ -5,25 +5,36 @@ import { harness, scenarios, signUp } from "../helpers";
 const h = harness();
 
 describe("error body and request ids", () => {
-  scenarios(() => h, [
-    { name: "unknown route is 404 not_found", method: "GET", path: "/v1/nothing-here", status: 404, expect: { error: { code: "not_found" } } },
-    { name: "unknown route is 404 even with bad credentials", method: "GET", path: "/v1/nothing-here", token: "svc_live_bogus", status: 404 },
-    { name: "unknown method on a known path is 404", method: "PUT", path: "/v1/health", status: 404, expect: { error: { code: "not_found" } } },
-    { name: "invalid JSON is 400 invalid_json", method: "POST", path: "/v1/auth/login", raw: '{"email": ', headers: { "content-type": "application/json" }, status: 400, expect: { error: { code: "invalid_json" } } },
-    {
-      name: "validation error names the param and echoes nothing internal",
-      method: "POST",
-      path: "/v1/auth/login",
-      body: { email: 5, password: "x" },
-      status: 400,
-      check: ({ body }) => {
-        expect(body.error.code).toBe("validation_error");
-        expect(body.error.param).toBe("email");
-        expect(body.error.request_id).toMatch(/^req_/);
-        expect(JSON.stringify(body)).not.toContain("schema");
+  scenarios(
+    () => h,
+    [
+      { name: "unknown route is 404 not_found", method: "GET", path: "/v1/nothing-here", status: 404, expect: { error: { code: "not_found" } } },
+      { name: "unknown route is 404 even with bad credentials", method: "GET", path: "/v1/nothing-here", token: "svc_live_bogus", status: 404 },
+      { name: "unknown method on a known path is 404", method: "PUT", path: "/v1/health", status: 404, expect: { error: { code: "not_found" } } },
+      {
+        name: "invalid JSON is 400 invalid_json",
+        method: "POST",
+        path: "/v1/auth/login",
+        raw: '{"email": ',
+        headers: { "content-type": "application/json" },
+        status: 400,
+        expect: { error: { code: "invalid_json" } },
       },
-    },
-  ]);
+      {
+        name: "validation error names the param and echoes nothing internal",
+        method: "POST",
+        path: "/v1/auth/login",
+        body: { email: 5, password: "x" },
+        status: 400,
+        check: ({ body }) => {
+          expect(body.error.code).toBe("validation_error");
+          expect(body.error.param).toBe("email");
+          expect(body.error.request_id).toMatch(/^req_/);
+          expect(JSON.stringify(body)).not.toContain("schema");
+        },
+      },
+    ],
+  );
 
   test("credentials and scope are checked before the body: callers learn nothing about a request they may not make", async () => {
     const u = await signUp(h);

@@ -44,8 +44,7 @@ const EXCLUSIVE: Record<string, string[]> = {
   "POST /v1/admin/credits": ["workspace_id", "email"],
 };
 
-const pathOf = (template: string) =>
-  template.replace("{whk_id}", ids.endpoint).replace("{workflow_id}", ids.workflow);
+const pathOf = (template: string) => template.replace("{whk_id}", ids.endpoint).replace("{workflow_id}", ids.workflow);
 
 /** The JSON types a schema admits. */
 function typesOf(s: Schema): Set<string> {

@@ -15,7 +15,12 @@ let workflow: string;
 
 beforeAll(async () => {
   server = await startServer(
-    loadConfig({ ASSAY_DATA_DIR: tempDir("assay-linger-"), ASSAY_PORT: "0", ASSAY_ADMIN_EMAIL: "linger@example.com", ASSAY_ADMIN_PASSWORD: "linger-password" }),
+    loadConfig({
+      ASSAY_DATA_DIR: tempDir("assay-linger-"),
+      ASSAY_PORT: "0",
+      ASSAY_ADMIN_EMAIL: "linger@example.com",
+      ASSAY_ADMIN_PASSWORD: "linger-password",
+    }),
   );
   port = Number(new URL(server.url).port);
   const api = async (path: string, token: string | null, body: unknown) =>
@@ -38,12 +43,21 @@ afterAll(() => server?.stop());
  * `Connection: close` as urllib and many others send it: the server then closes right after answering, and without a
  * lingering close the client's unfinished upload meets a reset (EPIPE) instead of the answer.
  */
-async function sendThenRead(opts: { url: string; method: string; body: Uint8Array; chunked: boolean; headers: Record<string, string>; tries: number }) {
+async function sendThenRead(opts: {
+  url: string;
+  method: string;
+  body: Uint8Array;
+  chunked: boolean;
+  headers: Record<string, string>;
+  tries: number;
+}) {
   const file = path.join(tempDir("assay-linger-body-"), "body");
   await Bun.write(file, opts.body);
   const headers = Object.entries({ ...opts.headers, Connection: "close" }).map(([k, v]) => `${k}: ${v}`);
   const script = path.join(import.meta.dir, "send-then-read.py");
-  const child = Bun.spawn(["python3", script, opts.url, opts.method, String(opts.tries), opts.chunked ? "1" : "0", file, ...headers], { stdout: "pipe" });
+  const child = Bun.spawn(["python3", script, opts.url, opts.method, String(opts.tries), opts.chunked ? "1" : "0", file, ...headers], {
+    stdout: "pipe",
+  });
   const out = await new Response(child.stdout).text();
   await child.exited;
   return out
@@ -71,7 +85,14 @@ describe.each([
   const multipartHeaders = (token: string) => ({ Authorization: `Bearer ${token}`, "Content-Type": "multipart/form-data; boundary=B" });
 
   test("6 MB to the inline run endpoint (4 MB limit): 413", async () => {
-    const replies = await sendThenRead({ url: runs(), method: "POST", body: multipart(6 * 1024 * 1024), chunked, headers: multipartHeaders(key), tries: 20 });
+    const replies = await sendThenRead({
+      url: runs(),
+      method: "POST",
+      body: multipart(6 * 1024 * 1024),
+      chunked,
+      headers: multipartHeaders(key),
+      tries: 20,
+    });
     expectAll(replies, 413, "payload_too_large");
   }, 60_000);
 
@@ -82,7 +103,14 @@ describe.each([
   }, 60_000);
 
   test("a 6 MB upload with a wrong key: 401", async () => {
-    const replies = await sendThenRead({ url: runs(), method: "POST", body: multipart(6 * 1024 * 1024), chunked, headers: multipartHeaders("svc_live_wrong"), tries: 20 });
+    const replies = await sendThenRead({
+      url: runs(),
+      method: "POST",
+      body: multipart(6 * 1024 * 1024),
+      chunked,
+      headers: multipartHeaders("svc_live_wrong"),
+      tries: 20,
+    });
     expectAll(replies, 401, "unauthenticated");
   }, 60_000);
 
@@ -95,7 +123,14 @@ describe.each([
     const { upload_url } = (await created.json()) as { upload_url: string };
     const signed = new URL(upload_url); // signed for ASSAY_PUBLIC_URL; sent to this server's real port
     const url = `${server.url}${signed.pathname}${signed.search}`;
-    const replies = await sendThenRead({ url, method: "PUT", body: Buffer.alloc(6 * 1024 * 1024, 65), chunked, headers: { "Content-Type": "text/plain" }, tries: 20 });
+    const replies = await sendThenRead({
+      url,
+      method: "PUT",
+      body: Buffer.alloc(6 * 1024 * 1024, 65),
+      chunked,
+      headers: { "Content-Type": "text/plain" },
+      tries: 20,
+    });
     expectAll(replies, 413, "payload_too_large");
   }, 60_000);
 });

@@ -30,7 +30,9 @@ describe("GET /v1/openapi.json", async () => {
     for (const [path, item] of Object.entries<any>(doc.paths)) {
       for (const [method, op] of Object.entries<any>(item)) {
         const media = [
-          ...Object.entries<any>(op.responses).filter(([c]) => c.startsWith("2")).map(([, r]) => r.content?.["application/json"]),
+          ...Object.entries<any>(op.responses)
+            .filter(([c]) => c.startsWith("2"))
+            .map(([, r]) => r.content?.["application/json"]),
           op.requestBody?.content?.["application/json"],
         ].filter((m) => m?.schema);
         for (const m of media) {

@@ -5,13 +5,21 @@ import { jobs } from "../../src/db/schema";
 import { claim, firstWaiting, LeaseLost, type QueueSpec, renew, withLease } from "../../src/jobs/queue";
 import { harness, TestClock } from "../helpers";
 
-const QUEUE: QueueSpec = { table: "jobs", pick: firstWaiting("jobs", "q.status = 'queued'", "q.id"), onClaim: "status = 'running', attempts = attempts + 1" };
+const QUEUE: QueueSpec = {
+  table: "jobs",
+  pick: firstWaiting("jobs", "q.status = 'queued'", "q.id"),
+  onClaim: "status = 'running', attempts = attempts + 1",
+};
 
 function setup() {
   const clock = new TestClock();
   const h = harness({}, clock);
   const add = () =>
-    h.ctx.db.insert(jobs).values({ kind: "test", subjectId: "x", status: "queued", attempts: 0, nextAttemptAt: 0, createdAt: clock.now() }).returning().get().id;
+    h.ctx.db
+      .insert(jobs)
+      .values({ kind: "test", subjectId: "x", status: "queued", attempts: 0, nextAttemptAt: 0, createdAt: clock.now() })
+      .returning()
+      .get().id;
   return { h, clock, db: h.ctx.db, add };
 }
 
@@ -22,7 +30,13 @@ describe("claim", () => {
     expect(claim(db, QUEUE, clock.now(), 1000)).toEqual({ id: a, lease: clock.now() + 1000 });
     expect(claim(db, QUEUE, clock.now(), 1000)?.id).toBe(b);
     expect(claim(db, QUEUE, clock.now(), 1000)).toBeNull();
-    expect(db.select().from(jobs).all().map((j) => [j.status, j.attempts])).toEqual([
+    expect(
+      db
+        .select()
+        .from(jobs)
+        .all()
+        .map((j) => [j.status, j.attempts]),
+    ).toEqual([
       ["running", 1],
       ["running", 1],
     ]);
@@ -31,7 +45,9 @@ describe("claim", () => {
   test("a lease that ends at t is free at t, not before", () => {
     const { db, clock, add } = setup();
     const id = add();
-    db.update(jobs).set({ lockedUntil: clock.now() + 500 }).run();
+    db.update(jobs)
+      .set({ lockedUntil: clock.now() + 500 })
+      .run();
     expect(claim(db, QUEUE, clock.now() + 499, 1000)).toBeNull();
     expect(claim(db, QUEUE, clock.now() + 500, 1000)?.id).toBe(id);
   });
@@ -67,7 +83,9 @@ describe("leases", () => {
     let reason: unknown = null;
     const t0 = performance.now();
     await withLease(db, clock, again, async (signal) => {
-      db.update(jobs).set({ lockedUntil: held + 999 }).run();
+      db.update(jobs)
+        .set({ lockedUntil: held + 999 })
+        .run();
       await new Promise<void>((resolve) => signal.addEventListener("abort", () => resolve(), { once: true }));
       reason = signal.reason;
     });

@@ -18,24 +18,54 @@ beforeAll(async () => {
 });
 
 describe("login", () => {
-  scenarios(() => h, [
-    {
-      name: "the bootstrap admin logs in",
-      method: "POST",
-      path: "/v1/auth/login",
-      body: { email: "boss@example.com", password: "admin-password" },
-      status: 200,
-      expect: { token_type: "Bearer", user: { email: "boss@example.com", role: "admin" } },
-      check: ({ body }) => {
-        expect(body.token).toMatch(/^sess_/);
-        expect(Date.parse(body.expires_at) - Date.now()).toBeGreaterThan(23.9 * 3600_000);
+  scenarios(
+    () => h,
+    [
+      {
+        name: "the bootstrap admin logs in",
+        method: "POST",
+        path: "/v1/auth/login",
+        body: { email: "boss@example.com", password: "admin-password" },
+        status: 200,
+        expect: { token_type: "Bearer", user: { email: "boss@example.com", role: "admin" } },
+        check: ({ body }) => {
+          expect(body.token).toMatch(/^sess_/);
+          expect(Date.parse(body.expires_at) - Date.now()).toBeGreaterThan(23.9 * 3600_000);
+        },
       },
-    },
-    { name: "emails are case-insensitive", method: "POST", path: "/v1/auth/login", body: { email: "member@example.com", password: "correct horse battery" }, status: 200 },
-    { name: "wrong password", method: "POST", path: "/v1/auth/login", body: { email: "boss@example.com", password: "nope-nope" }, status: 401, expect: { error: { code: "invalid_credentials", message: "Email or password is incorrect" } } },
-    { name: "unknown email has the same answer", method: "POST", path: "/v1/auth/login", body: { email: "ghost@example.com", password: "nope-nope" }, status: 401, expect: { error: { code: "invalid_credentials", message: "Email or password is incorrect" } } },
-    { name: "missing password", method: "POST", path: "/v1/auth/login", body: { email: "boss@example.com" }, status: 400, expect: { error: { code: "validation_error", param: "password" } } },
-  ]);
+      {
+        name: "emails are case-insensitive",
+        method: "POST",
+        path: "/v1/auth/login",
+        body: { email: "member@example.com", password: "correct horse battery" },
+        status: 200,
+      },
+      {
+        name: "wrong password",
+        method: "POST",
+        path: "/v1/auth/login",
+        body: { email: "boss@example.com", password: "nope-nope" },
+        status: 401,
+        expect: { error: { code: "invalid_credentials", message: "Email or password is incorrect" } },
+      },
+      {
+        name: "unknown email has the same answer",
+        method: "POST",
+        path: "/v1/auth/login",
+        body: { email: "ghost@example.com", password: "nope-nope" },
+        status: 401,
+        expect: { error: { code: "invalid_credentials", message: "Email or password is incorrect" } },
+      },
+      {
+        name: "missing password",
+        method: "POST",
+        path: "/v1/auth/login",
+        body: { email: "boss@example.com" },
+        status: 400,
+        expect: { error: { code: "validation_error", param: "password" } },
+      },
+    ],
+  );
 });
 
 describe("login throttling", () => {
@@ -134,7 +164,11 @@ describe("me and logout", () => {
   test("/auth/me answers for a session and for a key, with the same workspace", async () => {
     const bySession = await h.call("GET", "/v1/auth/me", { token: u.session });
     expect(bySession.status).toBe(200);
-    expect(bySession.body).toMatchObject({ user: { email: "member@example.com", role: "member" }, workspace: { id: u.workspaceId }, auth: { kind: "session" } });
+    expect(bySession.body).toMatchObject({
+      user: { email: "member@example.com", role: "member" },
+      workspace: { id: u.workspaceId },
+      auth: { kind: "session" },
+    });
     const byKey = await h.call("GET", "/v1/auth/me", { token: u.testKey });
     expect(byKey.body).toMatchObject({ workspace: { id: u.workspaceId }, auth: { kind: "key", mode: "test" } });
   });

@@ -21,7 +21,9 @@ beforeAll(async () => {
 const file = corpusFile;
 const local = localPath;
 // The smallest valid PNG signature + IHDR start: enough for a format check.
-const PNG = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52, 0, 0, 0, 1, 0, 0, 0, 1, 8, 2, 0, 0, 0]);
+const PNG = new Uint8Array([
+  0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52, 0, 0, 0, 1, 0, 0, 0, 1, 8, 2, 0, 0, 0,
+]);
 
 async function start(body: Record<string, unknown>, token = u.liveKey) {
   const r = await h.call("POST", "/v1/documents", { token, body });
@@ -44,7 +46,10 @@ async function uploadAndComplete(rel: string, mime: string) {
 
 describe("the presigned flow", () => {
   test("POST answers 200 DocumentUpload with a signed URL on ASSAY_PUBLIC_URL valid 15 minutes", async () => {
-    const r = await h.call("POST", "/v1/documents", { token: u.liveKey, body: { filename: "a.pdf", mime_type: "application/pdf", size_bytes: 1000 } });
+    const r = await h.call("POST", "/v1/documents", {
+      token: u.liveKey,
+      body: { filename: "a.pdf", mime_type: "application/pdf", size_bytes: 1000 },
+    });
     expect(r.status).toBe(200);
     expect(r.body.id).toMatch(/^doc_[0-9A-Za-z]{24}$/);
     expect(r.body.upload_url).toStartWith(`http://localhost/v1/objects/${u.workspaceId}/documents/${r.body.id}?expires=`);
@@ -142,7 +147,9 @@ describe("the presigned flow", () => {
     expect(forged.body.error.code).toBe("signature_invalid");
     const wrongSig = new URL(upload.upload_url);
     wrongSig.searchParams.set("sig", "A".repeat(43));
-    expect((await h.call("PUT", local(wrongSig.toString()), { raw: bytes, headers: { "content-type": "application/pdf" } })).body.error.code).toBe("signature_invalid");
+    expect((await h.call("PUT", local(wrongSig.toString()), { raw: bytes, headers: { "content-type": "application/pdf" } })).body.error.code).toBe(
+      "signature_invalid",
+    );
     clock.advance(15 * 60_000);
     try {
       const late = await put(upload, bytes.subarray(0, 100), "application/pdf");
@@ -180,18 +187,98 @@ describe("the presigned flow", () => {
 });
 
 describe("POST /v1/documents validation and access", () => {
-  scenarios(() => h, [
-    { name: "filename is required", method: "POST", path: "/v1/documents", token: () => u.liveKey, body: {}, status: 400, expect: { error: { code: "validation_error", param: "filename" } } },
-    { name: "filename of blanks", method: "POST", path: "/v1/documents", token: () => u.liveKey, body: { filename: "  " }, status: 400, expect: { error: { param: "filename" } } },
-    { name: "filename over 255", method: "POST", path: "/v1/documents", token: () => u.liveKey, body: { filename: "x".repeat(256) }, status: 400, expect: { error: { param: "filename" } } },
-    { name: "size_bytes 0", method: "POST", path: "/v1/documents", token: () => u.liveKey, body: { filename: "a.pdf", size_bytes: 0 }, status: 400, expect: { error: { code: "validation_error", param: "size_bytes" } } },
-    { name: "size_bytes not an integer", method: "POST", path: "/v1/documents", token: () => u.liveKey, body: { filename: "a.pdf", size_bytes: 1.5 }, status: 400, expect: { error: { param: "size_bytes" } } },
-    { name: "size_bytes 52428800 is allowed", method: "POST", path: "/v1/documents", token: () => u.liveKey, body: { filename: "a.pdf", size_bytes: 52428800 }, status: 200 },
-    { name: "size_bytes over 50 MB is 413", method: "POST", path: "/v1/documents", token: () => u.liveKey, body: { filename: "a.pdf", size_bytes: 52428801 }, status: 413, expect: { error: { code: "payload_too_large", param: "size_bytes" } } },
-    { name: "mime_type that is not a media type", method: "POST", path: "/v1/documents", token: () => u.liveKey, body: { filename: "a.pdf", mime_type: "pdf" }, status: 400, expect: { error: { param: "mime_type" } } },
-    { name: "no credentials", method: "POST", path: "/v1/documents", body: { filename: "a.pdf" }, status: 401, expect: { error: { code: "unauthenticated" } } },
-    { name: "unknown document", method: "GET", path: "/v1/documents/doc_nope", token: () => u.liveKey, status: 404, expect: { error: { code: "not_found" } } },
-  ]);
+  scenarios(
+    () => h,
+    [
+      {
+        name: "filename is required",
+        method: "POST",
+        path: "/v1/documents",
+        token: () => u.liveKey,
+        body: {},
+        status: 400,
+        expect: { error: { code: "validation_error", param: "filename" } },
+      },
+      {
+        name: "filename of blanks",
+        method: "POST",
+        path: "/v1/documents",
+        token: () => u.liveKey,
+        body: { filename: "  " },
+        status: 400,
+        expect: { error: { param: "filename" } },
+      },
+      {
+        name: "filename over 255",
+        method: "POST",
+        path: "/v1/documents",
+        token: () => u.liveKey,
+        body: { filename: "x".repeat(256) },
+        status: 400,
+        expect: { error: { param: "filename" } },
+      },
+      {
+        name: "size_bytes 0",
+        method: "POST",
+        path: "/v1/documents",
+        token: () => u.liveKey,
+        body: { filename: "a.pdf", size_bytes: 0 },
+        status: 400,
+        expect: { error: { code: "validation_error", param: "size_bytes" } },
+      },
+      {
+        name: "size_bytes not an integer",
+        method: "POST",
+        path: "/v1/documents",
+        token: () => u.liveKey,
+        body: { filename: "a.pdf", size_bytes: 1.5 },
+        status: 400,
+        expect: { error: { param: "size_bytes" } },
+      },
+      {
+        name: "size_bytes 52428800 is allowed",
+        method: "POST",
+        path: "/v1/documents",
+        token: () => u.liveKey,
+        body: { filename: "a.pdf", size_bytes: 52428800 },
+        status: 200,
+      },
+      {
+        name: "size_bytes over 50 MB is 413",
+        method: "POST",
+        path: "/v1/documents",
+        token: () => u.liveKey,
+        body: { filename: "a.pdf", size_bytes: 52428801 },
+        status: 413,
+        expect: { error: { code: "payload_too_large", param: "size_bytes" } },
+      },
+      {
+        name: "mime_type that is not a media type",
+        method: "POST",
+        path: "/v1/documents",
+        token: () => u.liveKey,
+        body: { filename: "a.pdf", mime_type: "pdf" },
+        status: 400,
+        expect: { error: { param: "mime_type" } },
+      },
+      {
+        name: "no credentials",
+        method: "POST",
+        path: "/v1/documents",
+        body: { filename: "a.pdf" },
+        status: 401,
+        expect: { error: { code: "unauthenticated" } },
+      },
+      {
+        name: "unknown document",
+        method: "GET",
+        path: "/v1/documents/doc_nope",
+        token: () => u.liveKey,
+        status: 404,
+        expect: { error: { code: "not_found" } },
+      },
+    ],
+  );
 
   test("a key without documents:write gets 403 insufficient_scope", async () => {
     const ro = await h.call("POST", "/v1/keys", { token: u.session, body: { name: "ro", scopes: ["runs:read"] } });
@@ -203,7 +290,10 @@ describe("POST /v1/documents validation and access", () => {
   test("another workspace's document is 404 to read and to complete", async () => {
     const { upload } = await uploadAndComplete("txt/tika-udhr-known.txt", "text/plain");
     const other = await signUp(h);
-    for (const [method, p] of [["GET", `/v1/documents/${upload.id}`], ["POST", `/v1/documents/${upload.id}/complete`]]) {
+    for (const [method, p] of [
+      ["GET", `/v1/documents/${upload.id}`],
+      ["POST", `/v1/documents/${upload.id}/complete`],
+    ]) {
       const r = await h.call(method, p, { token: other.liveKey });
       expect(r.status).toBe(404);
       expect(r.body.error.code).toBe("not_found");
@@ -215,14 +305,24 @@ describe("POST /v1/documents validation and access", () => {
 
 describe("service helpers for runs", () => {
   test("createDocumentFromBytes stores and extracts at once", async () => {
-    const row = await createDocumentFromBytes(h.ctx, { workspaceId: u.workspaceId, filename: "doc.pdf", mimeType: "application/pdf", bytes: file("pdf/pdfjs-file-pdfjs-test.pdf") });
+    const row = await createDocumentFromBytes(h.ctx, {
+      workspaceId: u.workspaceId,
+      filename: "doc.pdf",
+      mimeType: "application/pdf",
+      bytes: file("pdf/pdfjs-file-pdfjs-test.pdf"),
+    });
     expect(toDocumentJson(row)).toMatchObject({ extracted: true, page_count: 5, mime_type: "application/pdf" });
     expect(await objectStore(h.ctx).stat(row.objectKey)).toEqual({ size: file("pdf/pdfjs-file-pdfjs-test.pdf").length });
     expect(getCompletedDocument(h.ctx.db, u.workspaceId, row.id)?.id).toBe(row.id);
   });
 
   test("createDocumentFromBytes answers 422 naming the file for a corrupt one, 415 for an unsupported one", async () => {
-    const bad = await createDocumentFromBytes(h.ctx, { workspaceId: u.workspaceId, filename: "broken.pdf", mimeType: "application/pdf", bytes: file("bad/truncated-pdfjs-wikipedia.pdf") }).catch((e) => e);
+    const bad = await createDocumentFromBytes(h.ctx, {
+      workspaceId: u.workspaceId,
+      filename: "broken.pdf",
+      mimeType: "application/pdf",
+      bytes: file("bad/truncated-pdfjs-wikipedia.pdf"),
+    }).catch((e) => e);
     expect(bad).toBeInstanceOf(ApiError);
     expect(bad).toMatchObject({ status: 422, code: "unprocessable_document" });
     expect(bad.message).toStartWith("broken.pdf: ");

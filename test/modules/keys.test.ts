@@ -15,46 +15,114 @@ beforeAll(async () => {
 });
 
 describe("POST /v1/keys", () => {
-  scenarios(() => h, [
-    {
-      name: "creates a live key with every scope by default",
-      method: "POST",
-      path: "/v1/keys",
-      token: () => u.session,
-      body: { name: "default" },
-      status: 201,
-      expect: { name: "default", mode: "live" },
-      check: ({ body }) => {
-        expect(body.token).toMatch(/^svc_live_[0-9A-Za-z]{32}$/);
-        expect(body.public_id).toMatch(/^key_/);
-        expect(body.last4).toBe(body.token.slice(-4));
-        expect(body.scopes).toHaveLength(10);
-        expect(body.warning).toContain("once");
+  scenarios(
+    () => h,
+    [
+      {
+        name: "creates a live key with every scope by default",
+        method: "POST",
+        path: "/v1/keys",
+        token: () => u.session,
+        body: { name: "default" },
+        status: 201,
+        expect: { name: "default", mode: "live" },
+        check: ({ body }) => {
+          expect(body.token).toMatch(/^svc_live_[0-9A-Za-z]{32}$/);
+          expect(body.public_id).toMatch(/^key_/);
+          expect(body.last4).toBe(body.token.slice(-4));
+          expect(body.scopes).toHaveLength(10);
+          expect(body.warning).toContain("once");
+        },
       },
-    },
-    {
-      name: "creates a test key",
-      method: "POST",
-      path: "/v1/keys",
-      token: () => u.session,
-      body: { name: "t", mode: "test", scopes: ["runs:read", "runs:write"], rate_limit_rpm: 5 },
-      status: 201,
-      check: ({ body }) => {
-        expect(body.token).toMatch(/^svc_test_/);
-        expect(body.scopes).toEqual(["runs:read", "runs:write"]);
+      {
+        name: "creates a test key",
+        method: "POST",
+        path: "/v1/keys",
+        token: () => u.session,
+        body: { name: "t", mode: "test", scopes: ["runs:read", "runs:write"], rate_limit_rpm: 5 },
+        status: 201,
+        check: ({ body }) => {
+          expect(body.token).toMatch(/^svc_test_/);
+          expect(body.scopes).toEqual(["runs:read", "runs:write"]);
+        },
       },
-    },
-    { name: "name is required", method: "POST", path: "/v1/keys", token: () => u.session, body: {}, status: 400, expect: { error: { code: "validation_error", param: "name" } } },
-    { name: "name over 100 characters", method: "POST", path: "/v1/keys", token: () => u.session, body: { name: "x".repeat(101) }, status: 400, expect: { error: { code: "validation_error", param: "name" } } },
-    { name: "unknown mode", method: "POST", path: "/v1/keys", token: () => u.session, body: { name: "a", mode: "prod" }, status: 400, expect: { error: { code: "validation_error", param: "mode" } } },
-    { name: "unknown scope", method: "POST", path: "/v1/keys", token: () => u.session, body: { name: "a", scopes: ["runs:read", "root"] }, status: 400, expect: { error: { code: "validation_error", param: "scopes.1" } } },
-    { name: "rate_limit_rpm out of range", method: "POST", path: "/v1/keys", token: () => u.session, body: { name: "a", rate_limit_rpm: 0 }, status: 400, expect: { error: { code: "validation_error", param: "rate_limit_rpm" } } },
-    { name: "expires_at in the past", method: "POST", path: "/v1/keys", token: () => u.session, body: { name: "a", expires_at: "2001-01-01T00:00:00Z" }, status: 400, expect: { error: { code: "validation_error", param: "expires_at" } } },
-    { name: "malformed JSON", method: "POST", path: "/v1/keys", token: () => u.session, raw: "{nope", headers: { "content-type": "application/json" }, status: 400, expect: { error: { code: "invalid_json" } } },
-    { name: "an API key cannot manage keys", method: "POST", path: "/v1/keys", token: () => u.liveKey, body: { name: "a" }, status: 401, expect: { error: { code: "session_required" } } },
-    { name: "no credentials", method: "GET", path: "/v1/keys", status: 401, expect: { error: { code: "unauthenticated" } } },
-    { name: "garbage bearer", method: "GET", path: "/v1/keys", token: "sess_nope", status: 401, expect: { error: { code: "unauthenticated" } } },
-  ]);
+      {
+        name: "name is required",
+        method: "POST",
+        path: "/v1/keys",
+        token: () => u.session,
+        body: {},
+        status: 400,
+        expect: { error: { code: "validation_error", param: "name" } },
+      },
+      {
+        name: "name over 100 characters",
+        method: "POST",
+        path: "/v1/keys",
+        token: () => u.session,
+        body: { name: "x".repeat(101) },
+        status: 400,
+        expect: { error: { code: "validation_error", param: "name" } },
+      },
+      {
+        name: "unknown mode",
+        method: "POST",
+        path: "/v1/keys",
+        token: () => u.session,
+        body: { name: "a", mode: "prod" },
+        status: 400,
+        expect: { error: { code: "validation_error", param: "mode" } },
+      },
+      {
+        name: "unknown scope",
+        method: "POST",
+        path: "/v1/keys",
+        token: () => u.session,
+        body: { name: "a", scopes: ["runs:read", "root"] },
+        status: 400,
+        expect: { error: { code: "validation_error", param: "scopes.1" } },
+      },
+      {
+        name: "rate_limit_rpm out of range",
+        method: "POST",
+        path: "/v1/keys",
+        token: () => u.session,
+        body: { name: "a", rate_limit_rpm: 0 },
+        status: 400,
+        expect: { error: { code: "validation_error", param: "rate_limit_rpm" } },
+      },
+      {
+        name: "expires_at in the past",
+        method: "POST",
+        path: "/v1/keys",
+        token: () => u.session,
+        body: { name: "a", expires_at: "2001-01-01T00:00:00Z" },
+        status: 400,
+        expect: { error: { code: "validation_error", param: "expires_at" } },
+      },
+      {
+        name: "malformed JSON",
+        method: "POST",
+        path: "/v1/keys",
+        token: () => u.session,
+        raw: "{nope",
+        headers: { "content-type": "application/json" },
+        status: 400,
+        expect: { error: { code: "invalid_json" } },
+      },
+      {
+        name: "an API key cannot manage keys",
+        method: "POST",
+        path: "/v1/keys",
+        token: () => u.liveKey,
+        body: { name: "a" },
+        status: 401,
+        expect: { error: { code: "session_required" } },
+      },
+      { name: "no credentials", method: "GET", path: "/v1/keys", status: 401, expect: { error: { code: "unauthenticated" } } },
+      { name: "garbage bearer", method: "GET", path: "/v1/keys", token: "sess_nope", status: 401, expect: { error: { code: "unauthenticated" } } },
+    ],
+  );
 });
 
 describe("GET /v1/keys and DELETE /v1/keys/:id", () => {
@@ -64,7 +132,20 @@ describe("GET /v1/keys and DELETE /v1/keys/:id", () => {
     expect(r.body.data.length).toBeGreaterThanOrEqual(3);
     for (const k of r.body.data) {
       expect(Object.keys(k).sort()).toEqual(
-        ["created_at", "expires_at", "key_prefix", "last4", "last_used_at", "mode", "name", "public_id", "rate_limit_rpm", "revoked_at", "scopes", "status"].sort(),
+        [
+          "created_at",
+          "expires_at",
+          "key_prefix",
+          "last4",
+          "last_used_at",
+          "mode",
+          "name",
+          "public_id",
+          "rate_limit_rpm",
+          "revoked_at",
+          "scopes",
+          "status",
+        ].sort(),
       );
       // No full token anywhere: only the 12-character prefix and the last 4.
       expect(JSON.stringify(k)).not.toMatch(/svc_(live|test)_[0-9A-Za-z]{32}/);
@@ -161,7 +242,11 @@ describe("the guard", () => {
     const v = await signUp(h);
     await h.call("GET", "/v1/products", { token: v.liveKey });
     await Bun.sleep(20);
-    const row = h.ctx.db.select().from(apiKeys).where(eq(apiKeys.keyPrefix, v.liveKey.slice(0, 12))).get();
+    const row = h.ctx.db
+      .select()
+      .from(apiKeys)
+      .where(eq(apiKeys.keyPrefix, v.liveKey.slice(0, 12)))
+      .get();
     expect(row?.lastUsedAt).toBeNumber();
     const listed = await h.call("GET", "/v1/keys", { token: v.session });
     expect(listed.body.data.find((k: any) => k.public_id === row?.id).last_used_at).toBeString();

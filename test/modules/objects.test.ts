@@ -31,7 +31,9 @@ describe("in-process", () => {
     expect(r.text).toBe("a,b\n1,2\n");
     expect(r.headers.get("content-type")).toBe("text/csv");
     expect(r.headers.get("content-length")).toBe("8");
-    expect(r.headers.get("content-disposition")).toBe(`attachment; filename="R_sum_ (final).csv"; filename*=UTF-8''R%C3%A9sum%C3%A9%20%28final%29.csv`);
+    expect(r.headers.get("content-disposition")).toBe(
+      `attachment; filename="R_sum_ (final).csv"; filename*=UTF-8''R%C3%A9sum%C3%A9%20%28final%29.csv`,
+    );
     expect(r.headers.get("x-request-id")).toMatch(/^req_/);
     // The same URL cannot upload over the file.
     const put = await h.call("PUT", local(link.url), { raw: "x", headers: { "content-type": "text/csv" } });
@@ -83,7 +85,11 @@ describe("a real server", () => {
     server = await startServer(
       loadConfig({ ASSAY_DATA_DIR: tempDir(), ASSAY_HOST: "127.0.0.1", ASSAY_PORT: String(port), ASSAY_PUBLIC_URL: `http://127.0.0.1:${port}` }),
     );
-    const user = await createUser(server.ctx.db, server.ctx.clock, server.ctx.config, { email: "real@example.com", password: "correct horse battery", role: "member" });
+    const user = await createUser(server.ctx.db, server.ctx.clock, server.ctx.config, {
+      email: "real@example.com",
+      password: "correct horse battery",
+      role: "member",
+    });
     token = createKey(server.ctx.db, server.ctx.clock, { workspaceId: user.workspaceId, userId: user.id, name: "k" }).token;
   });
   afterAll(async () => {
@@ -109,7 +115,12 @@ describe("a real server", () => {
         c.enqueue(pdf.subarray(offset, (offset += 16_384)));
       },
     });
-    const put = await fetch(up.body.upload_url, { method: "PUT", body, headers: { "content-type": "application/pdf" }, duplex: "half" } as RequestInit);
+    const put = await fetch(up.body.upload_url, {
+      method: "PUT",
+      body,
+      headers: { "content-type": "application/pdf" },
+      duplex: "half",
+    } as RequestInit);
     expect(put.status).toBe(200);
     expect(await put.json()).toMatchObject({ size_bytes: pdf.length });
     const done = await api("POST", `/v1/documents/${up.body.id}/complete`);
@@ -149,7 +160,17 @@ describe("a real server", () => {
     const big = path.join(tempDir(), "big.pdf");
     writeFileSync(big, Buffer.concat([Buffer.from(pdf), Buffer.alloc(3_000_000, 0x20)]));
     const mid = await api("POST", "/v1/documents", { filename: "big.pdf", mime_type: "application/pdf", size_bytes: 100_000 });
-    const streamed = await run(["-X", "PUT", "-H", "Transfer-Encoding: chunked", "--data-binary", `@${big}`, "-H", "Content-Type: application/pdf", mid.body.upload_url]);
+    const streamed = await run([
+      "-X",
+      "PUT",
+      "-H",
+      "Transfer-Encoding: chunked",
+      "--data-binary",
+      `@${big}`,
+      "-H",
+      "Content-Type: application/pdf",
+      mid.body.upload_url,
+    ]);
     expect(streamed.status).toBe(413);
     expect(JSON.parse(streamed.body).error.code).toBe("payload_too_large");
     expect((await api("POST", `/v1/documents/${mid.body.id}/complete`)).status).toBe(409);

@@ -25,7 +25,12 @@ beforeAll(async () => {
   h = harness();
   workspaceId = (await signUp(h)).workspaceId;
   for (const entry of manifest) {
-    const row = await createUploadedReference(h.ctx, { workspaceId, name: entry.file, filename: path.basename(entry.file), stream: bytesStream(corpusFile(entry.file)) });
+    const row = await createUploadedReference(h.ctx, {
+      workspaceId,
+      name: entry.file,
+      filename: path.basename(entry.file),
+      stream: bytesStream(corpusFile(entry.file)),
+    });
     refs.set(entry.file, row.id);
   }
   while (await indexNext(h.ctx));
@@ -47,7 +52,10 @@ describe("reference documents from the corpus", () => {
       expect(ready?.id).toBe(id);
       for (const phrase of entry.expected_phrases ?? []) {
         const hits = search(h.ctx.db, { workspaceId, documentIds: [ready.documentId], query: phrase, k: 3 });
-        expect(hits.some((hit) => collapse(hit.text).includes(collapse(phrase))), `${entry.file}: ${phrase}`).toBe(true);
+        expect(
+          hits.some((hit) => collapse(hit.text).includes(collapse(phrase))),
+          `${entry.file}: ${phrase}`,
+        ).toBe(true);
       }
     });
   }

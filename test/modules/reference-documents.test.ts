@@ -43,7 +43,12 @@ async function createMultipart(name: string, rel: string, hh = h, token = u.live
   return r.body;
 }
 
-const jobsOf = (refId: string, hh = h) => hh.ctx.db.select().from(jobs).where(and(eq(jobs.kind, INDEX_JOB), eq(jobs.subjectId, refId))).all();
+const jobsOf = (refId: string, hh = h) =>
+  hh.ctx.db
+    .select()
+    .from(jobs)
+    .where(and(eq(jobs.kind, INDEX_JOB), eq(jobs.subjectId, refId)))
+    .all();
 const eventsOf = (refId: string) => h.ctx.db.select().from(events).where(eq(events.subjectId, refId)).all();
 
 describe("presigned form", () => {
@@ -54,7 +59,12 @@ describe("presigned form", () => {
       body: { name: "Testing handbook", filename: "handbook.pdf", mime_type: "application/pdf", size_bytes: pdf.length },
     });
     expect(created.status).toBe(201);
-    expect(created.body).toMatchObject({ object: "reference_document", name: "Testing handbook", status: "processing", upload_content_type: "application/pdf" });
+    expect(created.body).toMatchObject({
+      object: "reference_document",
+      name: "Testing handbook",
+      status: "processing",
+      upload_content_type: "application/pdf",
+    });
     expect(created.body.id).toMatch(/^ref_/);
     expect(created.body.upload_url).toStartWith("http://localhost/v1/objects/");
     expect(Date.parse(created.body.expires_at) - clock.now()).toBe(15 * 60_000);
@@ -70,7 +80,13 @@ describe("presigned form", () => {
     expect(put.status).toBe(200);
     const done = await h.call("POST", `/v1/reference-documents/${id}/complete`, { token: u.liveKey });
     expect(done.status).toBe(200);
-    expect(done.body).toEqual({ id, object: "reference_document", name: "Testing handbook", status: "processing", created_at: created.body.created_at });
+    expect(done.body).toEqual({
+      id,
+      object: "reference_document",
+      name: "Testing handbook",
+      status: "processing",
+      created_at: created.body.created_at,
+    });
     const again = await h.call("POST", `/v1/reference-documents/${id}/complete`, { token: u.liveKey });
     expect(again.body.status).toBe("processing");
     expect(jobsOf(id)).toHaveLength(1);
@@ -100,19 +116,110 @@ describe("presigned form", () => {
     expect(ready[0].content.text).toContain("Mozilla automated testing");
   });
 
-  scenarios(() => h, [
-    { name: "name is required", method: "POST", path: "/v1/reference-documents", token: () => u.liveKey, body: { filename: "a.pdf" }, status: 400, expect: { error: { code: "validation_error", param: "name" } } },
-    { name: "name over 200", method: "POST", path: "/v1/reference-documents", token: () => u.liveKey, body: { name: "x".repeat(201), filename: "a.pdf" }, status: 400, expect: { error: { param: "name" } } },
-    { name: "filename is required", method: "POST", path: "/v1/reference-documents", token: () => u.liveKey, body: { name: "a" }, status: 400, expect: { error: { param: "filename" } } },
-    { name: "size_bytes over 50 MB", method: "POST", path: "/v1/reference-documents", token: () => u.liveKey, body: { name: "a", filename: "a.pdf", size_bytes: 52428801 }, status: 413, expect: { error: { code: "payload_too_large" } } },
-    { name: "malformed JSON", method: "POST", path: "/v1/reference-documents", token: () => u.liveKey, raw: "{nope", headers: { "content-type": "application/json" }, status: 400, expect: { error: { code: "invalid_json" } } },
-    { name: "neither JSON nor multipart", method: "POST", path: "/v1/reference-documents", token: () => u.liveKey, raw: "name=a", headers: { "content-type": "text/plain" }, status: 415, expect: { error: { code: "unsupported_media_type" } } },
-    { name: "no credentials (before the body is looked at)", method: "POST", path: "/v1/reference-documents", raw: "x", headers: { "content-type": "text/plain" }, status: 401 },
-    { name: "multipart without name", method: "POST", path: "/v1/reference-documents", token: () => u.liveKey, raw: multipart(null, "txt/tika-udhr-known.txt"), status: 400, expect: { error: { param: "name" } } },
-    { name: "multipart without file", method: "POST", path: "/v1/reference-documents", token: () => u.liveKey, raw: multipart("n", null), status: 400, expect: { error: { param: "file" } } },
-    { name: "multipart name over 200", method: "POST", path: "/v1/reference-documents", token: () => u.liveKey, raw: multipart("x".repeat(201), "txt/tika-udhr-known.txt"), status: 400, expect: { error: { param: "name" } } },
-    { name: "unknown reference", method: "GET", path: "/v1/reference-documents/ref_nope", token: () => u.liveKey, status: 404, expect: { error: { code: "not_found" } } },
-  ]);
+  scenarios(
+    () => h,
+    [
+      {
+        name: "name is required",
+        method: "POST",
+        path: "/v1/reference-documents",
+        token: () => u.liveKey,
+        body: { filename: "a.pdf" },
+        status: 400,
+        expect: { error: { code: "validation_error", param: "name" } },
+      },
+      {
+        name: "name over 200",
+        method: "POST",
+        path: "/v1/reference-documents",
+        token: () => u.liveKey,
+        body: { name: "x".repeat(201), filename: "a.pdf" },
+        status: 400,
+        expect: { error: { param: "name" } },
+      },
+      {
+        name: "filename is required",
+        method: "POST",
+        path: "/v1/reference-documents",
+        token: () => u.liveKey,
+        body: { name: "a" },
+        status: 400,
+        expect: { error: { param: "filename" } },
+      },
+      {
+        name: "size_bytes over 50 MB",
+        method: "POST",
+        path: "/v1/reference-documents",
+        token: () => u.liveKey,
+        body: { name: "a", filename: "a.pdf", size_bytes: 52428801 },
+        status: 413,
+        expect: { error: { code: "payload_too_large" } },
+      },
+      {
+        name: "malformed JSON",
+        method: "POST",
+        path: "/v1/reference-documents",
+        token: () => u.liveKey,
+        raw: "{nope",
+        headers: { "content-type": "application/json" },
+        status: 400,
+        expect: { error: { code: "invalid_json" } },
+      },
+      {
+        name: "neither JSON nor multipart",
+        method: "POST",
+        path: "/v1/reference-documents",
+        token: () => u.liveKey,
+        raw: "name=a",
+        headers: { "content-type": "text/plain" },
+        status: 415,
+        expect: { error: { code: "unsupported_media_type" } },
+      },
+      {
+        name: "no credentials (before the body is looked at)",
+        method: "POST",
+        path: "/v1/reference-documents",
+        raw: "x",
+        headers: { "content-type": "text/plain" },
+        status: 401,
+      },
+      {
+        name: "multipart without name",
+        method: "POST",
+        path: "/v1/reference-documents",
+        token: () => u.liveKey,
+        raw: multipart(null, "txt/tika-udhr-known.txt"),
+        status: 400,
+        expect: { error: { param: "name" } },
+      },
+      {
+        name: "multipart without file",
+        method: "POST",
+        path: "/v1/reference-documents",
+        token: () => u.liveKey,
+        raw: multipart("n", null),
+        status: 400,
+        expect: { error: { param: "file" } },
+      },
+      {
+        name: "multipart name over 200",
+        method: "POST",
+        path: "/v1/reference-documents",
+        token: () => u.liveKey,
+        raw: multipart("x".repeat(201), "txt/tika-udhr-known.txt"),
+        status: 400,
+        expect: { error: { param: "name" } },
+      },
+      {
+        name: "unknown reference",
+        method: "GET",
+        path: "/v1/reference-documents/ref_nope",
+        token: () => u.liveKey,
+        status: 404,
+        expect: { error: { code: "not_found" } },
+      },
+    ],
+  );
 
   test("a multipart file over 50 MB is 413", async () => {
     const form = new FormData();
@@ -127,7 +234,13 @@ describe("presigned form", () => {
 describe("multipart form", () => {
   test("indexing is queued at once; complete is accepted and returns it; the worker makes it ready", async () => {
     const created = await createMultipart("Planets", "json/corpora-planets.json");
-    expect(created).toEqual({ id: expect.stringMatching(/^ref_/), object: "reference_document", name: "Planets", status: "processing", created_at: expect.any(String) });
+    expect(created).toEqual({
+      id: expect.stringMatching(/^ref_/),
+      object: "reference_document",
+      name: "Planets",
+      status: "processing",
+      created_at: expect.any(String),
+    });
     expect(jobsOf(created.id)).toHaveLength(1);
     const complete = await h.call("POST", `/v1/reference-documents/${created.id}/complete`, { token: u.liveKey });
     expect(complete.status).toBe(200);
@@ -145,7 +258,10 @@ describe("multipart form", () => {
     expect(got.body).toMatchObject({ status: "failed", failure_reason: "The file could not be read: the PDF file is corrupt or truncated" });
     expect(jobsOf(created.id)[0].status).toBe("done");
     expect(eventsOf(created.id)).toHaveLength(0);
-    expect(referenceStatuses(h.ctx.db, u.workspaceId, [created.id]).get(created.id)).toEqual({ status: "failed", failureReason: got.body.failure_reason });
+    expect(referenceStatuses(h.ctx.db, u.workspaceId, [created.id]).get(created.id)).toEqual({
+      status: "failed",
+      failureReason: got.body.failure_reason,
+    });
   });
 
   test("an unsupported format ends failed saying so", async () => {
@@ -209,7 +325,11 @@ describe("lists, reads and deletion", () => {
   test("another workspace's reference is 404 everywhere; scopes are enforced", async () => {
     const created = await createMultipart("Private", "txt/tika-udhr-known.txt");
     const other = await signUp(h);
-    for (const [method, p] of [["GET", ""], ["DELETE", ""], ["POST", "/complete"]]) {
+    for (const [method, p] of [
+      ["GET", ""],
+      ["DELETE", ""],
+      ["POST", "/complete"],
+    ]) {
       const r = await h.call(method, `/v1/reference-documents/${created.id}${p}`, { token: other.liveKey });
       expect(r.status).toBe(404);
     }

@@ -46,11 +46,21 @@ async function drain(h: Harness, max = 30) {
 }
 
 function ledgerSum(h: Harness, workspaceId: string) {
-  return h.ctx.db.select().from(creditLedger).where(eq(creditLedger.workspaceId, workspaceId)).all().reduce((s, r) => s + r.delta, 0);
+  return h.ctx.db
+    .select()
+    .from(creditLedger)
+    .where(eq(creditLedger.workspaceId, workspaceId))
+    .all()
+    .reduce((s, r) => s + r.delta, 0);
 }
 
 function eventTypes(h: Harness, runId: string) {
-  return h.ctx.db.select().from(events).where(eq(events.subjectId, runId)).all().map((e) => e.type);
+  return h.ctx.db
+    .select()
+    .from(events)
+    .where(eq(events.subjectId, runId))
+    .all()
+    .map((e) => e.type);
 }
 
 let h: Harness;
@@ -73,7 +83,13 @@ beforeAll(async () => {
   expect(ref.status).toBe(201);
   const created = await h.call("POST", "/v1/workflows", {
     token: u.liveKey,
-    body: { product_code: "education", name: "Essays", reference_document_ids: [ref.body.id], output_format: "docx", user_prompt: "Grade the essay against the rubric." },
+    body: {
+      product_code: "education",
+      name: "Essays",
+      reference_document_ids: [ref.body.id],
+      output_format: "docx",
+      user_prompt: "Grade the essay against the rubric.",
+    },
   });
   expect(created.status).toBe(201);
   wf = created.body.id;
@@ -85,7 +101,21 @@ describe("creating a run", () => {
     const before = getBalance(h.ctx.db, u.workspaceId).pro_credits;
     const r = await h.call("POST", `/v1/workflows/${wf}/runs`, { token: u.liveKey, body: { input_documents: [essay], metadata: { student: "A" } } });
     expect(r.status).toBe(202);
-    expect(r.body).toMatchObject({ object: "run", workflow_id: wf, status: "queued", mode: "async", charged_credits: null, input_documents: [essay], metadata: { student: "A" }, output: null, output_file: null, error: null, started_at: null, finished_at: null, livemode: true });
+    expect(r.body).toMatchObject({
+      object: "run",
+      workflow_id: wf,
+      status: "queued",
+      mode: "async",
+      charged_credits: null,
+      input_documents: [essay],
+      metadata: { student: "A" },
+      output: null,
+      output_file: null,
+      error: null,
+      started_at: null,
+      finished_at: null,
+      livemode: true,
+    });
     expect(r.body.result_url).toBe(`http://localhost/v1/runs/${r.body.id}`);
     expect(r.body.quoted_credits).toBeGreaterThan(0);
     expect(getBalance(h.ctx.db, u.workspaceId).pro_credits).toBeCloseTo(before - r.body.quoted_credits, 6);
@@ -220,7 +250,16 @@ describe("state transitions", () => {
   test("→ failed: output that misses the workflow's schema fails with output_invalid and releases the hold", async () => {
     const w = await h.call("POST", "/v1/workflows", {
       token: u.liveKey,
-      body: { product_code: "general", name: "strict", output_schema: { type: "object", properties: { impossible: { type: "string", enum: ["never produced"] } }, required: ["impossible"], additionalProperties: false } },
+      body: {
+        product_code: "general",
+        name: "strict",
+        output_schema: {
+          type: "object",
+          properties: { impossible: { type: "string", enum: ["never produced"] } },
+          required: ["impossible"],
+          additionalProperties: false,
+        },
+      },
     });
     const before = getBalance(h.ctx.db, u.workspaceId).pro_credits;
     const r = await h.call("POST", `/v1/workflows/${w.body.id}/runs`, { token: u.liveKey, body: { input_documents: [essay] } });
@@ -239,7 +278,10 @@ describe("state transitions", () => {
     f.set("name", "Broken rubric");
     f.set("file", new File([readFileSync(path.join(CORPUS, "bad/truncated-pdfjs-wikipedia.pdf"))], "rubric.pdf", { type: "application/pdf" }));
     const ref = await h.call("POST", "/v1/reference-documents", { token: u.liveKey, raw: f });
-    const w = await h.call("POST", "/v1/workflows", { token: u.liveKey, body: { product_code: "general", name: "broken", reference_document_ids: [ref.body.id] } });
+    const w = await h.call("POST", "/v1/workflows", {
+      token: u.liveKey,
+      body: { product_code: "general", name: "broken", reference_document_ids: [ref.body.id] },
+    });
     const r = await h.call("POST", `/v1/workflows/${w.body.id}/runs`, { token: u.liveKey, body: { input_documents: [essay] } });
     await drain(h);
     const run = (await h.call("GET", `/v1/runs/${r.body.id}`, { token: u.liveKey })).body;
@@ -252,7 +294,10 @@ describe("state transitions", () => {
     f.set("name", "Soon deleted");
     f.set("file", new File([RUBRIC], "rubric2.md", { type: "text/markdown" }));
     const ref = await h.call("POST", "/v1/reference-documents", { token: u.liveKey, raw: f });
-    const w = await h.call("POST", "/v1/workflows", { token: u.liveKey, body: { product_code: "education", name: "keeps", reference_document_ids: [ref.body.id] } });
+    const w = await h.call("POST", "/v1/workflows", {
+      token: u.liveKey,
+      body: { product_code: "education", name: "keeps", reference_document_ids: [ref.body.id] },
+    });
     await drain(h);
     expect((await h.call("DELETE", `/v1/reference-documents/${ref.body.id}`, { token: u.liveKey })).status).toBe(200);
     const r = await h.call("POST", `/v1/workflows/${w.body.id}/runs`, { token: u.liveKey, body: { input_documents: [essay] } });
@@ -334,8 +379,16 @@ describe("credits", () => {
 describe("idempotency", () => {
   test("same key and body replay the first answer; a different body is 409 conflict", async () => {
     const headers = { "idempotency-key": crypto.randomUUID() };
-    const a = await h.call("POST", `/v1/workflows/${wf}/runs`, { token: u.liveKey, headers, body: { input_documents: [essay], metadata: { a: 1, b: 2 } } });
-    const b = await h.call("POST", `/v1/workflows/${wf}/runs`, { token: u.liveKey, headers, body: { metadata: { b: 2, a: 1 }, input_documents: [essay] } });
+    const a = await h.call("POST", `/v1/workflows/${wf}/runs`, {
+      token: u.liveKey,
+      headers,
+      body: { input_documents: [essay], metadata: { a: 1, b: 2 } },
+    });
+    const b = await h.call("POST", `/v1/workflows/${wf}/runs`, {
+      token: u.liveKey,
+      headers,
+      body: { metadata: { b: 2, a: 1 }, input_documents: [essay] },
+    });
     expect(a.status).toBe(202);
     expect(b.status).toBe(202);
     expect(b.body.id).toBe(a.body.id);
@@ -408,7 +461,11 @@ describe("restart recovery", () => {
   test("a run left running by a dead process is re-queued and finished by the next one; after 3 attempts it fails", async () => {
     const r = await h.call("POST", `/v1/workflows/${wf}/runs`, { token: u.liveKey, body: { input_documents: [essay] } });
     // Simulate a process that claimed the run and died: running, lease expired.
-    h.ctx.db.update(runs).set({ status: "running", attempts: 1, startedAt: Date.now() - 120_000, lockedUntil: Date.now() - 1 }).where(eq(runs.id, r.body.id)).run();
+    h.ctx.db
+      .update(runs)
+      .set({ status: "running", attempts: 1, startedAt: Date.now() - 120_000, lockedUntil: Date.now() - 1 })
+      .where(eq(runs.id, r.body.id))
+      .run();
     const { createContext } = await import("../../src/create-context");
     const next = createContext(h.ctx.config);
     expect(recoverRuns(next).requeued).toBeGreaterThanOrEqual(1);
@@ -419,7 +476,11 @@ describe("restart recovery", () => {
 
     const dead = await h.call("POST", `/v1/workflows/${wf}/runs`, { token: u.liveKey, body: { input_documents: [essay] } });
     const before = getBalance(h.ctx.db, u.workspaceId).pro_credits;
-    h.ctx.db.update(runs).set({ status: "running", attempts: 3, lockedUntil: Date.now() - 1 }).where(eq(runs.id, dead.body.id)).run();
+    h.ctx.db
+      .update(runs)
+      .set({ status: "running", attempts: 3, lockedUntil: Date.now() - 1 })
+      .where(eq(runs.id, dead.body.id))
+      .run();
     expect(recoverRuns(next).failed).toBe(1);
     const failed = (await h.call("GET", `/v1/runs/${dead.body.id}`, { token: u.liveKey })).body;
     expect(failed.status).toBe("failed");
@@ -429,7 +490,11 @@ describe("restart recovery", () => {
 
   test("a worker that lost its run to recovery does not finish it: only the attempt that runs it may", async () => {
     const r = await h.call("POST", `/v1/workflows/${wf}/runs`, { token: u.liveKey, body: { input_documents: [essay] } });
-    h.ctx.db.update(runs).set({ status: "running", attempts: 2, lockedUntil: Date.now() + 60_000 }).where(eq(runs.id, r.body.id)).run();
+    h.ctx.db
+      .update(runs)
+      .set({ status: "running", attempts: 2, lockedUntil: Date.now() + 60_000 })
+      .where(eq(runs.id, r.body.id))
+      .run();
     expect(finishRun(h.ctx, r.body.id, "running", "failed", { error: { code: "x", message: "stale worker" } }, 1)).toBeNull();
     expect((await h.call("GET", `/v1/runs/${r.body.id}`, { token: u.liveKey })).body.status).toBe("running");
     expect(finishRun(h.ctx, r.body.id, "running", "canceled", {}, 2)?.status).toBe("canceled");
@@ -464,7 +529,8 @@ describe("fair claims", () => {
       const w = await hf.call("POST", "/v1/workflows", { token: who.liveKey, body: { product_code: "general", name: "fair" } });
       const d = await doc(hf, who, "a.txt", "a short input to evaluate");
       const ids: string[] = [];
-      for (let i = 0; i < n; i++) ids.push((await hf.call("POST", `/v1/workflows/${w.body.id}/runs`, { token: who.liveKey, body: { input_documents: [d] } })).body.id);
+      for (let i = 0; i < n; i++)
+        ids.push((await hf.call("POST", `/v1/workflows/${w.body.id}/runs`, { token: who.liveKey, body: { input_documents: [d] } })).body.id);
       return ids;
     };
     await flood(a, 500);
@@ -474,7 +540,13 @@ describe("fair claims", () => {
     if (status() === "queued") expect(await runTick(hf.ctx)).toBe(true);
     expect(status()).not.toBe("queued");
     // And A is served again right after: round-robin, not B-first forever.
-    const startedA = () => hf.ctx.db.select().from(runs).where(eq(runs.workspaceId, a.workspaceId)).all().filter((x) => x.startedAt !== null).length;
+    const startedA = () =>
+      hf.ctx.db
+        .select()
+        .from(runs)
+        .where(eq(runs.workspaceId, a.workspaceId))
+        .all()
+        .filter((x) => x.startedAt !== null).length;
     const before = startedA();
     expect(await runTick(hf.ctx)).toBe(true);
     expect(startedA()).toBe(before + 1);
@@ -602,7 +674,12 @@ describe("usage", () => {
     expect(report.status).toBe(200);
     const month = new Date().toISOString().slice(0, 7);
     expect(report.body.period.from).toBe(`${month}-01`);
-    const live = h.ctx.db.select().from(runs).where(eq(runs.workspaceId, u.workspaceId)).all().filter((r) => r.keyMode === "live");
+    const live = h.ctx.db
+      .select()
+      .from(runs)
+      .where(eq(runs.workspaceId, u.workspaceId))
+      .all()
+      .filter((r) => r.keyMode === "live");
     expect(report.body.total_runs).toBe(live.length);
     const charges = h.ctx.db
       .select()

@@ -46,7 +46,10 @@ afterAll(() => {
   for (const s of receivers) s.stop(true);
 });
 
-const status = (code: number, headers: Record<string, string> = {}) => () => new Response(`status ${code}`, { status: code, headers });
+const status =
+  (code: number, headers: Record<string, string> = {}) =>
+  () =>
+    new Response(`status ${code}`, { status: code, headers });
 
 async function setup(env: Record<string, string> = {}, clock?: TestClock) {
   const h = harness(env, clock);
@@ -184,9 +187,17 @@ describe("fan-out", () => {
     const canceledOnly = await endpoint(rx.url("/canceled-only"), { events: ["run.canceled"] });
     const all = await endpoint(rx.url("/all"));
     const workflowFor = async (endpointId: string) =>
-      (await h.call("POST", "/v1/workflows", { token: u.liveKey, body: { product_code: "general", name: "hooked", webhook_endpoint_id: endpointId } })).body.id;
-    const doc = (await createDocumentFromBytes(h.ctx, { workspaceId: u.workspaceId, filename: "a.txt", bytes: new TextEncoder().encode("some text") })).id;
-    const start = async (wf: string) => (await h.call("POST", `/v1/workflows/${wf}/runs`, { token: u.liveKey, body: { input_documents: [doc] } })).body.id;
+      (
+        await h.call("POST", "/v1/workflows", {
+          token: u.liveKey,
+          body: { product_code: "general", name: "hooked", webhook_endpoint_id: endpointId },
+        })
+      ).body.id;
+    const doc = (
+      await createDocumentFromBytes(h.ctx, { workspaceId: u.workspaceId, filename: "a.txt", bytes: new TextEncoder().encode("some text") })
+    ).id;
+    const start = async (wf: string) =>
+      (await h.call("POST", `/v1/workflows/${wf}/runs`, { token: u.liveKey, body: { input_documents: [doc] } })).body.id;
     const wfCanceled = await workflowFor(canceledOnly.id);
     const succeeded = await start(wfCanceled);
     expect(await runTick(h.ctx)).toBe(true);
@@ -269,7 +280,11 @@ describe("retries", () => {
     await drain(worker);
     clock.advance(1000);
     await drain(worker);
-    expect(deliveriesOf(h, e.id).map((d) => d.status).sort()).toEqual(["failed", "succeeded"]);
+    expect(
+      deliveriesOf(h, e.id)
+        .map((d) => d.status)
+        .sort(),
+    ).toEqual(["failed", "succeeded"]);
     expect((await h.call("GET", `/v1/webhook-endpoints/${e.id}`, { token: u.liveKey })).body.status).toBe("active");
   });
 
@@ -417,7 +432,13 @@ describe("restarts", () => {
     second.runtime.scheduler.start();
     try {
       expect(await waitFor(() => rx.hits.length >= 3)).toBe(true);
-      await waitFor(() => second.db.select().from(webhookDeliveries).all().every((d) => d.status === "succeeded"));
+      await waitFor(() =>
+        second.db
+          .select()
+          .from(webhookDeliveries)
+          .all()
+          .every((d) => d.status === "succeeded"),
+      );
     } finally {
       await second.runtime.scheduler.stop();
     }
@@ -555,7 +576,13 @@ describe("fairness, fresh links, every address", () => {
       { address: "::1", family: 6 },
       { address: "127.0.0.1", family: 4 },
     ];
-    const outcome = await sendAttempt(h.ctx.clock, h.ctx.config, endpointRow as NonNullable<typeof endpointRow>, claimed as NonNullable<typeof claimed>, resolve);
+    const outcome = await sendAttempt(
+      h.ctx.clock,
+      h.ctx.config,
+      endpointRow as NonNullable<typeof endpointRow>,
+      claimed as NonNullable<typeof claimed>,
+      resolve,
+    );
     expect(outcome.ok).toBe(true);
     expect(rx.hits).toHaveLength(1);
     expect(rx.hits[0].headers.get("host")).toBe(`receiver.test:${port}`);

@@ -39,55 +39,69 @@ describe("POST /v1/webhook-endpoints", () => {
   });
   const refused = (name: string, url: string) => post(name, { url }, 400, { error: { code: "validation_error", param: "url" } });
 
-  scenarios(() => h, [
-    {
-      ...post("creates an active endpoint subscribed to all four events, with a secret shown once", { url: "https://example.com/hooks" }, 201),
-      check: ({ body }) => {
-        expect(body).toMatchObject({ object: "webhook_endpoint", url: "https://example.com/hooks", status: "active", events: ALL });
-        expect(body.id).toMatch(/^whk_/);
-        expect(body.secret).toMatch(/^whsec_[0-9A-Za-z]{32}$/);
-        expect(body.warning).toContain("once");
+  scenarios(
+    () => h,
+    [
+      {
+        ...post("creates an active endpoint subscribed to all four events, with a secret shown once", { url: "https://example.com/hooks" }, 201),
+        check: ({ body }) => {
+          expect(body).toMatchObject({ object: "webhook_endpoint", url: "https://example.com/hooks", status: "active", events: ALL });
+          expect(body.id).toMatch(/^whk_/);
+          expect(body.secret).toMatch(/^whsec_[0-9A-Za-z]{32}$/);
+          expect(body.warning).toContain("once");
+        },
       },
-    },
-    {
-      ...post("keeps a chosen subset of events, without duplicates", { url: "https://example.com/h", events: ["run.failed", "run.failed", "reference_document.ready"] }, 201),
-      expect: { events: ["run.failed", "reference_document.ready"] },
-    },
-    post("an empty list is refused (omit events for all four)", { url: "https://example.com/h", events: [] }, 400, {
-      error: { code: "validation_error", param: "events" },
-    }),
-    post("an unknown event type names its index", { url: "https://example.com/h", events: ["run.succeeded", "run.exploded"] }, 400, {
-      error: { code: "validation_error", param: "events.1" },
-    }),
-    post("url is required", { events: ["run.failed"] }, 400, { error: { code: "validation_error", param: "url" } }),
-    refused("url must be absolute", "/hooks"),
-    refused("url must be http(s)", "ftp://example.com/hooks"),
-    refused("javascript: is not a URL we call", "javascript:alert(1)"),
-    refused("the link-local metadata address is refused", "http://169.254.169.254/latest/meta-data/"),
-    refused("any 169.254.0.0/16 address is refused", "https://169.254.10.20:8443/hook"),
-    refused("the same address written as a decimal number is refused", "http://2852039166/"),
-    refused("the same address written in hex is refused", "http://0xa9.0xfe.0xa9.0xfe/"),
-    refused("IPv6 link-local is refused", "http://[fe80::1]/hook"),
-    refused("IPv6 link-local anywhere in fe80::/10 is refused", "http://[febf::1]/hook"),
-    refused("IPv4-mapped IPv6 of a link-local address is refused", "http://[::ffff:169.254.169.254]/"),
-    refused("Google's metadata host is refused", "http://metadata.google.internal/computeMetadata/v1/"),
-    refused("a metadata host with a trailing dot is refused", "http://Metadata.Google.Internal./"),
-    refused("Alibaba's metadata address is refused", "http://100.100.100.200/latest/meta-data/"),
-    post("private addresses are allowed (on-premises receivers)", { url: "http://10.0.0.5:9000/hook" }, 201),
-    post("192.168 addresses are allowed", { url: "http://192.168.1.10/hook" }, 201),
-    post("localhost is allowed", { url: "http://localhost:3000/hook" }, 201),
-    {
-      name: "a key with only webhooks:read cannot create",
-      method: "POST",
-      path: "/v1/webhook-endpoints",
-      token: () => readOnly,
-      body: { url: "https://example.com/h" },
-      status: 403,
-      expect: { error: { code: "insufficient_scope" } },
-      check: ({ body }) => expect(body.error.message).toContain("webhooks:write"),
-    },
-    { name: "no credentials", method: "POST", path: "/v1/webhook-endpoints", body: { url: "https://example.com/h" }, status: 401, expect: { error: { code: "unauthenticated" } } },
-  ]);
+      {
+        ...post(
+          "keeps a chosen subset of events, without duplicates",
+          { url: "https://example.com/h", events: ["run.failed", "run.failed", "reference_document.ready"] },
+          201,
+        ),
+        expect: { events: ["run.failed", "reference_document.ready"] },
+      },
+      post("an empty list is refused (omit events for all four)", { url: "https://example.com/h", events: [] }, 400, {
+        error: { code: "validation_error", param: "events" },
+      }),
+      post("an unknown event type names its index", { url: "https://example.com/h", events: ["run.succeeded", "run.exploded"] }, 400, {
+        error: { code: "validation_error", param: "events.1" },
+      }),
+      post("url is required", { events: ["run.failed"] }, 400, { error: { code: "validation_error", param: "url" } }),
+      refused("url must be absolute", "/hooks"),
+      refused("url must be http(s)", "ftp://example.com/hooks"),
+      refused("javascript: is not a URL we call", "javascript:alert(1)"),
+      refused("the link-local metadata address is refused", "http://169.254.169.254/latest/meta-data/"),
+      refused("any 169.254.0.0/16 address is refused", "https://169.254.10.20:8443/hook"),
+      refused("the same address written as a decimal number is refused", "http://2852039166/"),
+      refused("the same address written in hex is refused", "http://0xa9.0xfe.0xa9.0xfe/"),
+      refused("IPv6 link-local is refused", "http://[fe80::1]/hook"),
+      refused("IPv6 link-local anywhere in fe80::/10 is refused", "http://[febf::1]/hook"),
+      refused("IPv4-mapped IPv6 of a link-local address is refused", "http://[::ffff:169.254.169.254]/"),
+      refused("Google's metadata host is refused", "http://metadata.google.internal/computeMetadata/v1/"),
+      refused("a metadata host with a trailing dot is refused", "http://Metadata.Google.Internal./"),
+      refused("Alibaba's metadata address is refused", "http://100.100.100.200/latest/meta-data/"),
+      post("private addresses are allowed (on-premises receivers)", { url: "http://10.0.0.5:9000/hook" }, 201),
+      post("192.168 addresses are allowed", { url: "http://192.168.1.10/hook" }, 201),
+      post("localhost is allowed", { url: "http://localhost:3000/hook" }, 201),
+      {
+        name: "a key with only webhooks:read cannot create",
+        method: "POST",
+        path: "/v1/webhook-endpoints",
+        token: () => readOnly,
+        body: { url: "https://example.com/h" },
+        status: 403,
+        expect: { error: { code: "insufficient_scope" } },
+        check: ({ body }) => expect(body.error.message).toContain("webhooks:write"),
+      },
+      {
+        name: "no credentials",
+        method: "POST",
+        path: "/v1/webhook-endpoints",
+        body: { url: "https://example.com/h" },
+        status: 401,
+        expect: { error: { code: "unauthenticated" } },
+      },
+    ],
+  );
 });
 
 describe("URL rules", () => {
@@ -184,7 +198,11 @@ describe("reading endpoints never shows the secret", () => {
     expect(r.status).toBe(200);
     expect(Object.keys(r.body).sort()).toEqual(PUBLIC_FIELDS);
     expect(r.text).not.toContain(created.secret);
-    const stored = h.ctx.db.select().from(webhookEndpoints).all().find((e) => e.id === created.id);
+    const stored = h.ctx.db
+      .select()
+      .from(webhookEndpoints)
+      .all()
+      .find((e) => e.id === created.id);
     expect(stored?.secret).toBe(created.secret);
   });
 
@@ -218,7 +236,14 @@ describe("PATCH and DELETE", () => {
     const path = `/v1/webhook-endpoints/${e.id}`;
     const r = await h.call("PATCH", path, { token: u.liveKey, body: { url: "https://example.com/b", events: ["run.canceled"], status: "disabled" } });
     expect(r.status).toBe(200);
-    expect(r.body).toEqual({ id: e.id, object: "webhook_endpoint", url: "https://example.com/b", events: ["run.canceled"], status: "disabled", created_at: e.created_at });
+    expect(r.body).toEqual({
+      id: e.id,
+      object: "webhook_endpoint",
+      url: "https://example.com/b",
+      events: ["run.canceled"],
+      status: "disabled",
+      created_at: e.created_at,
+    });
     expect((await h.call("PATCH", path, { token: u.liveKey, body: { status: "active" } })).body.status).toBe("active");
 
     const badUrl = await h.call("PATCH", path, { token: u.liveKey, body: { url: "http://169.254.169.254/" } });
@@ -229,7 +254,11 @@ describe("PATCH and DELETE", () => {
     const badStatus = await h.call("PATCH", path, { token: u.liveKey, body: { status: "paused" } });
     expect(badStatus.status).toBe(400);
     expect(badStatus.body.error.param).toBe("status");
-    expect((await h.call("GET", path, { token: u.liveKey })).body).toMatchObject({ url: "https://example.com/b", events: ["run.canceled"], status: "active" });
+    expect((await h.call("GET", path, { token: u.liveKey })).body).toMatchObject({
+      url: "https://example.com/b",
+      events: ["run.canceled"],
+      status: "active",
+    });
     expect((await h.call("PATCH", path, { token: readOnly, body: { status: "disabled" } })).status).toBe(403);
   });
 

@@ -27,80 +27,197 @@ beforeAll(async () => {
 });
 
 describe("POST /v1/workflows", () => {
-  scenarios(() => h, [
-    {
-      name: "creates with defaults taken from the product",
-      method: "POST",
-      path: "/v1/workflows",
-      token: () => u.liveKey,
-      body: { product_code: "legal", name: "NDA review" },
-      status: 201,
-      expect: { object: "workflow", product_code: "legal", name: "NDA review", status: "active", output_format: "json", default_mode: "async", reference_document_ids: [], output_schema: null, webhook_endpoint_id: null },
-      check: ({ body }: Reply) => {
-        expect(body.id).toMatch(/^wf_/);
-        expect(["auto", "gemini-file-search", "deepseek-1m-fulltext", "hybrid"]).toContain(body.default_model_policy);
-        expect(body.created_at).toBe(body.updated_at);
+  scenarios(
+    () => h,
+    [
+      {
+        name: "creates with defaults taken from the product",
+        method: "POST",
+        path: "/v1/workflows",
+        token: () => u.liveKey,
+        body: { product_code: "legal", name: "NDA review" },
+        status: 201,
+        expect: {
+          object: "workflow",
+          product_code: "legal",
+          name: "NDA review",
+          status: "active",
+          output_format: "json",
+          default_mode: "async",
+          reference_document_ids: [],
+          output_schema: null,
+          webhook_endpoint_id: null,
+        },
+        check: ({ body }: Reply) => {
+          expect(body.id).toMatch(/^wf_/);
+          expect(["auto", "gemini-file-search", "deepseek-1m-fulltext", "hybrid"]).toContain(body.default_model_policy);
+          expect(body.created_at).toBe(body.updated_at);
+        },
       },
-    },
-    {
-      name: "a prompt template supplies the prompt and format",
-      method: "POST",
-      path: "/v1/workflows",
-      token: () => u.liveKey,
-      body: { product_code: "hr", name: "CV screen", prompt_template_id: "__first_hr_template__" },
-      status: 201,
-      check: ({ body }: Reply) => {
-        const template = promptTemplates.find((t) => t.category === "hr")!;
-        expect(body.user_prompt).toBe(template.user_prompt_seed);
-        expect(body.output_format).toBe(template.recommended_output_format ?? "json");
+      {
+        name: "a prompt template supplies the prompt and format",
+        method: "POST",
+        path: "/v1/workflows",
+        token: () => u.liveKey,
+        body: { product_code: "hr", name: "CV screen", prompt_template_id: "__first_hr_template__" },
+        status: 201,
+        check: ({ body }: Reply) => {
+          const template = promptTemplates.find((t) => t.category === "hr")!;
+          expect(body.user_prompt).toBe(template.user_prompt_seed);
+          expect(body.output_format).toBe(template.recommended_output_format ?? "json");
+        },
       },
-    },
-    { name: "product_code is required", method: "POST", path: "/v1/workflows", token: () => u.liveKey, body: { name: "x" }, status: 400, expect: { error: { code: "validation_error", param: "product_code" } } },
-    { name: "unknown product", method: "POST", path: "/v1/workflows", token: () => u.liveKey, body: { product_code: "astrology", name: "x" }, status: 400, expect: { error: { code: "validation_error", param: "product_code" } } },
-    { name: "deprecated product", method: "POST", path: "/v1/workflows", token: () => u.liveKey, body: { product_code: "__deprecated__", name: "x" }, status: 400, expect: { error: { code: "validation_error", param: "product_code" } } },
-    { name: "name over 200 characters", method: "POST", path: "/v1/workflows", token: () => u.liveKey, body: { product_code: "general", name: "n".repeat(201) }, status: 400, expect: { error: { code: "validation_error", param: "name" } } },
-    { name: "unknown output_format", method: "POST", path: "/v1/workflows", token: () => u.liveKey, body: { product_code: "general", name: "x", output_format: "pdf" }, status: 400, expect: { error: { code: "validation_error", param: "output_format" } } },
-    { name: "unknown model policy", method: "POST", path: "/v1/workflows", token: () => u.liveKey, body: { product_code: "general", name: "x", default_model_policy: "gpt" }, status: 400, expect: { error: { code: "validation_error", param: "default_model_policy" } } },
-    { name: "unknown default_mode", method: "POST", path: "/v1/workflows", token: () => u.liveKey, body: { product_code: "general", name: "x", default_mode: "later" }, status: 400, expect: { error: { code: "validation_error", param: "default_mode" } } },
-    { name: "a reference document of nobody", method: "POST", path: "/v1/workflows", token: () => u.liveKey, body: { product_code: "general", name: "x", reference_document_ids: ["ref_nope"] }, status: 400, expect: { error: { code: "validation_error", param: "reference_document_ids.0" } } },
-    { name: "unknown prompt template", method: "POST", path: "/v1/workflows", token: () => u.liveKey, body: { product_code: "general", name: "x", prompt_template_id: "tpl_nope" }, status: 400, expect: { error: { code: "validation_error", param: "prompt_template_id" } } },
-    { name: "a webhook endpoint of nobody", method: "POST", path: "/v1/workflows", token: () => u.liveKey, body: { product_code: "general", name: "x", webhook_endpoint_id: "whk_nope" }, status: 400, expect: { error: { code: "validation_error", param: "webhook_endpoint_id" } } },
-    { name: "an invalid JSON Schema", method: "POST", path: "/v1/workflows", token: () => u.liveKey, body: { product_code: "general", name: "x", output_schema: { type: "nope" } }, status: 400, expect: { error: { code: "validation_error", param: "output_schema" } } },
-    {
-      name: "a valid JSON Schema is kept",
-      method: "POST",
-      path: "/v1/workflows",
-      token: () => u.liveKey,
-      body: { product_code: "general", name: "x", output_schema: { type: "object", properties: { ok: { type: "boolean" } }, required: ["ok"] } },
-      status: 201,
-      expect: { output_schema: { type: "object", required: ["ok"] } },
-    },
-    {
-      name: "a schema is inferred from a sample document",
-      method: "POST",
-      path: "/v1/workflows",
-      token: () => u.liveKey,
-      body: { product_code: "hr", name: "typed", output_schema_sample_id: "__sample__" },
-      status: 201,
-      check: ({ body }: Reply) => {
-        expect(body.output_schema_sample_id).toBe(sampleDocId);
-        expect(body.output_schema.properties.score.type).toMatch(/integer|number/);
-        expect(body.output_schema.properties.hire.type).toBe("boolean");
+      {
+        name: "product_code is required",
+        method: "POST",
+        path: "/v1/workflows",
+        token: () => u.liveKey,
+        body: { name: "x" },
+        status: 400,
+        expect: { error: { code: "validation_error", param: "product_code" } },
       },
-    },
-    { name: "a sample of another workspace", method: "POST", path: "/v1/workflows", token: () => other.liveKey, body: { product_code: "hr", name: "typed", output_schema_sample_id: "__sample__" }, status: 400, expect: { error: { code: "validation_error", param: "output_schema_sample_id" } } },
-    { name: "needs workflows:write", method: "POST", path: "/v1/workflows", token: () => readOnly, body: { product_code: "general", name: "x" }, status: 403, expect: { error: { code: "insufficient_scope" } } },
-  ].map((row) => ({
-    ...row,
-    // Placeholders resolved at run time (ids only known after setup).
-    get body() {
-      const json = JSON.stringify((row as { body?: unknown }).body ?? null)
-        .replace("__sample__", sampleDocId)
-        .replace("__deprecated__", "essay-v1")
-        .replace("__first_hr_template__", promptTemplates.find((t) => t.category === "hr")!.id);
-      return JSON.parse(json) ?? undefined;
-    },
-  })));
+      {
+        name: "unknown product",
+        method: "POST",
+        path: "/v1/workflows",
+        token: () => u.liveKey,
+        body: { product_code: "astrology", name: "x" },
+        status: 400,
+        expect: { error: { code: "validation_error", param: "product_code" } },
+      },
+      {
+        name: "deprecated product",
+        method: "POST",
+        path: "/v1/workflows",
+        token: () => u.liveKey,
+        body: { product_code: "__deprecated__", name: "x" },
+        status: 400,
+        expect: { error: { code: "validation_error", param: "product_code" } },
+      },
+      {
+        name: "name over 200 characters",
+        method: "POST",
+        path: "/v1/workflows",
+        token: () => u.liveKey,
+        body: { product_code: "general", name: "n".repeat(201) },
+        status: 400,
+        expect: { error: { code: "validation_error", param: "name" } },
+      },
+      {
+        name: "unknown output_format",
+        method: "POST",
+        path: "/v1/workflows",
+        token: () => u.liveKey,
+        body: { product_code: "general", name: "x", output_format: "pdf" },
+        status: 400,
+        expect: { error: { code: "validation_error", param: "output_format" } },
+      },
+      {
+        name: "unknown model policy",
+        method: "POST",
+        path: "/v1/workflows",
+        token: () => u.liveKey,
+        body: { product_code: "general", name: "x", default_model_policy: "gpt" },
+        status: 400,
+        expect: { error: { code: "validation_error", param: "default_model_policy" } },
+      },
+      {
+        name: "unknown default_mode",
+        method: "POST",
+        path: "/v1/workflows",
+        token: () => u.liveKey,
+        body: { product_code: "general", name: "x", default_mode: "later" },
+        status: 400,
+        expect: { error: { code: "validation_error", param: "default_mode" } },
+      },
+      {
+        name: "a reference document of nobody",
+        method: "POST",
+        path: "/v1/workflows",
+        token: () => u.liveKey,
+        body: { product_code: "general", name: "x", reference_document_ids: ["ref_nope"] },
+        status: 400,
+        expect: { error: { code: "validation_error", param: "reference_document_ids.0" } },
+      },
+      {
+        name: "unknown prompt template",
+        method: "POST",
+        path: "/v1/workflows",
+        token: () => u.liveKey,
+        body: { product_code: "general", name: "x", prompt_template_id: "tpl_nope" },
+        status: 400,
+        expect: { error: { code: "validation_error", param: "prompt_template_id" } },
+      },
+      {
+        name: "a webhook endpoint of nobody",
+        method: "POST",
+        path: "/v1/workflows",
+        token: () => u.liveKey,
+        body: { product_code: "general", name: "x", webhook_endpoint_id: "whk_nope" },
+        status: 400,
+        expect: { error: { code: "validation_error", param: "webhook_endpoint_id" } },
+      },
+      {
+        name: "an invalid JSON Schema",
+        method: "POST",
+        path: "/v1/workflows",
+        token: () => u.liveKey,
+        body: { product_code: "general", name: "x", output_schema: { type: "nope" } },
+        status: 400,
+        expect: { error: { code: "validation_error", param: "output_schema" } },
+      },
+      {
+        name: "a valid JSON Schema is kept",
+        method: "POST",
+        path: "/v1/workflows",
+        token: () => u.liveKey,
+        body: { product_code: "general", name: "x", output_schema: { type: "object", properties: { ok: { type: "boolean" } }, required: ["ok"] } },
+        status: 201,
+        expect: { output_schema: { type: "object", required: ["ok"] } },
+      },
+      {
+        name: "a schema is inferred from a sample document",
+        method: "POST",
+        path: "/v1/workflows",
+        token: () => u.liveKey,
+        body: { product_code: "hr", name: "typed", output_schema_sample_id: "__sample__" },
+        status: 201,
+        check: ({ body }: Reply) => {
+          expect(body.output_schema_sample_id).toBe(sampleDocId);
+          expect(body.output_schema.properties.score.type).toMatch(/integer|number/);
+          expect(body.output_schema.properties.hire.type).toBe("boolean");
+        },
+      },
+      {
+        name: "a sample of another workspace",
+        method: "POST",
+        path: "/v1/workflows",
+        token: () => other.liveKey,
+        body: { product_code: "hr", name: "typed", output_schema_sample_id: "__sample__" },
+        status: 400,
+        expect: { error: { code: "validation_error", param: "output_schema_sample_id" } },
+      },
+      {
+        name: "needs workflows:write",
+        method: "POST",
+        path: "/v1/workflows",
+        token: () => readOnly,
+        body: { product_code: "general", name: "x" },
+        status: 403,
+        expect: { error: { code: "insufficient_scope" } },
+      },
+    ].map((row) => ({
+      ...row,
+      // Placeholders resolved at run time (ids only known after setup).
+      get body() {
+        const json = JSON.stringify((row as { body?: unknown }).body ?? null)
+          .replace("__sample__", sampleDocId)
+          .replace("__deprecated__", "essay-v1")
+          .replace("__first_hr_template__", promptTemplates.find((t) => t.category === "hr")!.id);
+        return JSON.parse(json) ?? undefined;
+      },
+    })),
+  );
 });
 
 describe("reading, updating and deleting", () => {

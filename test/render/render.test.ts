@@ -235,9 +235,7 @@ describe("render: evaluation", () => {
       expect(row.getCell(5).value).toBe(c.rationale);
       for (const e of c.evidence) expect(String(row.getCell(6).value ?? "")).toContain(e.quote);
     });
-    expect(sheet.getRow(2).getCell(6).value).toBe(
-      "“Mötley Crüe” (pdfjs-issue840.pdf, p. 3)\n“Bring Me The Horizon” (pdfjs-issue840.pdf, p. 1)",
-    );
+    expect(sheet.getRow(2).getCell(6).value).toBe("“Mötley Crüe” (pdfjs-issue840.pdf, p. 3)\n“Bring Me The Horizon” (pdfjs-issue840.pdf, p. 1)");
 
     // No cell anywhere in the package is a formula.
     const zip = unzipSync(file.bytes);
@@ -316,7 +314,18 @@ describe("render: generic output (own output_schema)", () => {
     const file = await render("docx", generic, meta);
     expect(Object.keys(unzipSync(file.bytes))).toContain("word/document.xml");
     const text = await docxText(file.bytes);
-    for (const s of ["candidate", "Mötley Crüe", "42", "true", '["rock","日本語"]', '{"stage":"Main","day":1}', "items", "日本語", "extra", "=cmd|' /C calc'!A0"]) {
+    for (const s of [
+      "candidate",
+      "Mötley Crüe",
+      "42",
+      "true",
+      '["rock","日本語"]',
+      '{"stage":"Main","day":1}',
+      "items",
+      "日本語",
+      "extra",
+      "=cmd|' /C calc'!A0",
+    ]) {
       expect(text).toContain(s);
     }
   });
@@ -386,6 +395,11 @@ describe("render: generic output (own output_schema)", () => {
   test("an evaluation-like object missing criteria gets the generic layout", async () => {
     const partial = { summary: "s", score: 50, verdict: "fail" };
     const rows = parseCsv((await render("csv", partial, meta)).bytes);
-    expect(rows).toEqual([["field", "value"], ["summary", "s"], ["score", "50"], ["verdict", "fail"]]);
+    expect(rows).toEqual([
+      ["field", "value"],
+      ["summary", "s"],
+      ["score", "50"],
+      ["verdict", "fail"],
+    ]);
   });
 });

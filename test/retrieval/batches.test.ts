@@ -4,7 +4,9 @@ import { indexDocument, indexDocumentInBatches, search } from "../../src/retriev
 import { addDocument, addWorkspace, freshDb, textDoc } from "./helpers";
 
 const doc = textDoc(
-  Array.from({ length: 400 }, (_, i) => ({ text: `Section ${i}. Criterion ${i % 7} asks for evidence about topic number ${i} and its rubric ${i % 13}.` })),
+  Array.from({ length: 400 }, (_, i) => ({
+    text: `Section ${i}. Criterion ${i % 7} asks for evidence about topic number ${i} and its rubric ${i % 13}.`,
+  })),
 );
 
 test("batches give the same chunks and the same ranked hits as one transaction", async () => {

@@ -126,7 +126,12 @@ describe("tables", () => {
     const d = textDoc([{ text: `short | row\n${wide}\nlast | row`, location: { row: 1 } }], "csv");
     const cs = chunkDocument(d);
     expectExactSlices(d, cs);
-    expect(cs.map((c) => c.text).join(" | ").replace(/\n/g, " | ")).toBe(`short | row | ${wide} | last | row`);
+    expect(
+      cs
+        .map((c) => c.text)
+        .join(" | ")
+        .replace(/\n/g, " | "),
+    ).toBe(`short | row | ${wide} | last | row`);
     for (const c of cs) expect(c.text.length).toBeLessThanOrEqual(800);
     expect(cs.slice(1, -1).every((c) => /^cell\d+/.test(c.text) && /cell\d+$/.test(c.text))).toBe(true);
   });

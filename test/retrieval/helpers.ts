@@ -28,7 +28,10 @@ export async function extractCorpus(file: string): Promise<ExtractedDocument> {
 }
 
 /** A plain-text document built by hand: sections joined with blank lines, as the extractors do. */
-export function textDoc(sections: Array<{ text: string; location?: ExtractedDocument["sections"][number]["location"] }>, format: ExtractedDocument["format"] = "txt"): ExtractedDocument {
+export function textDoc(
+  sections: Array<{ text: string; location?: ExtractedDocument["sections"][number]["location"] }>,
+  format: ExtractedDocument["format"] = "txt",
+): ExtractedDocument {
   const secs = sections.map((s) => ({ location: s.location ?? {}, text: s.text }));
   return { format, mime_type: "text/plain", text: secs.map((s) => s.text).join("\n\n"), page_count: null, sections: secs };
 }

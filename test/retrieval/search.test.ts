@@ -25,21 +25,33 @@ beforeAll(() => {
   db = freshDb();
   addWorkspace(db, A);
   addWorkspace(db, B);
-  for (const [ws, id] of [[A, "a1"], [A, "a2"], [B, "b1"], [A, "many"], [A, "stems"]]) addDocument(db, ws, id);
+  for (const [ws, id] of [
+    [A, "a1"],
+    [A, "a2"],
+    [B, "b1"],
+    [A, "many"],
+    [A, "stems"],
+  ])
+    addDocument(db, ws, id);
   indexDocument(db, {
     workspaceId: A,
     documentId: "a1",
-    doc: textDoc([
-      { text: "The quarterly revenue grew by twelve percent.", location: { slide: 3, heading: "Results" } },
-      { text: "To be, or not to be, that is the question.", location: { slide: 4 } },
-    ], "pptx"),
+    doc: textDoc(
+      [
+        { text: "The quarterly revenue grew by twelve percent.", location: { slide: 3, heading: "Results" } },
+        { text: "To be, or not to be, that is the question.", location: { slide: 4 } },
+      ],
+      "pptx",
+    ),
   });
   indexDocument(db, { workspaceId: A, documentId: "a2", doc: textDoc([{ text: "Revenue recognition policy for subscriptions." }]) });
   indexDocument(db, { workspaceId: B, documentId: "b1", doc: textDoc([{ text: "Confidential revenue forecast of another tenant." }]) });
   indexDocument(db, {
     workspaceId: A,
     documentId: "many",
-    doc: textDoc(Array.from({ length: 10 }, (_, i) => ({ text: `Pricing note ${i}: ${"discount ".repeat(i + 1)}applies.`, location: { page: i + 1 } }))),
+    doc: textDoc(
+      Array.from({ length: 10 }, (_, i) => ({ text: `Pricing note ${i}: ${"discount ".repeat(i + 1)}applies.`, location: { page: i + 1 } })),
+    ),
   });
   indexDocument(db, {
     workspaceId: A,
@@ -70,9 +82,32 @@ describe("scope", () => {
 
 describe("queries are free text, never FTS5 syntax", () => {
   const hostile = [
-    '"', '""', '"revenue', "revenue*", "*", "NEAR(revenue grew)", "NEAR(", "revenue AND OR NOT grew", "AND", "OR", "NOT",
-    "text:revenue", "chunks_fts:revenue", "^revenue", "(revenue", "revenue)", "()", "-revenue", "+revenue", "{text}: revenue",
-    "revenue NEAR/2 grew", "'; DROP TABLE chunks; --", "rev\u0000enue", "\\", "rank:bm25", `${"(".repeat(500)}revenue`,
+    '"',
+    '""',
+    '"revenue',
+    "revenue*",
+    "*",
+    "NEAR(revenue grew)",
+    "NEAR(",
+    "revenue AND OR NOT grew",
+    "AND",
+    "OR",
+    "NOT",
+    "text:revenue",
+    "chunks_fts:revenue",
+    "^revenue",
+    "(revenue",
+    "revenue)",
+    "()",
+    "-revenue",
+    "+revenue",
+    "{text}: revenue",
+    "revenue NEAR/2 grew",
+    "'; DROP TABLE chunks; --",
+    "rev\u0000enue",
+    "\\",
+    "rank:bm25",
+    `${"(".repeat(500)}revenue`,
   ];
   for (const query of hostile) {
     test(JSON.stringify(query.slice(0, 40)), () => {
@@ -91,8 +126,8 @@ describe("queries are free text, never FTS5 syntax", () => {
 
   test("random text never throws", () => {
     let seed = 42;
-    const rand = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
-    const alphabet = ' "*():^-+{}[]NEARANDORNOT\\\'\u00e9\u0301\u4e2d\u{1F600}\n\tabcxyz0129.,;/';
+    const rand = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+    const alphabet = " \"*():^-+{}[]NEARANDORNOT\\'\u00e9\u0301\u4e2d\u{1F600}\n\tabcxyz0129.,;/";
     for (let n = 0; n < 300; n++) {
       const chars = Array.from({ length: 1 + Math.floor(rand() * 60) }, () => [...alphabet][Math.floor(rand() * [...alphabet].length)]);
       search(db, { workspaceId: A, documentIds: ["a1", "a2", "many"], query: chars.join("") });
@@ -158,7 +193,11 @@ describe("indexing", () => {
     expect(n).toBe(2);
     expect(chunkCount("re")).toBe(2);
     expect(search(db, { workspaceId: A, documentIds: ["re"], query: "alpha" })).toEqual([]);
-    expect(search(db, { workspaceId: A, documentIds: ["re"], query: "beta" }).map((h) => h.ord).sort()).toEqual([0, 1]);
+    expect(
+      search(db, { workspaceId: A, documentIds: ["re"], query: "beta" })
+        .map((h) => h.ord)
+        .sort(),
+    ).toEqual([0, 1]);
   });
 
   test("deleting a document's chunks removes them from search and keeps the index consistent", () => {

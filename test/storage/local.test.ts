@@ -61,7 +61,20 @@ describe("LocalObjectStore", () => {
     const root = tempDir();
     writeFileSync(path.join(root, "..", "secret.txt"), "do not read");
     const store = new LocalObjectStore(root);
-    for (const key of ["../secret.txt", "/etc/passwd", "a/../../secret.txt", "a//b", "a/", ".upload-x", "a/.hidden", "a b", "a\\b", "", "x".repeat(513), "é"]) {
+    for (const key of [
+      "../secret.txt",
+      "/etc/passwd",
+      "a/../../secret.txt",
+      "a//b",
+      "a/",
+      ".upload-x",
+      "a/.hidden",
+      "a b",
+      "a\\b",
+      "",
+      "x".repeat(513),
+      "é",
+    ]) {
       await expect(store.stat(key), key).rejects.toThrow(InvalidKeyError);
       await expect(store.get(key), key).rejects.toThrow(InvalidKeyError);
       await expect(store.delete(key), key).rejects.toThrow(InvalidKeyError);

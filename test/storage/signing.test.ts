@@ -17,7 +17,13 @@ function check(url: string, method = "PUT", at = now) {
 }
 
 describe("signUrl / verifySignedUrl", () => {
-  const put = signUrl(secret, "https://assay.example.com/", { method: "PUT", key: "ws_1/documents/doc_1", expiresAt, contentType: "application/pdf", maxBytes: 1234 });
+  const put = signUrl(secret, "https://assay.example.com/", {
+    method: "PUT",
+    key: "ws_1/documents/doc_1",
+    expiresAt,
+    contentType: "application/pdf",
+    maxBytes: 1234,
+  });
 
   test("the URL is {publicUrl}/v1/objects/<key>?expires=<unix>&…&sig=…", () => {
     expect(put).toStartWith("https://assay.example.com/v1/objects/ws_1/documents/doc_1?expires=");
@@ -45,7 +51,12 @@ describe("signUrl / verifySignedUrl", () => {
       tamper((u) => u.searchParams.set("expires", String(expiresAt + 3600))),
       tamper((u) => u.searchParams.set("fn", "x.pdf")),
       tamper((u) => (u.pathname = "/v1/objects/ws_2/documents/doc_1")),
-      tamper((u) => u.searchParams.set("sig", u.searchParams.get("sig")!.replace(/^./, (c) => (c === "A" ? "B" : "A")))),
+      tamper((u) =>
+        u.searchParams.set(
+          "sig",
+          u.searchParams.get("sig")!.replace(/^./, (c) => (c === "A" ? "B" : "A")),
+        ),
+      ),
       tamper((u) => u.searchParams.delete("sig")),
       tamper((u) => u.searchParams.set("sig", "short")),
       tamper((u) => u.searchParams.set("expires", "soon")),

@@ -7,5 +7,12 @@ import m3 from "./0003_credit_balances.sql" with { type: "text" };
 import m4 from "./0004_queue_indexes.sql" with { type: "text" };
 import m5 from "./0005_events_drop_extra_endpoint.sql" with { type: "text" };
 
-export const migrationSql: Record<string, string> = { "0000_init": m0, "0001_fts": m1, "0002_documents_object_key": m2, "0003_credit_balances": m3, "0004_queue_indexes": m4, "0005_events_drop_extra_endpoint": m5 };
+export const migrationSql: Record<string, string> = {
+  "0000_init": m0,
+  "0001_fts": m1,
+  "0002_documents_object_key": m2,
+  "0003_credit_balances": m3,
+  "0004_queue_indexes": m4,
+  "0005_events_drop_extra_endpoint": m5,
+};
 export { journal };

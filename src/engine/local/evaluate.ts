@@ -90,11 +90,7 @@ function prepare(criteria: RubricCriterion[]): Prepared[] {
       stem,
       word: r.words.get(stem) ?? stem,
       // The title names the criterion: its words count double; repeats in the descriptors count a little more.
-      weight:
-        Math.log(1 + n / (df.get(stem) ?? 1)) *
-        (r.title.has(stem) ? 2 : 1) *
-        (1 + 0.25 * Math.log(count)) *
-        (isGenericStem(stem) ? 0.35 : 1),
+      weight: Math.log(1 + n / (df.get(stem) ?? 1)) * (r.title.has(stem) ? 2 : 1) * (1 + 0.25 * Math.log(count)) * (isGenericStem(stem) ? 0.35 : 1),
       craft: WRITING_STEMS.has(stem),
     }));
     terms.sort((a, b) => b.weight - a.weight || a.stem.localeCompare(b.stem));
@@ -199,7 +195,7 @@ function scoreCriterion(
     for (const t of content) got += t.weight * (sat(docCounts.get(t.stem) ?? 0, 1) / sat(3, 1));
     // Half the credit needs the terms together in one stretch of the input: a long document
     // mentions many words somewhere, work that addresses a criterion discusses them in one place.
-    lexical = Math.min(1, 0.5 * (got / contentWeight) + 0.5 * bestWindow(content, passageTerms) / contentWeight);
+    lexical = Math.min(1, 0.5 * (got / contentWeight) + (0.5 * bestWindow(content, passageTerms)) / contentWeight);
     for (const terms of passageTerms) {
       let w = 0;
       let distinct = 0;
@@ -345,15 +341,11 @@ function rationale(p: Prepared, s: CriterionScore, signals: WritingSignals, rele
   return parts.join(" ");
 }
 
-function summary(
-  criteria: Criterion[],
-  score: number,
-  verdict: Evaluation["verdict"],
-  signals: WritingSignals,
-  relevance: Relevance,
-): string {
+function summary(criteria: Criterion[], score: number, verdict: Evaluation["verdict"], signals: WritingSignals, relevance: Relevance): string {
   const label = verdict === "needs_review" ? "needs review" : verdict;
-  const parts = [`Overall ${score}/100 (${label}) on ${criteria.length} criteri${criteria.length === 1 ? "on" : "a"}, scored by the built-in local evaluator.`];
+  const parts = [
+    `Overall ${score}/100 (${label}) on ${criteria.length} criteri${criteria.length === 1 ? "on" : "a"}, scored by the built-in local evaluator.`,
+  ];
   if (criteria.length > 1) {
     const ratio = (c: Criterion) => (c.max_score > 0 ? c.score / c.max_score : 0);
     const order = criteria.map((c, i) => ({ c, i })).sort((a, b) => ratio(b.c) - ratio(a.c) || a.i - b.i);

@@ -86,7 +86,10 @@ const stemCache = new Map<string, string>();
 
 /** A word's comparable form: lower case, possessive dropped, spelling folded, Porter-stemmed. */
 export function stemWord(raw: string): string {
-  const lower = raw.toLowerCase().replace(/['’]s$/, "").replace(/['’]/g, "");
+  const lower = raw
+    .toLowerCase()
+    .replace(/['’]s$/, "")
+    .replace(/['’]/g, "");
   let s = stemCache.get(lower);
   if (s === undefined) {
     s = /^\p{N}+$/u.test(lower) ? lower : porterStem(foldSpelling(lower));
@@ -136,7 +139,9 @@ export function keyTermsOf(text: string): string[] {
 
 // A criterion's title names its subject ("Work ethic", "Presentation"): only scoring words are left out of it.
 const TITLE_NOISE = new Set(
-  "score scores point points pts mark marks criterion criteria level levels band weight weighting total max maximum out of per cent percent".split(" "),
+  "score scores point points pts mark marks criterion criteria level levels band weight weighting total max maximum out of per cent percent".split(
+    " ",
+  ),
 );
 
 /** Stems of a criterion title's words, scoring words left out. */
@@ -149,12 +154,7 @@ export function titleTermsOf(text: string): string[] {
 /** Stems of the topic words of an instruction (the workflow prompt): no rubric words, no reviewer instructions. */
 export function topicTermsOf(text: string): string[] {
   return tokenize(text)
-    .filter(
-      (t) =>
-        isContentWord(t.word) &&
-        !RUBRIC_WORDS.has(t.word) &&
-        !INSTRUCTION_WORDS.has(t.word),
-    )
+    .filter((t) => isContentWord(t.word) && !RUBRIC_WORDS.has(t.word) && !INSTRUCTION_WORDS.has(t.word))
     .map((t) => t.stem);
 }
 

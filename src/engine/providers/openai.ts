@@ -108,13 +108,7 @@ interface Completion {
   model: string | null;
 }
 
-async function complete(
-  cfg: OpenAIConfig,
-  base: string,
-  model: string,
-  messages: ChatMessage[],
-  req: ChatJsonRequest,
-): Promise<Completion> {
+async function complete(cfg: OpenAIConfig, base: string, model: string, messages: ChatMessage[], req: ChatJsonRequest): Promise<Completion> {
   let mode: OutputMode = modeByServer.get(base) ?? "json_schema";
   let fellBack = false;
   let schemaSpecific = false;
@@ -217,7 +211,10 @@ function interpret(content: string, validate: (v: unknown) => string | null): In
   const candidates = [text];
   const fenced = /```(?:json)?\s*([\s\S]*?)```/i.exec(text);
   if (fenced) candidates.push(fenced[1].trim());
-  for (const [open, close] of [["{", "}"], ["[", "]"]]) {
+  for (const [open, close] of [
+    ["{", "}"],
+    ["[", "]"],
+  ]) {
     const from = text.indexOf(open);
     const to = text.lastIndexOf(close);
     if (from >= 0 && to > from) candidates.push(text.slice(from, to + 1));
@@ -340,7 +337,7 @@ function errorDetail(text: string): string {
   try {
     const parsed = JSON.parse(text) as { error?: unknown; message?: unknown; detail?: unknown };
     const e = parsed.error;
-    const m = typeof e === "string" ? e : (e as { message?: unknown })?.message ?? parsed.message ?? parsed.detail;
+    const m = typeof e === "string" ? e : ((e as { message?: unknown })?.message ?? parsed.message ?? parsed.detail);
     if (typeof m === "string") message = m;
   } catch {
     // not JSON: use the text as is

@@ -15,7 +15,12 @@ import { getBalance, grantCredits } from "../usage/service";
 const GrantBody = t.Object({
   workspace_id: t.Optional(t.String()),
   email: t.Optional(t.String()),
-  amount: t.Number({ minimum: -1e9, maximum: 1e9, description: "Positive to add, negative to debit (never below zero); at most 1e9 either way", examples: [500] }),
+  amount: t.Number({
+    minimum: -1e9,
+    maximum: 1e9,
+    description: "Positive to add, negative to debit (never below zero); at most 1e9 either way",
+    examples: [500],
+  }),
   kind: t.Optional(t.Union([t.Literal("regular"), t.Literal("bonus")], { default: "regular" })),
   note: t.Optional(t.String({ maxLength: 500 })),
 });

@@ -57,7 +57,11 @@ export async function createUser(
 }
 
 export function findUserByEmail(db: Db, email: string): UserRow | undefined {
-  return db.select().from(users).where(eq(users.email, normalizeEmail(email))).get();
+  return db
+    .select()
+    .from(users)
+    .where(eq(users.email, normalizeEmail(email)))
+    .get();
 }
 
 /** ASSAY_ADMIN_EMAIL/PASSWORD: create that admin at start if absent (an existing user is left as it is). */
@@ -82,7 +86,9 @@ export async function login(db: Db, clock: Clock, throttle: LoginThrottle, input
   const token = `sess_${base62(40)}`;
   const now = clock.now();
   const expiresAt = now + SESSION_TTL_MS;
-  db.insert(sessions).values({ tokenHash: sha256Hex(token), userId: user.id, expiresAt, createdAt: now }).run();
+  db.insert(sessions)
+    .values({ tokenHash: sha256Hex(token), userId: user.id, expiresAt, createdAt: now })
+    .run();
   return { token, user, expiresAt };
 }
 
@@ -97,7 +103,10 @@ export function sessionUser(db: Db, clock: Clock, token: string): UserRow | unde
 }
 
 export function revokeSession(db: Db, clock: Clock, token: string): void {
-  db.update(sessions).set({ revokedAt: clock.now() }).where(eq(sessions.tokenHash, sha256Hex(token))).run();
+  db.update(sessions)
+    .set({ revokedAt: clock.now() })
+    .where(eq(sessions.tokenHash, sha256Hex(token)))
+    .run();
 }
 
 export function toUserJson(user: UserRow) {
@@ -121,7 +130,9 @@ export class OidcVerifier {
     if (!jwksUrl) {
       if (Date.now() < this.discoveryFailedUntil) throw new Error("OIDC discovery failed recently");
       try {
-        const res = await this.fetchImpl(`${this.oidc.issuer.replace(/\/+$/, "")}/.well-known/openid-configuration`, { signal: AbortSignal.timeout(5_000) });
+        const res = await this.fetchImpl(`${this.oidc.issuer.replace(/\/+$/, "")}/.well-known/openid-configuration`, {
+          signal: AbortSignal.timeout(5_000),
+        });
         if (!res.ok) throw new Error(`OIDC discovery answered ${res.status}`);
         jwksUrl = String(((await res.json()) as { jwks_uri?: string }).jwks_uri ?? "");
       } catch (err) {
@@ -170,7 +181,10 @@ export async function oidcUser(db: Db, clock: Clock, config: Config, claims: Oid
   const verifiedEmail = claims.email && claims.emailVerified ? claims.email : null;
   const local = verifiedEmail ? findUserByEmail(db, verifiedEmail) : undefined;
   if (local && local.oidcSub === null) {
-    db.update(users).set({ oidcSub: claims.sub }).where(and(eq(users.id, local.id), isNull(users.oidcSub))).run();
+    db.update(users)
+      .set({ oidcSub: claims.sub })
+      .where(and(eq(users.id, local.id), isNull(users.oidcSub)))
+      .run();
     const linked = db.select().from(users).where(eq(users.oidcSub, claims.sub)).get();
     if (linked) return linked;
   }

@@ -88,7 +88,9 @@ export class LoginThrottle {
     const e = this.emails.get(email, now);
     const a = this.addresses.get(address, now);
     if (!e || !a) {
-      throw new ApiError(429, "rate_limited", "Too many login attempts on this server right now; try again in a minute", undefined, { "retry-after": "60" });
+      throw new ApiError(429, "rate_limited", "Too many login attempts on this server right now; try again in a minute", undefined, {
+        "retry-after": "60",
+      });
     }
     const until = Math.max(e.blockedUntil, a.blockedUntil);
     if (until > now) {

@@ -15,7 +15,10 @@ export const CreateDocumentBody = t.Object({
     }),
   ),
   size_bytes: t.Optional(
-    JsonInteger({ minimum: 1, description: "The file's size: the upload may not exceed it. At most 52428800 (50 MB): larger is 413 payload_too_large." }),
+    JsonInteger({
+      minimum: 1,
+      description: "The file's size: the upload may not exceed it. At most 52428800 (50 MB): larger is 413 payload_too_large.",
+    }),
   ),
 });
 

@@ -81,7 +81,14 @@ export function createPendingDocument(ctx: Context, input: NewUpload): { row: Do
   const contentType = resolveMimeType(filename, input.mimeType);
   checkSize(input.sizeBytes);
   const id = newId("doc");
-  const row = newDocumentRow(ctx, { id, workspaceId: input.workspaceId, filename, mimeType: contentType, size: input.sizeBytes ?? null, status: "pending" });
+  const row = newDocumentRow(ctx, {
+    id,
+    workspaceId: input.workspaceId,
+    filename,
+    mimeType: contentType,
+    size: input.sizeBytes ?? null,
+    status: "pending",
+  });
   ctx.db.insert(documents).values(row).run();
   const upload = signedUploadUrl(ctx, row.objectKey, { contentType, maxBytes: input.sizeBytes ?? MAX_OBJECT_BYTES });
   return { row, upload: { ...upload, contentType } };
@@ -89,7 +96,11 @@ export function createPendingDocument(ctx: Context, input: NewUpload): { row: Do
 
 /** A document of the workspace, or 404. */
 function findDocument(db: Db, workspaceId: string, id: string): DocumentRow | undefined {
-  return db.select().from(documents).where(and(eq(documents.id, id), eq(documents.workspaceId, workspaceId))).get();
+  return db
+    .select()
+    .from(documents)
+    .where(and(eq(documents.id, id), eq(documents.workspaceId, workspaceId)))
+    .get();
 }
 
 export function getDocument(db: Db, workspaceId: string, id: string): DocumentRow {
@@ -126,7 +137,15 @@ export async function extractStored(ctx: Context, row: DocumentRow): Promise<{ d
 /** The update that records a successful extraction; run it inside the caller's transaction when there is one. */
 export function markExtracted(db: Db, id: string, doc: ExtractedDocument, size: number): void {
   db.update(documents)
-    .set({ status: "extracted", extracted: doc, pageCount: doc.page_count, textChars: doc.text.length, mimeType: doc.mime_type, sizeBytes: size, error: null })
+    .set({
+      status: "extracted",
+      extracted: doc,
+      pageCount: doc.page_count,
+      textChars: doc.text.length,
+      mimeType: doc.mime_type,
+      sizeBytes: size,
+      error: null,
+    })
     .where(eq(documents.id, id))
     .run();
 }

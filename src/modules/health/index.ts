@@ -24,7 +24,11 @@ function check(fn: () => void) {
     return { status: "ok" as const, latency_ms: Math.round((performance.now() - start) * 100) / 100 };
   } catch (err) {
     // Only the error's class of failure, never a path or SQL.
-    return { status: "fail" as const, latency_ms: Math.round((performance.now() - start) * 100) / 100, error: (err as { code?: string }).code ?? "failed" };
+    return {
+      status: "fail" as const,
+      latency_ms: Math.round((performance.now() - start) * 100) / 100,
+      error: (err as { code?: string }).code ?? "failed",
+    };
   }
 }
 

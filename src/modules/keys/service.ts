@@ -9,7 +9,6 @@ import type { Clock } from "../../lib/clock";
 import { base62, newId, sha256Hex } from "../../lib/ids";
 import { iso, isoOrNull } from "../../lib/time";
 
-
 export type ApiKeyRow = typeof apiKeys.$inferSelect;
 
 export function toApiKeySummary(row: ApiKeyRow) {
@@ -81,7 +80,11 @@ export function createKey(db: Db, clock: Clock, input: CreateKeyInput) {
       .query("SELECT count(*) AS n FROM api_keys WHERE workspace_id = ? AND status = 'active' AND (expires_at IS NULL OR expires_at > ?)")
       .get(input.workspaceId, now) as { n: number };
     if (active.n >= MAX_ACTIVE_KEYS) {
-      throw new ApiError(400, "validation_error", `A workspace can have at most ${MAX_ACTIVE_KEYS} active API keys; revoke one first (DELETE /v1/keys/<id>)`);
+      throw new ApiError(
+        400,
+        "validation_error",
+        `A workspace can have at most ${MAX_ACTIVE_KEYS} active API keys; revoke one first (DELETE /v1/keys/<id>)`,
+      );
     }
     db.insert(apiKeys).values(row).run();
   });
@@ -107,7 +110,11 @@ export function listKeys(db: Db, workspaceId: string): ApiKeyRow[] {
 
 /** Revokes a key; `forget` drops it from the authenticator's cache, so it stops working at once. */
 export function revokeKey(db: Db, clock: Clock, forget: (tokenHash: string) => void, workspaceId: string, keyId: string): ApiKeyRow {
-  const row = db.select().from(apiKeys).where(and(eq(apiKeys.id, keyId), eq(apiKeys.workspaceId, workspaceId))).get();
+  const row = db
+    .select()
+    .from(apiKeys)
+    .where(and(eq(apiKeys.id, keyId), eq(apiKeys.workspaceId, workspaceId)))
+    .get();
   if (!row) throw new ApiError(404, "not_found", `No API key ${keyId}`);
   if (row.status === "revoked") return row;
   const revokedAt = clock.now();

@@ -33,6 +33,10 @@ export const objectRoutes = (ctx: Context) =>
     )
     .get("/*", ({ params, query }) => serveDownload(ctx, keyFromPath(params["*"]), query), {
       query: SignedQuery,
-      response: { 200: t.Unknown({ description: "The file's bytes, with the signed Content-Type and a Content-Disposition attachment header" }), 403: ErrorBody, 404: ErrorBody },
+      response: {
+        200: t.Unknown({ description: "The file's bytes, with the signed Content-Type and a Content-Disposition attachment header" }),
+        403: ErrorBody,
+        404: ErrorBody,
+      },
       detail: { summary: "Download a file from a signed URL (such as a run's output_file.url)" },
     });

@@ -22,7 +22,9 @@ export function keyFromPath(raw: string | undefined): string {
 }
 
 function verify(ctx: Context, method: "PUT" | "GET", key: string, query: SignedQuery) {
-  const result = isValidKey(key) ? verifySignedUrl(ctx.config.secret, { method, key, query, nowMs: ctx.clock.now() }) : ({ ok: false, code: "signature_invalid" } as const);
+  const result = isValidKey(key)
+    ? verifySignedUrl(ctx.config.secret, { method, key, query, nowMs: ctx.clock.now() })
+    : ({ ok: false, code: "signature_invalid" } as const);
   if (!result.ok) {
     throw result.code === "url_expired"
       ? new ApiError(403, "url_expired", "This signed URL has expired; ask the API for a new one")
@@ -35,7 +37,9 @@ function tooLarge(limit: number, declared: boolean) {
   return new ApiError(
     413,
     "payload_too_large",
-    declared ? `The body is larger than the ${limit} bytes declared for this upload (size_bytes)` : `The body is larger than the ${limit}-byte (50 MB) limit`,
+    declared
+      ? `The body is larger than the ${limit} bytes declared for this upload (size_bytes)`
+      : `The body is larger than the ${limit}-byte (50 MB) limit`,
   );
 }
 

@@ -19,7 +19,13 @@ export const PromptTemplate = t.Object(
 );
 
 export const GenerateBody = t.Object({
-  goal: t.String({ minLength: 1, maxLength: 2000, pattern: "\\S", error: "goal must contain text (1 to 2000 characters)", examples: ["Grade year-10 persuasive essays against our rubric"] }),
+  goal: t.String({
+    minLength: 1,
+    maxLength: 2000,
+    pattern: "\\S",
+    error: "goal must contain text (1 to 2000 characters)",
+    examples: ["Grade year-10 persuasive essays against our rubric"],
+  }),
   category: t.Optional(Category),
   output_format: t.Optional(OutputFormat),
 });

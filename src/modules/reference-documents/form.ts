@@ -41,7 +41,10 @@ export async function readCreateRequest(ctx: Context, workspaceId: string, reque
 async function readMultipart(ctx: Context, workspaceId: string, request: Request, contentType: string): Promise<CreateRequest> {
   let parser: busboy.Busboy;
   try {
-    parser = busboy({ headers: { "content-type": contentType }, limits: { files: 1, fileSize: MAX_OBJECT_BYTES, fields: 10, fieldSize: 4096, parts: 20 } });
+    parser = busboy({
+      headers: { "content-type": contentType },
+      limits: { files: 1, fileSize: MAX_OBJECT_BYTES, fields: 10, fieldSize: 4096, parts: 20 },
+    });
   } catch {
     throw unparsable();
   }

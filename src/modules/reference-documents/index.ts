@@ -5,7 +5,14 @@ import { authGuard } from "../../http/auth-guard";
 import { ErrorBody } from "../../http/errors";
 import { ListQuery, Page } from "../../http/pagination";
 import { readCreateRequest } from "./form";
-import { CreateReferenceJson, CreateReferenceMultipart, DeletedReference, ReferenceDocument, ReferenceDocumentUpload, toReferenceDocumentJson } from "./model";
+import {
+  CreateReferenceJson,
+  CreateReferenceMultipart,
+  DeletedReference,
+  ReferenceDocument,
+  ReferenceDocumentUpload,
+  toReferenceDocumentJson,
+} from "./model";
 import { discardDocuments } from "../documents/service";
 import { completeReference, createPresignedReference, deleteReference, listReferences, readReference, referenceForStoredDocument } from "./service";
 
@@ -30,7 +37,12 @@ export const referenceDocumentRoutes = (ctx: Context) =>
             mimeType: req.body.mime_type,
             sizeBytes: req.body.size_bytes,
           });
-          return status(201, { ...toReferenceDocumentJson(row), upload_url: upload.url, expires_at: upload.expires_at, upload_content_type: upload.contentType });
+          return status(201, {
+            ...toReferenceDocumentJson(row),
+            upload_url: upload.url,
+            expires_at: upload.expires_at,
+            upload_content_type: upload.contentType,
+          });
         }
         let row;
         try {

@@ -9,12 +9,20 @@ export type JobRow = typeof jobs.$inferSelect;
 
 export function enqueueJob(db: Db, clock: Clock, kind: string, subjectId: string): number {
   const now = clock.now();
-  const row = db.insert(jobs).values({ kind, subjectId, status: "queued", attempts: 0, nextAttemptAt: now, createdAt: now }).returning({ id: jobs.id }).get();
+  const row = db
+    .insert(jobs)
+    .values({ kind, subjectId, status: "queued", attempts: 0, nextAttemptAt: now, createdAt: now })
+    .returning({ id: jobs.id })
+    .get();
   return row.id;
 }
 
 export function findJob(db: Db, kind: string, subjectId: string): JobRow | undefined {
-  return db.select().from(jobs).where(and(eq(jobs.kind, kind), eq(jobs.subjectId, subjectId))).get();
+  return db
+    .select()
+    .from(jobs)
+    .where(and(eq(jobs.kind, kind), eq(jobs.subjectId, subjectId)))
+    .get();
 }
 
 /**
@@ -23,14 +31,24 @@ export function findJob(db: Db, kind: string, subjectId: string): JobRow | undef
  */
 const jobQueue = (kind: string): QueueSpec => ({
   table: "jobs",
-  pick: firstWaiting("jobs", `q.kind = '${kind.replaceAll("'", "''")}' AND ((q.status = 'queued' AND q.next_attempt_at <= $now) OR q.status = 'running')`, "q.id"),
+  pick: firstWaiting(
+    "jobs",
+    `q.kind = '${kind.replaceAll("'", "''")}' AND ((q.status = 'queued' AND q.next_attempt_at <= $now) OR q.status = 'running')`,
+    "q.id",
+  ),
   onClaim: "status = 'running', attempts = attempts + 1",
 });
 
 /** Claims the oldest due job of `kind` through the one work queue; null when none is due. */
 export function claimJob(db: Db, kind: string, now: number, lockMs: number): JobRow | null {
   const claimed = claim(db, jobQueue(kind), now, lockMs);
-  return claimed ? (db.select().from(jobs).where(eq(jobs.id, Number(claimed.id))).get() ?? null) : null;
+  return claimed
+    ? (db
+        .select()
+        .from(jobs)
+        .where(eq(jobs.id, Number(claimed.id)))
+        .get() ?? null)
+    : null;
 }
 
 /** True when a worker could claim the job now (so waking the scheduler will make progress): the queue's rule. */

@@ -34,7 +34,13 @@ export const ReferenceDocumentUpload = t.Object(
 export const CreateReferenceJson = t.Object({
   name: t.String({ minLength: 1, maxLength: 200, examples: ["Grading rubric 2026"] }),
   filename: t.String({ minLength: 1, maxLength: 255, examples: ["rubric.pdf"] }),
-  mime_type: t.Optional(t.String({ maxLength: 255, description: "The Content-Type the upload will carry. Omitted: derived from filename.", examples: ["application/pdf"] })),
+  mime_type: t.Optional(
+    t.String({
+      maxLength: 255,
+      description: "The Content-Type the upload will carry. Omitted: derived from filename.",
+      examples: ["application/pdf"],
+    }),
+  ),
   size_bytes: t.Optional(JsonInteger({ minimum: 1, description: "The file's size, at most 52428800 (50 MB; larger is 413)" })),
 });
 

@@ -54,7 +54,13 @@ export async function createUploadedReference(
   input: { workspaceId: string; name: string; filename: string; mimeType?: string; stream: ReadableStream<Uint8Array> },
 ): Promise<ReferenceRow> {
   checkName(input.name, NAME_MAX);
-  const doc = await storeUploadedDocument(ctx, { workspaceId: input.workspaceId, filename: input.filename, mimeType: input.mimeType, stream: input.stream, param: "file" });
+  const doc = await storeUploadedDocument(ctx, {
+    workspaceId: input.workspaceId,
+    filename: input.filename,
+    mimeType: input.mimeType,
+    stream: input.stream,
+    param: "file",
+  });
   return referenceForStoredDocument(ctx, { workspaceId: input.workspaceId, name: input.name, documentId: doc.id });
 }
 
@@ -109,14 +115,25 @@ export async function completeReference(ctx: Context, workspaceId: string, id: s
     // Checked again inside the transaction: two concurrent completes queue one job.
     if (findJob(ctx.db, INDEX_JOB, ref.id)) return;
     enqueueJob(ctx.db, ctx.clock, INDEX_JOB, ref.id);
-    ctx.db.update(documents).set({ status: "uploaded" }).where(and(eq(documents.id, doc.id), eq(documents.status, "pending"))).run();
+    ctx.db
+      .update(documents)
+      .set({ status: "uploaded" })
+      .where(and(eq(documents.id, doc.id), eq(documents.status, "pending")))
+      .run();
   });
   ctx.runtime.scheduler.wake(INDEXING_WORKER);
   return getReference(ctx.db, workspaceId, id);
 }
 
 export function listReferences(db: Db, secret: string, workspaceId: string, q: { limit?: number; cursor?: string }) {
-  return listPage(db, secret, referenceDocuments, [eq(referenceDocuments.workspaceId, workspaceId), isNull(referenceDocuments.deletedAt)], q, toReferenceDocumentJson);
+  return listPage(
+    db,
+    secret,
+    referenceDocuments,
+    [eq(referenceDocuments.workspaceId, workspaceId), isNull(referenceDocuments.deletedAt)],
+    q,
+    toReferenceDocumentJson,
+  );
 }
 
 /** Removes the pointer only: the stored original (documents row and object) stays in the workspace. */

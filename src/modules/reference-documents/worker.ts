@@ -112,6 +112,11 @@ function retryOrFail(ctx: Context, job: JobRow, refId: string, err: unknown): vo
   }
   tx(ctx.db, () => {
     failJob(ctx.db, job.id, message);
-    setStatus(ctx, refId, "failed", "Indexing failed because of an internal error; upload the file again, or ask your administrator to check the server log");
+    setStatus(
+      ctx,
+      refId,
+      "failed",
+      "Indexing failed because of an internal error; upload the file again, or ask your administrator to check the server log",
+    );
   });
 }

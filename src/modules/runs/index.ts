@@ -134,12 +134,21 @@ export const runRoutes = (ctx: Context) =>
           "x-errors": ["402", "409", "413", "415", "422"],
           parameters: [
             { name: "workflow_id", in: "path", required: true, schema: { type: "string" } },
-            { name: "Idempotency-Key", in: "header", required: false, schema: { type: "string", maxLength: 255 }, description: "A UUID is advised; kept 24 hours" },
+            {
+              name: "Idempotency-Key",
+              in: "header",
+              required: false,
+              schema: { type: "string", maxLength: 255 },
+              description: "A UUID is advised; kept 24 hours",
+            },
           ],
           requestBody: {
             required: true,
             content: {
-              "application/json": { schema: CreateRunBody, example: { input_documents: ["doc_4Gh8Jk2Lm9Np3Qr7St1Uv5Wx"], metadata: { student: "A. Lovelace" } } },
+              "application/json": {
+                schema: CreateRunBody,
+                example: { input_documents: ["doc_4Gh8Jk2Lm9Np3Qr7St1Uv5Wx"], metadata: { student: "A. Lovelace" } },
+              },
               "multipart/form-data": {
                 schema: {
                   type: "object",
@@ -180,5 +189,9 @@ export const runRoutes = (ctx: Context) =>
         if (!file) throw new ApiError(409, "invalid_state", `The run is ${run.status}; its output exists once it has succeeded`);
         return file;
       },
-      { auth: "runs:read", response: { 200: RunOutputFile }, detail: { summary: "A fresh signed download URL for the run's output file", "x-errors": ["409"] } as any },
+      {
+        auth: "runs:read",
+        response: { 200: RunOutputFile },
+        detail: { summary: "A fresh signed download URL for the run's output file", "x-errors": ["409"] } as any,
+      },
     );

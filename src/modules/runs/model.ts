@@ -9,7 +9,14 @@ export type KeyMode = RunRow["keyMode"];
 export const RUN_STATUSES = ["queued", "running", "succeeded", "failed", "canceled", "refunded"] as const;
 export type RunStatus = (typeof RUN_STATUSES)[number];
 
-const RunStatusSchema = t.Union([t.Literal("queued"), t.Literal("running"), t.Literal("succeeded"), t.Literal("failed"), t.Literal("canceled"), t.Literal("refunded")]);
+const RunStatusSchema = t.Union([
+  t.Literal("queued"),
+  t.Literal("running"),
+  t.Literal("succeeded"),
+  t.Literal("failed"),
+  t.Literal("canceled"),
+  t.Literal("refunded"),
+]);
 const NullableDate = t.Union([t.String({ format: "date-time" }), t.Null()]);
 
 export const RunUsage = t.Object(

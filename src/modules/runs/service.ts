@@ -84,16 +84,26 @@ export function createRun(ctx: Context, auth: Auth, input: CreateRunInput, inTra
       const doc = byId.get(id);
       if (!doc) throw new ApiError(400, "validation_error", `${id} is not a document of this workspace`, `input_documents.${i}`);
       if (doc.status !== "extracted") {
-        throw new ApiError(400, "validation_error", `${id} is not completed: upload its bytes and call POST /v1/documents/${id}/complete`, `input_documents.${i}`);
+        throw new ApiError(
+          400,
+          "validation_error",
+          `${id} is not completed: upload its bytes and call POST /v1/documents/${id}/complete`,
+          `input_documents.${i}`,
+        );
       }
     });
-    const queued = db.$client.query("SELECT count(*) AS n FROM runs WHERE workspace_id = ? AND status = 'queued'").get(auth.workspaceId) as { n: number };
+    const queued = db.$client.query("SELECT count(*) AS n FROM runs WHERE workspace_id = ? AND status = 'queued'").get(auth.workspaceId) as {
+      n: number;
+    };
     if (queued.n >= MAX_QUEUED_RUNS) {
       throw new ApiError(429, "rate_limited", `This workspace already has ${MAX_QUEUED_RUNS} runs waiting; wait for some to finish`, undefined, {
         "retry-after": "60",
       });
     }
-    const quoted = quoteCredits(getProduct(workflow.productCode).pricing, ids.map((id) => byId.get(id)!));
+    const quoted = quoteCredits(
+      getProduct(workflow.productCode).pricing,
+      ids.map((id) => byId.get(id)!),
+    );
     const now = clock.now();
     const run: RunRow = {
       id: newId("run"),
@@ -152,7 +162,10 @@ export function getRun(db: Db, workspaceId: string, runId: string, mode: KeyMode
 export function outputFileOf(ctx: Context, row: RunRow) {
   if ((row.status !== "succeeded" && row.status !== "refunded") || !row.outputObjectKey) return null;
   const ext = row.outputObjectKey.split(".").pop();
-  const { url, expires_at } = signedDownloadUrl(ctx, row.outputObjectKey, { filename: `${row.id}.${ext}`, contentType: row.outputMimeType ?? "application/octet-stream" });
+  const { url, expires_at } = signedDownloadUrl(ctx, row.outputObjectKey, {
+    filename: `${row.id}.${ext}`,
+    contentType: row.outputMimeType ?? "application/octet-stream",
+  });
   return { url, expires_at, mime_type: row.outputMimeType ?? "application/octet-stream" };
 }
 

@@ -45,7 +45,11 @@ function claimQueued(ctx: Context): RunRow | null {
 
 /** Puts a claimed run back to wait `ms` (its references are still processing). */
 function defer(ctx: Context, runId: string, ms: number) {
-  ctx.db.update(runs).set({ lockedUntil: ctx.clock.now() + ms }).where(eq(runs.id, runId)).run();
+  ctx.db
+    .update(runs)
+    .set({ lockedUntil: ctx.clock.now() + ms })
+    .where(eq(runs.id, runId))
+    .run();
 }
 
 function inputDocs(ctx: Context, workspaceId: string, ids: string[]): EngineDocument[] {

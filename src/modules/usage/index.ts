@@ -12,7 +12,10 @@ export const usageRoutes = (ctx: Context) =>
       auth: "usage:read",
       query: UsageQuery,
       response: { 200: UsageReport },
-      detail: { summary: "Runs and credits in a period, by workflow", description: "Test-key runs are excluded; a refunded run counts with 0 credits." },
+      detail: {
+        summary: "Runs and credits in a period, by workflow",
+        description: "Test-key runs are excluded; a refunded run counts with 0 credits.",
+      },
     })
     .get("/balance", ({ auth }) => getBalance(ctx.db, auth.workspaceId), {
       auth: "usage:read",

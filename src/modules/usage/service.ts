@@ -29,20 +29,35 @@ function appendLedger(db: Db, row: LedgerRow & { kind: CreditKind }): void {
     db.insert(creditLedger).values(row).run();
     db.insert(creditBalances)
       .values({ workspaceId: row.workspaceId, kind: row.kind, balance: row.delta })
-      .onConflictDoUpdate({ target: [creditBalances.workspaceId, creditBalances.kind], set: { balance: sql`${creditBalances.balance} + ${row.delta}` } })
+      .onConflictDoUpdate({
+        target: [creditBalances.workspaceId, creditBalances.kind],
+        set: { balance: sql`${creditBalances.balance} + ${row.delta}` },
+      })
       .run();
   })();
 }
 
 export function getBalance(db: Db, workspaceId: string): Balance {
-  const rows = db.select({ kind: creditBalances.kind, total: creditBalances.balance }).from(creditBalances).where(eq(creditBalances.workspaceId, workspaceId)).all();
+  const rows = db
+    .select({ kind: creditBalances.kind, total: creditBalances.balance })
+    .from(creditBalances)
+    .where(eq(creditBalances.workspaceId, workspaceId))
+    .all();
   const bonus = roundCredits(rows.find((r) => r.kind === "bonus")?.total ?? 0);
   const regular = roundCredits(rows.find((r) => r.kind === "regular")?.total ?? 0);
   return { pro_credits: roundCredits(bonus + regular), bonus_pro: bonus, regular_pro: regular, basic_credits_excluded: true };
 }
 
 /** Adds (or, with a negative amount, debits) credits; a debit may never take the balance below zero. Call inside a transaction. */
-export function grantCredits(db: Db, clock: Clock, workspaceId: string, amount: number, kind: CreditKind, reason: "grant" | "admin", note?: string): void {
+export function grantCredits(
+  db: Db,
+  clock: Clock,
+  workspaceId: string,
+  amount: number,
+  kind: CreditKind,
+  reason: "grant" | "admin",
+  note?: string,
+): void {
   if (!Number.isFinite(amount) || amount === 0 || Math.abs(amount) > 1e9) {
     throw new ApiError(400, "validation_error", "amount must be a non-zero number of at most 1e9 either way", "amount");
   }
@@ -81,7 +96,8 @@ function runLedger(db: Db, runId: string) {
     .groupBy(creditLedger.kind, creditLedger.reason)
     .all();
   /** What rows of these reasons took from the balance (positive), per kind. */
-  return (kind: CreditKind, reasons: string[]) => -roundCredits(rows.filter((r) => r.kind === kind && reasons.includes(r.reason)).reduce((s, r) => s + r.total, 0));
+  return (kind: CreditKind, reasons: string[]) =>
+    -roundCredits(rows.filter((r) => r.kind === kind && reasons.includes(r.reason)).reduce((s, r) => s + r.total, 0));
 }
 
 function heldByKind(db: Db, runId: string) {
@@ -185,5 +201,7 @@ export function checkBalances(db: Db): { workspace_id: string; kind: string; led
        ) GROUP BY workspace_id, kind`,
     )
     .all() as { workspace_id: string; kind: string; ledger: number; balance: number }[];
-  return rows.filter((r) => Math.abs(r.ledger - r.balance) > 1e-6).map((r) => ({ ...r, ledger: roundCredits(r.ledger), balance: roundCredits(r.balance) }));
+  return rows
+    .filter((r) => Math.abs(r.ledger - r.balance) > 1e-6)
+    .map((r) => ({ ...r, ledger: roundCredits(r.ledger), balance: roundCredits(r.balance) }));
 }

@@ -110,8 +110,16 @@ const DELIVERY_QUEUE: QueueSpec = {
  * once; a claim left by a crashed process expires at locked_until.
  */
 export function claimDelivery(db: Db, clock: Clock, config: WebhookConfig): DeliveryRow | null {
-  const claimed = claim(db, DELIVERY_QUEUE, clock.now(), config.webhookTimeoutMs + LOCK_MARGIN_MS, { perEndpoint: config.webhookEndpointConcurrency });
-  return claimed ? (db.select().from(webhookDeliveries).where(eq(webhookDeliveries.id, String(claimed.id))).get() ?? null) : null;
+  const claimed = claim(db, DELIVERY_QUEUE, clock.now(), config.webhookTimeoutMs + LOCK_MARGIN_MS, {
+    perEndpoint: config.webhookEndpointConcurrency,
+  });
+  return claimed
+    ? (db
+        .select()
+        .from(webhookDeliveries)
+        .where(eq(webhookDeliveries.id, String(claimed.id)))
+        .get() ?? null)
+    : null;
 }
 
 /**
@@ -119,7 +127,13 @@ export function claimDelivery(db: Db, clock: Clock, config: WebhookConfig): Deli
  * is failed). The schedule's delays are gaps between attempts, its last delay repeats; a receiver's Retry-After
  * replaces the delay.
  */
-export function nextAttemptAt(config: WebhookConfig, attemptsMade: number, firstAttemptAt: number, now: number, retryAfterMs: number | null): number | null {
+export function nextAttemptAt(
+  config: WebhookConfig,
+  attemptsMade: number,
+  firstAttemptAt: number,
+  now: number,
+  retryAfterMs: number | null,
+): number | null {
   const schedule = config.webhookRetryScheduleMs;
   const delay = retryAfterMs != null ? Math.max(retryAfterMs, MIN_RETRY_AFTER_MS) : schedule[Math.min(attemptsMade - 1, schedule.length - 1)];
   const next = now + delay;
@@ -184,7 +198,8 @@ export async function sendAttempt(
     await res.body?.cancel().catch(() => {});
     if (res.ok) return done(res.status);
     if (res.status === 410) return done(410, "410 Gone: the endpoint was disabled");
-    const retryAfter = res.status === 429 || res.status === 503 ? parseRetryAfter(res.headers.get("retry-after"), clock.now(), MAX_RETRY_AFTER_MS) : null;
+    const retryAfter =
+      res.status === 429 || res.status === 503 ? parseRetryAfter(res.headers.get("retry-after"), clock.now(), MAX_RETRY_AFTER_MS) : null;
     const note = retryAfter != null ? `; Retry-After ${Math.ceil(retryAfter / 1000)} s` : "";
     return done(res.status, `receiver answered HTTP ${res.status}${note}`, retryAfter);
   } catch (err) {
@@ -211,7 +226,10 @@ function disableIfDead(db: Db, now: number, endpointId: string, failedId: string
 }
 
 function disableEndpoint(db: Db, now: number, endpointId: string) {
-  db.update(webhookEndpoints).set({ status: "disabled", updatedAt: now }).where(and(eq(webhookEndpoints.id, endpointId), eq(webhookEndpoints.status, "active"))).run();
+  db.update(webhookEndpoints)
+    .set({ status: "disabled", updatedAt: now })
+    .where(and(eq(webhookEndpoints.id, endpointId), eq(webhookEndpoints.status, "active")))
+    .run();
 }
 
 /**

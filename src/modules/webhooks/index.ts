@@ -33,12 +33,17 @@ export const webhookRoutes = (ctx: Context) =>
         description: "Newest first. Accepts `limit` and `cursor` like every list (the spec shows none for this one). No secrets.",
       },
     })
-    .post("", ({ auth, body, status }) => status(201, createEndpoint(ctx.db, ctx.clock, { workspaceId: auth.workspaceId, url: body.url, events: body.events })), {
-      auth: "webhooks:write",
-      body: CreateEndpointBody,
-      response: { 201: CreatedWebhookEndpoint, 400: ErrorBody, 401: ErrorBody },
-      detail: { summary: "Create a webhook endpoint (the signing secret is shown once)" },
-    })
+    .post(
+      "",
+      ({ auth, body, status }) =>
+        status(201, createEndpoint(ctx.db, ctx.clock, { workspaceId: auth.workspaceId, url: body.url, events: body.events })),
+      {
+        auth: "webhooks:write",
+        body: CreateEndpointBody,
+        response: { 201: CreatedWebhookEndpoint, 400: ErrorBody, 401: ErrorBody },
+        detail: { summary: "Create a webhook endpoint (the signing secret is shown once)" },
+      },
+    )
     .get("/:whk_id", ({ auth, params }) => toEndpointJson(getEndpoint(ctx.db, auth.workspaceId, params.whk_id)), {
       auth: "webhooks:read",
       params: EndpointParams,

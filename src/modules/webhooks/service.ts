@@ -61,7 +61,14 @@ export function getEndpoint(db: Db, workspaceId: string, endpointId: string): En
 }
 
 export function listEndpoints(db: Db, secret: string, workspaceId: string, query: { limit?: number; cursor?: string }) {
-  return listPage(db, secret, webhookEndpoints, [eq(webhookEndpoints.workspaceId, workspaceId), isNull(webhookEndpoints.deletedAt)], query, toEndpointJson);
+  return listPage(
+    db,
+    secret,
+    webhookEndpoints,
+    [eq(webhookEndpoints.workspaceId, workspaceId), isNull(webhookEndpoints.deletedAt)],
+    query,
+    toEndpointJson,
+  );
 }
 
 export function updateEndpoint(

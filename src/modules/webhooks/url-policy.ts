@@ -4,13 +4,7 @@ import { lookup } from "node:dns/promises";
 import { isIP } from "node:net";
 
 /** Hostnames that resolve to an instance metadata service on common clouds. */
-const METADATA_HOSTS = new Set([
-  "metadata",
-  "metadata.google.internal",
-  "metadata.goog",
-  "instance-data",
-  "instance-data.ec2.internal",
-]);
+const METADATA_HOSTS = new Set(["metadata", "metadata.google.internal", "metadata.goog", "instance-data", "instance-data.ec2.internal"]);
 
 /** Metadata addresses outside 169.254.0.0/16: Alibaba Cloud's, and AWS's IPv6 IMDS. */
 const METADATA_IPS = new Set(["100.100.100.200", "fd00:ec2::254"]);
@@ -95,7 +89,11 @@ const systemResolve: Resolve = (host) => lookup(host, { all: true });
  * next. HTTPS keeps its name, since TLS must verify it and a metadata service does not speak TLS. A failed lookup is
  * left to fetch to report.
  */
-export async function deliveryTarget(raw: string, timeoutMs: number, resolve: Resolve = systemResolve): Promise<{ problem: string } | { urls: string[]; host?: string }> {
+export async function deliveryTarget(
+  raw: string,
+  timeoutMs: number,
+  resolve: Resolve = systemResolve,
+): Promise<{ problem: string } | { urls: string[]; host?: string }> {
   const textual = urlProblem(raw);
   if (textual) return { problem: textual };
   const url = new URL(raw);

@@ -28,12 +28,16 @@ export const workflowRoutes = (ctx: Context) =>
       response: { 200: Workflow },
       detail: { summary: "Get a workflow" },
     })
-    .patch("/:workflow_id", ({ auth, params, body }) => toWorkflowJson(updateWorkflow(ctx.db, ctx.clock, auth.workspaceId, params.workflow_id, body)), {
-      auth: "workflows:write",
-      body: UpdateWorkflowBody,
-      response: { 200: Workflow },
-      detail: { summary: "Update a workflow's name, status or prompt", description: "Any move between active, paused and archived is allowed." },
-    })
+    .patch(
+      "/:workflow_id",
+      ({ auth, params, body }) => toWorkflowJson(updateWorkflow(ctx.db, ctx.clock, auth.workspaceId, params.workflow_id, body)),
+      {
+        auth: "workflows:write",
+        body: UpdateWorkflowBody,
+        response: { 200: Workflow },
+        detail: { summary: "Update a workflow's name, status or prompt", description: "Any move between active, paused and archived is allowed." },
+      },
+    )
     .delete("/:workflow_id", ({ auth, params }) => deleteWorkflow(ctx.db, ctx.clock, auth.workspaceId, params.workflow_id), {
       auth: "workflows:write",
       response: { 200: Deleted },

@@ -39,7 +39,12 @@ export const CreateWorkflowBody = t.Object({
   user_prompt: t.Optional(t.String({ maxLength: 20000, examples: ["Grade the essay against the attached rubric; quote the essay as evidence."] })),
   reference_document_ids: t.Optional(t.Array(t.String(), { maxItems: 50 })),
   output_format: t.Optional(OutputFormat),
-  output_schema_sample_id: t.Optional(t.String({ description: "A completed document (doc_…) or reference document (ref_…) holding a sample JSON, CSV or XLSX; the output schema is inferred from it" })),
+  output_schema_sample_id: t.Optional(
+    t.String({
+      description:
+        "A completed document (doc_…) or reference document (ref_…) holding a sample JSON, CSV or XLSX; the output schema is inferred from it",
+    }),
+  ),
   // Not t.Record: Elysia turns any value into an object for it ("a string" became {"0":"a",…}). The service checks it.
   output_schema: t.Optional(t.Unknown({ type: "object", description: "A JSON Schema (draft 2020-12 or 07) the output must validate against" })),
   default_mode: t.Optional(Mode),
