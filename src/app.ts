@@ -5,19 +5,19 @@ import { discardUnreadBody, readJsonBody } from "./http/body";
 import { mapError } from "./http/errors";
 import { openApiRoutes } from "./http/openapi";
 import { base62 } from "./lib/ids";
+import { adminRoutes } from "./modules/admin";
 import { authRoutes } from "./modules/auth";
+import { documentRoutes } from "./modules/documents";
 import { healthRoutes } from "./modules/health";
 import { keyRoutes } from "./modules/keys";
+import { objectRoutes } from "./modules/objects";
 import { productRoutes } from "./modules/products";
 import { promptTemplateRoutes } from "./modules/prompt-templates";
-import { webhookRoutes } from "./modules/webhooks";
-import { objectRoutes } from "./modules/objects";
-import { documentRoutes } from "./modules/documents";
 import { referenceDocumentRoutes } from "./modules/reference-documents";
-import { workflowRoutes } from "./modules/workflows";
 import { runRoutes } from "./modules/runs";
 import { usageRoutes } from "./modules/usage";
-import { adminRoutes } from "./modules/admin";
+import { webhookRoutes } from "./modules/webhooks";
+import { workflowRoutes } from "./modules/workflows";
 
 function jsonResponse(status: number, body: unknown, headers: Record<string, unknown>) {
   const h = new Headers();

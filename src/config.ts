@@ -134,6 +134,7 @@ export function loadConfig(env: Source = process.env, flags: Source = {}): Confi
     .split(",")
     .map((part) => parseDuration("ASSAY_WEBHOOK_RETRY_SCHEDULE", part));
   const llmBase = opt("ASSAY_LLM_BASE_URL");
+  const jwksUrl = opt("ASSAY_OIDC_JWKS_URL");
   const oidcIssuer = opt("ASSAY_OIDC_ISSUER");
 
   return {
@@ -165,7 +166,7 @@ export function loadConfig(env: Source = process.env, flags: Source = {}): Confi
       ? {
           issuer: oidcIssuer,
           audience: opt("ASSAY_OIDC_AUDIENCE"),
-          jwksUrl: opt("ASSAY_OIDC_JWKS_URL") ? url("ASSAY_OIDC_JWKS_URL", opt("ASSAY_OIDC_JWKS_URL")!) : null,
+          jwksUrl: jwksUrl ? url("ASSAY_OIDC_JWKS_URL", jwksUrl) : null,
         }
       : null,
   };

@@ -1,11 +1,12 @@
 // Starts Assay: data dir, database, admin bootstrap, HTTP server and background jobs; stops them cleanly.
-import { ensureDataDir, type Config } from "./config";
+
 import { createApp } from "./app";
+import { type Config, ensureDataDir } from "./config";
 import type { Context } from "./context";
 import { createContext } from "./create-context";
+import { registerJobs } from "./jobs";
 import type { Clock } from "./lib/clock";
 import { ensureAdmin } from "./modules/auth/service";
-import { registerJobs } from "./jobs";
 
 export interface Running {
   ctx: Context;
@@ -22,8 +23,8 @@ export async function startServer(baseConfig: Config, clock?: Clock): Promise<Ru
   ctx.runtime.scheduler.start();
   // Bun's own cap answers an empty 413; ours (per route, while streaming) answer with a readable error body.
   app.listen({ hostname: config.host, port: config.port, maxRequestBodySize: 1024 * 1024 * 1024 });
-  const server = app.server!;
-  const url = `http://${config.host.includes(":") ? `[${config.host}]` : config.host}:${server.port}`;
+  const port = app.server?.port ?? config.port;
+  const url = `http://${config.host.includes(":") ? `[${config.host}]` : config.host}:${port}`;
   return {
     ctx,
     url,

@@ -1,6 +1,7 @@
 // The seed catalogs, typed: products (with their pricing) and prompt templates, bundled into the binary as JSON imports.
-import type { ModelPolicy } from "../engine/types";
+
 import type { PromptTemplate } from "../engine/prompt-generate";
+import type { ModelPolicy } from "../engine/types";
 import productsJson from "./products.json";
 import templatesJson from "./prompt-templates.json";
 

@@ -1,8 +1,8 @@
 // Opens the SQLite database (WAL, foreign keys, busy timeout) and applies the embedded migrations.
 import { Database } from "bun:sqlite";
-import { drizzle, type BunSQLiteDatabase } from "drizzle-orm/bun-sqlite";
-import type { MigrationMeta } from "drizzle-orm/migrator";
 import { createHash } from "node:crypto";
+import { type BunSQLiteDatabase, drizzle } from "drizzle-orm/bun-sqlite";
+import type { MigrationMeta } from "drizzle-orm/migrator";
 import { journal, migrationSql } from "./migrations/index";
 import * as schema from "./schema";
 
@@ -31,8 +31,9 @@ export function migrate(db: Db): void {
       hash: createHash("sha256").update(query).digest("hex"),
     };
   });
-  // biome-ignore lint: drizzle exposes migrate on its dialect, not in the public types
-  (db as any).dialect.migrate(migrations, (db as any).session, {});
+  // drizzle exposes migrate on its dialect, not in its public types.
+  const internals = db as unknown as { dialect: { migrate(m: MigrationMeta[], session: unknown, config: object): void }; session: unknown };
+  internals.dialect.migrate(migrations, internals.session, {});
 }
 
 /** Runs fn inside BEGIN IMMEDIATE … COMMIT, so concurrent writers queue instead of failing mid-transaction. */

@@ -1,6 +1,6 @@
 // Checks a model's evidence: every quote must be verbatim text of the document it names; near-misses are repaired, the rest dropped.
 import type { Location } from "../extract/types";
-import { placeSections, sectionAt, type PlacedSection } from "./passages";
+import { type PlacedSection, placeSections, sectionAt } from "./passages";
 import type { EngineDocument, Evaluation, Evidence } from "./types";
 
 export interface CitationReport {

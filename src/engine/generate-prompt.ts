@@ -1,7 +1,7 @@
 // POST /prompt-templates/generate: with a model server the model writes the prompt; without one (or if it fails),
 // the deterministic composition from the category's templates.
 import type { Config } from "../config";
-import { chooseTemplate, composePrompt, type GenerateInput, type GeneratedPrompt, type PromptTemplate } from "./prompt-generate";
+import { chooseTemplate, composePrompt, type GeneratedPrompt, type GenerateInput, type PromptTemplate } from "./prompt-generate";
 import { chatJson, ModelError } from "./providers/openai";
 import { compileSchema } from "./schema";
 

@@ -9,7 +9,7 @@ import { findCriteria } from "./local/criteria";
 import { evaluateLocally } from "./local/evaluate";
 import { evaluateWithModel } from "./model";
 import { placeSections, sectionAt } from "./passages";
-import { planContext, type ContextPlan } from "./policy";
+import { type ContextPlan, planContext } from "./policy";
 import { compileSchema, isPlainObject } from "./schema";
 import { stubEvaluation, stubFromSchema } from "./stub";
 import type { EngineDocument, EngineReference, Evaluation, ModelPolicy, RunUsage } from "./types";

@@ -3,8 +3,8 @@ import type { Config } from "../config";
 import { formatLocation } from "../lib/location";
 import { EngineError } from "./errors";
 import type { ContextPlan, Excerpt } from "./policy";
-import { chatJson, ModelError, type ChatMessage } from "./providers/openai";
-import { EVALUATION_SCHEMA, compileSchema } from "./schema";
+import { type ChatMessage, chatJson, ModelError } from "./providers/openai";
+import { compileSchema, EVALUATION_SCHEMA } from "./schema";
 
 export interface ModelRequest {
   llm: NonNullable<Config["llm"]>;

@@ -1,7 +1,7 @@
 // The output schema of a workflow: a given JSON Schema checked, or one inferred from a sample document (JSON, CSV, XLSX/XLS).
 import Papa from "papaparse";
 import type { ExtractedDocument } from "../extract/types";
-import { compileSchema, inferSchemaFromJson, inferSchemaFromTable, isPlainObject, SchemaError, type JsonSchema } from "./schema";
+import { compileSchema, inferSchemaFromJson, inferSchemaFromTable, isPlainObject, type JsonSchema, SchemaError } from "./schema";
 
 export interface ResolveOutputSchemaInput {
   /** A schema given by the client: checked and returned as is. */

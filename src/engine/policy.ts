@@ -3,7 +3,7 @@ import type { Db } from "../db/client";
 import type { Location } from "../extract/types";
 import { chunkDocument } from "../retrieval";
 import { EngineError } from "./errors";
-import { retrieveReferences, type RetrievedChunk } from "./retrieve";
+import { type RetrievedChunk, retrieveReferences } from "./retrieve";
 import type { EngineDocument, EngineReference, ModelPolicy, RagStrategy } from "./types";
 
 /** A piece of a document as an evaluation sees it. */

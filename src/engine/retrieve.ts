@@ -1,7 +1,7 @@
 // Reference retrieval for the policies: FTS5 over the indexed reference chunks, or in-memory BM25 when they are not indexed.
 import type { Db } from "../db/client";
 import type { Location } from "../extract/types";
-import { chunkDocument, rankChunksMany, searchMany, type Chunk } from "../retrieval";
+import { type Chunk, chunkDocument, rankChunksMany, searchMany } from "../retrieval";
 import type { EngineReference } from "./types";
 
 export interface RetrievedChunk {

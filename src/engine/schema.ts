@@ -1,9 +1,10 @@
 // JSON Schema for output schemas: compile and validate with ajv, infer a schema from a sample (JSON or table), the evaluation schema.
-import type AjvCore from "ajv/dist/core";
+
 import type { ErrorObject } from "ajv";
 import Ajv07 from "ajv";
 import Ajv2019 from "ajv/dist/2019";
 import Ajv2020 from "ajv/dist/2020";
+import type AjvCore from "ajv/dist/core";
 import addFormats from "ajv-formats";
 import { fullFormats } from "ajv-formats/dist/formats";
 import { canonicalJson } from "../lib/canonical-json";

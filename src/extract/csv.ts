@@ -1,7 +1,8 @@
 // CSV: parsed with papaparse (quoted commas and newlines), one line per row with cells joined by " | ".
-import type { ExtractedDocument, Section } from "./types.ts";
+
 import { buildDocument, rowLine } from "./document.ts";
 import { decodeText, normalizeNewlines } from "./text.ts";
+import type { ExtractedDocument, Section } from "./types.ts";
 
 /** Rows per section: small enough to point evidence at a row range, large enough to keep sections few. */
 const ROWS_PER_SECTION = 100;

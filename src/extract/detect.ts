@@ -1,7 +1,7 @@
 // Format detection from magic bytes, file extension and declared MIME type; the bytes win when they disagree.
 import { unzipSync } from "fflate";
+import { extensionOf, formatFromExtension, formatFromMime, isGenericMime, mimeTypeFor, normalizeMime, OOXML_FORMATS } from "./formats.ts";
 import { ExtractError, type Format } from "./types.ts";
-import { OOXML_FORMATS, extensionOf, formatFromExtension, formatFromMime, isGenericMime, mimeTypeFor, normalizeMime } from "./formats.ts";
 
 export interface Hints {
   filename?: string;

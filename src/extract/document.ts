@@ -1,6 +1,7 @@
 // Small helpers every format extractor shares: building the ExtractedDocument and typed failures.
-import { ExtractError, type ExtractedDocument, type Format, type Section } from "./types.ts";
+
 import { mimeTypeFor } from "./formats.ts";
+import { ExtractError, type ExtractedDocument, type Format, type Section } from "./types.ts";
 
 export function unprocessable(message: string): ExtractError {
   return new ExtractError("unprocessable_document", message);

@@ -1,9 +1,10 @@
 // DOCX: body via mammoth (headings, lists, tables, text boxes, footnotes, endnotes), plus the parts mammoth
 // leaves out (headers, footers, comments) read straight from the package.
-import type { ExtractedDocument, Section } from "./types.ts";
+
 import { buildDocument, describeError, rowLine, unprocessable } from "./document.ts";
+import type { ExtractedDocument, Section } from "./types.ts";
 import { attrOf, childrenOf, decodeEntities, findAll, parseXml, tagOf, textLines, type XmlNode } from "./xml.ts";
-import { isType, mainPart, partText, readPackage, readRels, repack, type Parts } from "./zip.ts";
+import { isType, mainPart, type Parts, partText, readPackage, readRels, repack } from "./zip.ts";
 
 export async function extractDocx(bytes: Uint8Array): Promise<ExtractedDocument> {
   const parts = readPackage(bytes, "docx");

@@ -1,13 +1,14 @@
 // Document text extraction: detect the format, run its extractor, and turn every failure into a typed ExtractError.
-import { ExtractError, type ExtractedDocument, type Format } from "./types.ts";
+
 import { detect, detectFormat, type Hints } from "./detect.ts";
 import { describeError, unprocessable } from "./document.ts";
 import { label, mimeTypeFor } from "./formats.ts";
+import { ExtractError, type ExtractedDocument, type Format } from "./types.ts";
 
-export { ExtractError, detectFormat, mimeTypeFor };
 export type { ExtractedDocument } from "./types.ts";
-export type { Hints };
 export { extractInWorker } from "./worker-client.ts";
+export type { Hints };
+export { detectFormat, ExtractError, mimeTypeFor };
 
 type Extractor = (bytes: Uint8Array) => ExtractedDocument | Promise<ExtractedDocument>;
 

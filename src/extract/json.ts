@@ -1,7 +1,8 @@
 // JSON: parsed (which decodes \uXXXX escapes) and flattened to readable "path: value" lines, a section per top-level entry.
-import type { ExtractedDocument, Section } from "./types.ts";
+
 import { buildDocument, unprocessable } from "./document.ts";
 import { decodeText } from "./text.ts";
+import type { ExtractedDocument, Section } from "./types.ts";
 
 export function extractJson(bytes: Uint8Array): ExtractedDocument {
   const text = decodeText(bytes, "JSON");

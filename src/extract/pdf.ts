@@ -1,7 +1,8 @@
 // PDF: per-page text with unpdf (pdf.js); one section per page. Password-protected and image-only PDFs are rejected.
-import type { ExtractedDocument, Section } from "./types.ts";
-import { buildDocument, describeError, unprocessable } from "./document.ts";
+
 import { hasPdfHeader } from "./detect.ts";
+import { buildDocument, describeError, unprocessable } from "./document.ts";
+import type { ExtractedDocument, Section } from "./types.ts";
 
 interface TextItemLike {
   str?: string;

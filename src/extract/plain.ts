@@ -1,7 +1,8 @@
 // TXT and Markdown: decoded text; Markdown is split into one section per heading (code fences respected).
-import type { ExtractedDocument, Section } from "./types.ts";
+
 import { buildDocument } from "./document.ts";
 import { decodeText, normalizeNewlines } from "./text.ts";
+import type { ExtractedDocument, Section } from "./types.ts";
 
 export function extractTxt(bytes: Uint8Array): ExtractedDocument {
   const text = normalizeNewlines(decodeText(bytes, "text"));

@@ -1,8 +1,9 @@
 // PPTX: slide text (shapes, groups, tables, SmartArt) in presentation order, plus speaker notes and comments per slide.
-import type { ExtractedDocument, Section } from "./types.ts";
+
 import { buildDocument, unprocessable } from "./document.ts";
+import type { ExtractedDocument, Section } from "./types.ts";
 import { attrOf, childrenOf, findAll, localName, parseXml, tagOf, textLines, type XmlNode } from "./xml.ts";
-import { byTrailingNumber, isType, mainPart, partText, readPackage, readRels, type Parts } from "./zip.ts";
+import { byTrailingNumber, isType, mainPart, type Parts, partText, readPackage, readRels } from "./zip.ts";
 
 /** The r:id-style attribute of an element, whatever prefix the relationships namespace got. */
 function relId(node: XmlNode): string | undefined {

@@ -1,6 +1,7 @@
 // Decoding text files: BOM-aware UTF-8/UTF-16, falling back to windows-1252 (a superset of Latin-1's printable range).
-import { unprocessable } from "./document.ts";
+
 import { looksBinary } from "./detect.ts";
+import { unprocessable } from "./document.ts";
 
 export function decodeText(bytes: Uint8Array, what: string): string {
   if (looksBinary(bytes)) throw unprocessable(`the file was declared as ${what} but contains binary data`);

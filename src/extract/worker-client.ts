@@ -4,8 +4,8 @@ import { existsSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { ExtractError, type ExtractErrorCode, type ExtractedDocument } from "./types.ts";
 import type { Hints } from "./detect.ts";
+import { ExtractError, type ExtractErrorCode, type ExtractedDocument } from "./types.ts";
 
 const DEFAULT_TIMEOUT_MS = 60_000;
 

@@ -1,8 +1,9 @@
 // Legacy .xls (BIFF in an OLE2 container) via SheetJS, one section per sheet. SheetJS is used for nothing else:
 // it has known issues with hostile input, so it runs only in the extraction worker and only strings leave it.
-import type { ExtractedDocument, Section } from "./types.ts";
-import { buildDocument, describeError, rowLine, unprocessable } from "./document.ts";
+
 import { isBiffStream, isOle2 } from "./detect.ts";
+import { buildDocument, describeError, rowLine, unprocessable } from "./document.ts";
+import type { ExtractedDocument, Section } from "./types.ts";
 
 export async function extractXls(bytes: Uint8Array): Promise<ExtractedDocument> {
   if (!isOle2(bytes) && !isBiffStream(bytes)) throw unprocessable("the file is not a valid XLS file (not a legacy Excel workbook)");

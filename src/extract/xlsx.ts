@@ -1,9 +1,10 @@
 // XLSX: one section per sheet with rows as " | " lines, via exceljs; if exceljs cannot open a workbook, the sheet
 // XML is read directly (shared strings, inline strings and cached formula results).
-import type { ExtractedDocument, Section } from "./types.ts";
+
 import { buildDocument, rowLine, unprocessable } from "./document.ts";
+import type { ExtractedDocument, Section } from "./types.ts";
 import { attrOf, childrenOf, concatText, findAll, localName, parseXml, tagOf, type XmlNode } from "./xml.ts";
-import { isType, mainPart, partText, readPackage, readRels, repack, type Parts } from "./zip.ts";
+import { isType, mainPart, type Parts, partText, readPackage, readRels, repack } from "./zip.ts";
 
 interface Sheet {
   name: string;

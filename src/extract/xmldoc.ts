@@ -1,7 +1,8 @@
 // Standalone XML documents: text content of elements (namespaced or not), a section per child of the root element.
-import type { ExtractedDocument, Section } from "./types.ts";
+
 import { buildDocument, unprocessable } from "./document.ts";
 import { decodeText } from "./text.ts";
+import type { ExtractedDocument, Section } from "./types.ts";
 import { attrOf, childrenOf, localName, parseXml, tagOf, textLines, type XmlNode } from "./xml.ts";
 
 export function extractXml(bytes: Uint8Array): ExtractedDocument {

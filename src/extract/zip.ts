@@ -1,10 +1,10 @@
 // Reading OOXML packages (ZIP) with hard caps on entries and decompressed size, so a zip bomb fails fast.
 import { Unzip, UnzipInflate, unzipSync, zipSync } from "fflate";
+import { isOle2, isZip, ole2StreamNames } from "./detect.ts";
+import { describeError, unprocessable } from "./document.ts";
+import { label } from "./formats.ts";
 import type { Format } from "./types.ts";
 import { ExtractError } from "./types.ts";
-import { describeError, unprocessable } from "./document.ts";
-import { isOle2, isZip, ole2StreamNames } from "./detect.ts";
-import { label } from "./formats.ts";
 import { attrOf, findAll, parseXml } from "./xml.ts";
 
 const ZIP_LIMITS = {

@@ -34,7 +34,26 @@ export function errorJson(code: string, message: string, requestId: string, para
  * Elysia's validation error → the field it is about, as a dotted path ("scopes.2"). Query parameters are checked
  * one by one and come without a path: the parameter is then the one whose value failed.
  */
-function validationParam(err: any, url?: string): { param?: string; message: string } {
+/** The parts of Elysia's ValidationError (and of TypeBox's ValueError in it) read here. */
+interface ValueErrorLike {
+  path?: string;
+  value?: unknown;
+  summary?: string;
+  message?: string;
+  schema?: { error?: unknown; anyOf?: { const?: unknown }[] };
+}
+
+/** Whatever reaches the error hook, seen through the fields this mapper reads. */
+interface ThrownLike {
+  all?: ValueErrorLike[];
+  valueError?: ValueErrorLike;
+  type?: string;
+  cause?: unknown;
+  code?: unknown;
+  response?: unknown;
+}
+
+function validationParam(err: ThrownLike | undefined, url?: string): { param?: string; message: string } {
   const first = err?.all?.[0] ?? err?.valueError;
   const rawPath: string = first?.path ?? "";
   let param = rawPath.replace(/^\//, "").replaceAll("/", ".") || undefined;
@@ -46,9 +65,9 @@ function validationParam(err: any, url?: string): { param?: string; message: str
   let message = summary ? String(summary) : "Invalid request";
   if (first?.schema?.error) message = String(first.schema.error);
   // An enum (a union of literals): name the allowed values rather than their types.
-  const options: unknown[] | undefined = first?.schema?.anyOf;
-  if (options?.length && options.every((o: any) => o && "const" in o)) {
-    message = `must be one of: ${options.map((o: any) => JSON.stringify(o.const)).join(", ")}`;
+  const options = first?.schema?.anyOf;
+  if (options?.length && options.every((o) => o && typeof o === "object" && "const" in o)) {
+    message = `must be one of: ${options.map((o) => JSON.stringify(o.const)).join(", ")}`;
   }
   if (param && !message.includes(param)) message = `${param}: ${message}`;
   return { param, message };
@@ -65,9 +84,11 @@ const STATUS_CODE: Record<number, string> = {
 };
 
 /** Maps anything thrown during a request to {status, body, headers}. Unknown errors never leak their message. */
-export function mapError(code: string | number, error: any, requestId: string, url?: string) {
+export function mapError(code: string | number, thrown: unknown, requestId: string, url?: string) {
   // Our body reader runs as Elysia's parse hook, which wraps what it throws.
-  if (code === "PARSE" && error?.cause instanceof ApiError) error = error.cause;
+  const error = (code === "PARSE" && (thrown as ThrownLike)?.cause instanceof ApiError ? (thrown as ThrownLike).cause : thrown) as
+    | ThrownLike
+    | undefined;
   if (error instanceof ApiError) {
     return { status: error.status, body: errorJson(error.code, error.message, requestId, error.param), headers: error.headers };
   }
@@ -87,7 +108,7 @@ export function mapError(code: string | number, error: any, requestId: string, u
       return { status: 400, body: errorJson("validation_error", "Invalid request", requestId) };
   }
   // Elysia's status() responses thrown as errors carry a numeric code
-  const status = typeof error?.code === "number" ? error.code : typeof code === "number" ? code : 500;
+  const status: number = typeof error?.code === "number" ? error.code : typeof code === "number" ? code : 500;
   if (status >= 400 && status < 500 && STATUS_CODE[status]) {
     return { status, body: errorJson(STATUS_CODE[status], typeof error?.response === "string" ? error.response : "Request failed", requestId) };
   }

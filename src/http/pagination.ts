@@ -1,9 +1,10 @@
 // The one pagination helper: limit 1..100 (default 20), newest first, signed opaque cursors.
-import { t } from "elysia";
-import { and, desc, lt, or, eq, type SQL } from "drizzle-orm";
-import type { SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
-import type { Db } from "../db/client";
+
 import { createHmac, timingSafeEqual } from "node:crypto";
+import { and, desc, eq, lt, or, type SQL } from "drizzle-orm";
+import type { SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
+import { t } from "elysia";
+import type { Db } from "../db/client";
 import { ApiError } from "./errors";
 
 export const ListQuery = {
@@ -73,9 +74,10 @@ export function listPage<T extends ListTable, J>(
 ) {
   const limit = q.limit ?? 20;
   const { where, orderBy } = pageClause(secret, table, q.cursor);
-  const rows = (db as any)
+  // drizzle's select() over a generic table type does not narrow; the rows are the table's, cast once below.
+  const rows = db
     .select()
-    .from(table)
+    .from(table as SQLiteTable)
     .where(and(...filters, where))
     .orderBy(...orderBy)
     .limit(limit + 1)

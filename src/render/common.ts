@@ -69,8 +69,8 @@ export function generatedAt(meta: RenderMeta): Date {
  * docx 9.15 and exceljs 4.4), so the renderers clean text here rather than rely on either.
  */
 export function xmlSafe(text: string): string {
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: matching the control characters XML forbids is the point
   return text.replace(
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: matching the control characters XML forbids is the point
     /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g,
     "",
   );

@@ -2,7 +2,7 @@
 import type { Db } from "../db/client.ts";
 import type { Location } from "../extract/types.ts";
 import { candidatePool, preferExactPhrase, queryPhrase, toMatchExpression } from "./query.ts";
-import { tidySnippet, SNIPPET_SQL } from "./snippet.ts";
+import { SNIPPET_SQL, tidySnippet } from "./snippet.ts";
 import type { Hit } from "./types.ts";
 
 export interface SearchInput {

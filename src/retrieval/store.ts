@@ -1,7 +1,7 @@
 // Writes a document's chunks into the `chunks` table; triggers keep the FTS5 index (chunks_fts) in step.
-import { tx, type Db } from "../db/client.ts";
+import { type Db, tx } from "../db/client.ts";
 import type { ExtractedDocument } from "../extract/types.ts";
-import { chunkDocument, type ChunkOptions } from "./chunk.ts";
+import { type ChunkOptions, chunkDocument } from "./chunk.ts";
 
 export interface IndexInput {
   workspaceId: string;

@@ -6,8 +6,8 @@ import { isValidKey, type ObjectStore } from "./object-store";
 import { signUrl, verifySignedUrl } from "./signing";
 
 export { LocalObjectStore } from "./local";
-export { bytesStream, InvalidKeyError, isValidKey, MAX_OBJECT_BYTES, ObjectTooLargeError, type ObjectStore } from "./object-store";
-export { signUrl, verifySignedUrl, type SignOptions, type VerifyResult } from "./signing";
+export { bytesStream, InvalidKeyError, isValidKey, MAX_OBJECT_BYTES, type ObjectStore, ObjectTooLargeError } from "./object-store";
+export { type SignOptions, signUrl, type VerifyResult, verifySignedUrl } from "./signing";
 
 /** Upload URLs live 15 minutes, download URLs 1 hour (CONTRACT.md "Uploads and downloads"). */
 export const UPLOAD_URL_TTL_S = 15 * 60;
@@ -18,8 +18,8 @@ const stores = new Map<string, ObjectStore>();
 
 export function objectStore(ctx: Pick<Context, "config">): ObjectStore {
   const dir = ctx.config.dataDir;
-  let store = stores.get(dir);
-  if (!store) stores.set(dir, (store = new LocalObjectStore(path.join(dir, "objects"))));
+  const store = stores.get(dir) ?? new LocalObjectStore(path.join(dir, "objects"));
+  stores.set(dir, store);
   return store;
 }
 

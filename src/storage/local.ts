@@ -2,7 +2,7 @@
 import { mkdir, open, rename, stat, unlink } from "node:fs/promises";
 import path from "node:path";
 import { base62 } from "../lib/ids";
-import { assertValidKey, ObjectTooLargeError, type ObjectStore } from "./object-store";
+import { assertValidKey, type ObjectStore, ObjectTooLargeError } from "./object-store";
 
 export class LocalObjectStore implements ObjectStore {
   constructor(readonly root: string) {}

@@ -29,7 +29,7 @@ export class InvalidKeyError extends Error {
   }
 }
 
-const KEY = /^[A-Za-z0-9_.\/-]{1,512}$/;
+const KEY = /^[A-Za-z0-9_./-]{1,512}$/;
 
 /**
  * Keys are '/'-separated segments of [A-Za-z0-9_.-]. No absolute paths, no empty, "." or ".." segments, and no

@@ -1,8 +1,8 @@
 // The seed catalogs are well formed: the API serves them as-is and runs price from them.
 import { describe, expect, test } from "bun:test";
+import { products, promptTemplates } from "../../src/catalog/index";
 import productsJson from "../../src/catalog/products.json";
 import templatesJson from "../../src/catalog/prompt-templates.json";
-import { products, promptTemplates } from "../../src/catalog/index";
 
 const CATEGORIES = ["education", "legal", "grading", "hr", "general"];
 const FORMATS = ["json", "markdown", "docx", "xlsx", "csv"];

@@ -1,9 +1,9 @@
 // Embedded migrations: a fresh database and an up-to-date one both open; WAL, foreign keys and FTS5 are on.
 import { expect, test } from "bun:test";
-import { checkBalances, getBalance } from "../../src/modules/usage/service";
 import path from "node:path";
 import { migrate, openDb } from "../../src/db/client";
 import { journal } from "../../src/db/migrations/index";
+import { checkBalances, getBalance } from "../../src/modules/usage/service";
 import { tempDir } from "../helpers";
 
 test("a fresh database gets every migration, and reopening applies none twice", () => {

@@ -7,7 +7,7 @@ import path from "node:path";
 import Stripe from "stripe";
 import { loadConfig } from "../../src/config";
 import { extract } from "../../src/extract";
-import { startServer, type Running } from "../../src/server";
+import { type Running, startServer } from "../../src/server";
 import { CORPUS, tempDir } from "../helpers";
 
 const RUBRIC = `# Contract review checklist

@@ -6,11 +6,11 @@ import path from "node:path";
 import type { Config } from "../../src/config";
 import { openDb } from "../../src/db/client";
 import { documents, workspaces } from "../../src/db/schema";
-import { EngineError, evaluate, type EvaluateInput } from "../../src/engine";
-import { shapeOutput } from "../../src/render";
+import { EngineError, type EvaluateInput, evaluate } from "../../src/engine";
 import { compileSchema, EVALUATION_SCHEMA } from "../../src/engine/schema";
 import type { Evaluation, ModelPolicy, OutputFormat } from "../../src/engine/types";
 import { extract } from "../../src/extract";
+import { shapeOutput } from "../../src/render";
 import { indexDocument } from "../../src/retrieval";
 import { collapse, corpusDoc, RUBRIC_MD, STRONG_ESSAY, textDoc } from "./fixtures";
 

@@ -1,9 +1,10 @@
 // Shared material of the engine tests: a rubric, two essays, and documents made through the real extractors.
 import path from "node:path";
-import { extract } from "../../src/extract";
 import type { EngineDocument } from "../../src/engine/types";
+import { extract } from "../../src/extract";
 
 import { CORPUS } from "../helpers";
+
 export { CORPUS };
 
 /** A corpus file as the engine receives it: extracted, with an id and a display name. */

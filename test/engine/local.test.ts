@@ -2,11 +2,11 @@
 import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import { evaluate, type EvaluateInput } from "../../src/engine";
+import { type EvaluateInput, evaluate } from "../../src/engine";
 import { findCriteria } from "../../src/engine/local/criteria";
 import { placeSections } from "../../src/engine/passages";
 import type { EngineDocument, Evaluation } from "../../src/engine/types";
-import { collapse, CORPUS, corpusDoc, RUBRIC_MD, STRONG_ESSAY, textDoc, WEAK_ESSAY } from "./fixtures";
+import { CORPUS, collapse, corpusDoc, RUBRIC_MD, STRONG_ESSAY, textDoc, WEAK_ESSAY } from "./fixtures";
 
 async function criteriaOf(filename: string, text: string, prompt: string | null = null) {
   const doc = await textDoc("ref_1", filename, text);

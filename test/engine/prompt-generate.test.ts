@@ -1,7 +1,7 @@
 // composePrompt: the offline prompt generator behind POST /prompt-templates/generate.
 import { describe, expect, test } from "bun:test";
 import templates from "../../src/catalog/prompt-templates.json";
-import { composePrompt, rankTemplates, type PromptTemplate } from "../../src/engine/prompt-generate";
+import { composePrompt, type PromptTemplate, rankTemplates } from "../../src/engine/prompt-generate";
 
 const FORMATS = ["json", "markdown", "docx", "xlsx", "csv"] as const;
 const bySlug = (slug: string) => templates.find((t) => t.slug === slug)!;

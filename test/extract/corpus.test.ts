@@ -1,6 +1,6 @@
 // Every corpus document: expected phrases are found in the extracted text, and every bad/ file fails cleanly.
 import { describe, expect, test } from "bun:test";
-import { extract, ExtractError } from "../../src/extract/index.ts";
+import { ExtractError, extract } from "../../src/extract/index.ts";
 import { collapse, corpusBytes, manifest } from "./helpers.ts";
 
 const filename = (file: string) => file.split("/").pop() as string;

@@ -3,6 +3,7 @@ import path from "node:path";
 import { Zip, type ZipInputFile } from "fflate";
 
 import { CORPUS } from "../helpers";
+
 export { CORPUS };
 
 export interface ManifestEntry {

@@ -1,7 +1,7 @@
 // Hostile input: zip bombs, entity expansion, image-only and encrypted PDFs all end as clean, quick errors.
 import { describe, expect, test } from "bun:test";
 import { zipSync } from "fflate";
-import { extract, ExtractError } from "../../src/extract/index.ts";
+import { ExtractError, extract } from "../../src/extract/index.ts";
 import { readPackage } from "../../src/extract/zip.ts";
 import { CORPUS, imagePage, makePdf, zipWithDeflated } from "./helpers.ts";
 

@@ -2,8 +2,8 @@
 import { describe, expect, test } from "bun:test";
 import { zipSync } from "fflate";
 import { extract } from "../../src/extract/index.ts";
-import { readPackage } from "../../src/extract/zip.ts";
 import { readSheetXml } from "../../src/extract/xlsx.ts";
+import { readPackage } from "../../src/extract/zip.ts";
 import { corpusBytes, makePdf, textPage } from "./helpers.ts";
 
 const read = async (file: string) => extract(await corpusBytes(file), { filename: file.split("/").pop() });

@@ -1,6 +1,6 @@
 // extractInWorker: same result as in-process, typed errors cross the thread, and a slow extraction is cut off.
 import { describe, expect, test } from "bun:test";
-import { extract, extractInWorker, ExtractError } from "../../src/extract/index.ts";
+import { ExtractError, extract, extractInWorker } from "../../src/extract/index.ts";
 import { corpusBytes, makePdf, textPage } from "./helpers.ts";
 
 describe("extractInWorker", () => {

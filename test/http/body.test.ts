@@ -83,7 +83,7 @@ describe("request bodies", async () => {
   test("multipart references stream: parts in any order; a missing name or an oversized file leaves nothing stored", async () => {
     const docs = () => h.ctx.db.$client.query("SELECT count(*) AS n FROM documents").get() as { n: number };
     const boundary = "----assayTestBoundary";
-    const body = (parts: string[]) => parts.map((p) => `--${boundary}\r\n${p}\r\n`).join("") + `--${boundary}--\r\n`;
+    const body = (parts: string[]) => `${parts.map((p) => `--${boundary}\r\n${p}\r\n`).join("")}--${boundary}--\r\n`;
     const filePart = (content: string) =>
       `Content-Disposition: form-data; name="file"; filename="r.md"\r\nContent-Type: text/markdown\r\n\r\n${content}`;
     const namePart = `Content-Disposition: form-data; name="name"\r\n\r\nLate name`;

@@ -2,7 +2,7 @@
 // validation_error naming the field, never accepted, never a 500. A new body field is covered the day it is added.
 import { beforeAll, describe, expect, test } from "bun:test";
 import { createDocumentFromBytes } from "../../src/modules/documents/service";
-import { harness, signUp, type Harness } from "../helpers";
+import { type Harness, harness, signUp } from "../helpers";
 
 type Schema = { type?: string | string[]; anyOf?: Schema[]; const?: unknown; enum?: unknown[]; properties?: Record<string, Schema> };
 type Json = string | number | boolean | null | Json[] | { [k: string]: Json };

@@ -1,6 +1,6 @@
 // One name rule for every resource that has a name: trimmed first, then 1 to the field's maximum, else 400 naming it.
 import { beforeAll, describe, expect, test } from "bun:test";
-import { harness, signUp, type Harness } from "../helpers";
+import { type Harness, harness, signUp } from "../helpers";
 
 let h: Harness;
 let u: Awaited<ReturnType<typeof signUp>>;

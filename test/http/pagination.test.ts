@@ -13,8 +13,8 @@ test("a cursor round-trips and is opaque", () => {
 
 test("a tampered or foreign cursor is a 400 validation_error on cursor", () => {
   const c = encodeCursor(secret, { c: 1, i: "run_a" });
-  const forged = Buffer.from(JSON.stringify({ c: 2, i: "run_z" })).toString("base64url") + "." + c.split(".")[1];
-  for (const bad of [forged, c + "x", "garbage", "", encodeCursor("y".repeat(40), { c: 1, i: "run_a" })]) {
+  const forged = `${Buffer.from(JSON.stringify({ c: 2, i: "run_z" })).toString("base64url")}.${c.split(".")[1]}`;
+  for (const bad of [forged, `${c}x`, "garbage", "", encodeCursor("y".repeat(40), { c: 1, i: "run_a" })]) {
     try {
       decodeCursor(secret, bad);
       throw new Error("accepted");

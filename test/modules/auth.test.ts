@@ -1,12 +1,12 @@
 // Identity: login, logout, /auth/me, admin bootstrap, the user CLI's service, and OIDC JWTs against a real JWKS server.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { exportJWK, generateKeyPair, SignJWT } from "jose";
 import { eq } from "drizzle-orm";
+import { exportJWK, generateKeyPair, SignJWT } from "jose";
 import { users } from "../../src/db/schema";
 import { ensureAdmin } from "../../src/modules/auth/service";
 import { LoginThrottle } from "../../src/modules/auth/throttle";
 import { getBalance } from "../../src/modules/usage/service";
-import { harness, scenarios, signUp, TestClock, type Harness } from "../helpers";
+import { type Harness, harness, scenarios, signUp, TestClock } from "../helpers";
 
 let h: Harness;
 let u: Awaited<ReturnType<typeof signUp>>;

@@ -1,6 +1,6 @@
 // Catalog endpoints: products and prompt templates, read with any valid key; prompt generation needs workflows:write.
 import { beforeAll, describe, expect } from "bun:test";
-import { harness, scenarios, signUp, type Harness } from "../helpers";
+import { type Harness, harness, scenarios, signUp } from "../helpers";
 
 let h: Harness;
 let u: Awaited<ReturnType<typeof signUp>>;

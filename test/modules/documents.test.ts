@@ -4,10 +4,10 @@ import { readdirSync } from "node:fs";
 import path from "node:path";
 import { eq } from "drizzle-orm";
 import { documents } from "../../src/db/schema";
-import { createDocumentFromBytes, getCompletedDocument, toDocumentJson } from "../../src/modules/documents/service";
 import { ApiError } from "../../src/http/errors";
+import { createDocumentFromBytes, getCompletedDocument, toDocumentJson } from "../../src/modules/documents/service";
 import { objectStore } from "../../src/storage";
-import { CORPUS, corpusFile, harness, localPath, scenarios, signUp, TestClock, type Harness } from "../helpers";
+import { CORPUS, corpusFile, type Harness, harness, localPath, scenarios, signUp, TestClock } from "../helpers";
 
 let h: Harness;
 let u: Awaited<ReturnType<typeof signUp>>;
@@ -135,7 +135,12 @@ describe("the presigned flow", () => {
     expect(tooBig.body.error.code).toBe("payload_too_large");
     // Without Content-Length the cap is enforced while streaming.
     const streamed = await h.call("PUT", local(upload.upload_url), {
-      raw: new ReadableStream({ start: (c) => (c.enqueue(bytes), c.close()) }),
+      raw: new ReadableStream({
+        start: (c) => {
+          c.enqueue(bytes);
+          c.close();
+        },
+      }),
       headers: { "content-type": "application/pdf" },
     });
     expect(streamed.status).toBe(413);

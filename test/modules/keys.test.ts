@@ -2,7 +2,7 @@
 import { beforeAll, describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
 import { apiKeys } from "../../src/db/schema";
-import { harness, scenarios, signUp, TestClock, type Harness } from "../helpers";
+import { type Harness, harness, scenarios, signUp, TestClock } from "../helpers";
 
 let h: Harness;
 let u: Awaited<ReturnType<typeof signUp>>;

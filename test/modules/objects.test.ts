@@ -6,9 +6,9 @@ import { loadConfig } from "../../src/config";
 import { createUser } from "../../src/modules/auth/service";
 import { createKey } from "../../src/modules/keys/service";
 import { contentDisposition } from "../../src/modules/objects/service";
-import { startServer, type Running } from "../../src/server";
+import { type Running, startServer } from "../../src/server";
 import { bytesStream, objectStore, signedDownloadUrl, signedUploadUrl } from "../../src/storage";
-import { CORPUS, harness, TestClock, tempDir, type Harness } from "../helpers";
+import { CORPUS, type Harness, harness, TestClock, tempDir } from "../helpers";
 
 const local = (url: string) => {
   const parsed = new URL(url);
@@ -57,8 +57,8 @@ describe("in-process", () => {
     const bare = await h.call("GET", "/v1/objects/ws_x/runs/run_1/output.csv");
     expect(bare.status).toBe(403);
     expect(bare.body.error.code).toBe("signature_invalid");
-    const escape = await h.call("GET", "/v1/objects/..%2F..%2Fassay.db?expires=9999999999&sig=x");
-    expect(escape.status).toBe(403);
+    const traversal = await h.call("GET", "/v1/objects/..%2F..%2Fassay.db?expires=9999999999&sig=x");
+    expect(traversal.status).toBe(403);
   });
 
   test("an upload without size_bytes is capped at 50 MB", async () => {
@@ -112,7 +112,8 @@ describe("a real server", () => {
     const body = new ReadableStream<Uint8Array>({
       pull(c) {
         if (offset >= pdf.length) return c.close();
-        c.enqueue(pdf.subarray(offset, (offset += 16_384)));
+        c.enqueue(pdf.subarray(offset, offset + 16_384));
+        offset += 16_384;
       },
     });
     const put = await fetch(up.body.upload_url, {

@@ -7,7 +7,7 @@ import { createUploadedReference, getReadyReferenceDocuments, referenceStatuses 
 import { indexNext } from "../../src/modules/reference-documents/worker";
 import { search } from "../../src/retrieval";
 import { bytesStream } from "../../src/storage";
-import { CORPUS, corpusFile, harness, signUp, type Harness } from "../helpers";
+import { CORPUS, corpusFile, type Harness, harness, signUp } from "../helpers";
 
 interface Entry {
   file: string;

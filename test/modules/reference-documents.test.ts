@@ -8,7 +8,7 @@ import { claimJob } from "../../src/modules/reference-documents/jobs";
 import { getReadyReferenceDocuments, INDEX_JOB, referenceStatuses } from "../../src/modules/reference-documents/service";
 import { INDEX_LOCK_MS, indexingWorker, indexNext } from "../../src/modules/reference-documents/worker";
 import { objectStore } from "../../src/storage";
-import { corpusFile, harness, localPath, scenarios, signUp, TestClock, type Harness } from "../helpers";
+import { corpusFile, type Harness, harness, localPath, scenarios, signUp, TestClock } from "../helpers";
 
 let h: Harness;
 let u: Awaited<ReturnType<typeof signUp>>;

@@ -1,9 +1,9 @@
 // Runs: creation, every state transition, credits (hold, charge, release, refund), idempotency, sync mode,
 // restart recovery, outputs, the legacy multipart form and usage.
 import { beforeAll, describe, expect, test } from "bun:test";
-import { eq } from "drizzle-orm";
 import { readFileSync } from "node:fs";
 import path from "node:path";
+import { eq } from "drizzle-orm";
 import { creditLedger, documents, events, runs } from "../../src/db/schema";
 import { extract } from "../../src/extract";
 import { createDocumentFromBytes } from "../../src/modules/documents/service";
@@ -11,7 +11,7 @@ import { indexNext } from "../../src/modules/reference-documents/worker";
 import { finishRun } from "../../src/modules/runs/service";
 import { recoverRuns, runTick } from "../../src/modules/runs/worker";
 import { checkBalances, getBalance } from "../../src/modules/usage/service";
-import { CORPUS, harness, signUp, type Harness } from "../helpers";
+import { CORPUS, type Harness, harness, signUp } from "../helpers";
 
 const RUBRIC = `# Persuasive essay rubric
 

@@ -8,16 +8,16 @@ import { createContext } from "../../src/create-context";
 import { tx } from "../../src/db/client";
 import { events, webhookDeliveries, webhookEndpoints } from "../../src/db/schema";
 import { registerJobs } from "../../src/jobs";
+import { createUser } from "../../src/modules/auth/service";
 import { createDocumentFromBytes } from "../../src/modules/documents/service";
 import { runTick } from "../../src/modules/runs/worker";
-import { createUser } from "../../src/modules/auth/service";
 import { claimDelivery, dispatchEvents, sendAttempt } from "../../src/modules/webhooks/delivery";
-import { notifyWebhooks, recordEvent, type EventType } from "../../src/modules/webhooks/events";
+import { type EventType, notifyWebhooks, recordEvent } from "../../src/modules/webhooks/events";
 import { createEndpoint } from "../../src/modules/webhooks/service";
 import { verifySignature } from "../../src/modules/webhooks/signature";
 import { webhookWorker } from "../../src/modules/webhooks/worker";
 import { bytesStream, objectStore, signedDownloadUrl } from "../../src/storage";
-import { harness, signUp, testConfig, TestClock, type Harness } from "../helpers";
+import { type Harness, harness, signUp, TestClock, testConfig } from "../helpers";
 
 interface Hit {
   path: string;
@@ -118,7 +118,7 @@ describe("a delivery", () => {
     const event = await stripe.webhooks.constructEventAsync(hit.body, header, e.secret);
     expect(event).toMatchObject({ id: eventId, type: "run.succeeded", data: { run: { id: "run_test1" } } });
     await expect(stripe.webhooks.constructEventAsync(hit.body, header, `whsec_${"y".repeat(32)}`)).rejects.toThrow();
-    await expect(stripe.webhooks.constructEventAsync(hit.body + " ", header, e.secret)).rejects.toThrow();
+    await expect(stripe.webhooks.constructEventAsync(`${hit.body} `, header, e.secret)).rejects.toThrow();
 
     expect(row.status).toBe("succeeded");
     expect(row.attempts).toEqual([{ at: expect.any(String), status: 200, duration_ms: expect.any(Number) }]);

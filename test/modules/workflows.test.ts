@@ -2,7 +2,7 @@
 import { beforeAll, describe, expect, test } from "bun:test";
 import { promptTemplates } from "../../src/catalog";
 import { createDocumentFromBytes } from "../../src/modules/documents/service";
-import { harness, scenarios, signUp, type Harness, type Reply } from "../helpers";
+import { type Harness, harness, type Reply, scenarios, signUp } from "../helpers";
 
 let h: Harness;
 let u: Awaited<ReturnType<typeof signUp>>;

@@ -6,7 +6,7 @@ import mammoth from "mammoth";
 import Papa from "papaparse";
 import type { Evaluation, OutputFormat } from "../../src/engine/types";
 import { formatLocation } from "../../src/lib/location";
-import { isEvaluation, render, type RenderMeta } from "../../src/render";
+import { isEvaluation, type RenderMeta, render } from "../../src/render";
 import { guardFormula } from "../../src/render/csv";
 
 // Evidence points at real corpus documents (names and phrases from test/fixtures/corpus/manifest.json).
@@ -280,6 +280,7 @@ describe("render: evaluation", () => {
 
   test("characters XML forbids do not break docx or xlsx", async () => {
     const dirty: Evaluation = { ...evaluation, summary: "bell\u0007 and\u0000null\uFFFE kept out" };
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: these are the characters the test looks for
     const forbidden = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]/;
     const docx = await render("docx", dirty, meta);
     expect(decode(unzipSync(docx.bytes)["word/document.xml"]!)).not.toMatch(forbidden);

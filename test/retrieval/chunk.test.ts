@@ -1,7 +1,7 @@
 // chunkDocument: sizes, boundaries, overlap, sections and table rows, and exact offsets into the text.
 import { describe, expect, test } from "bun:test";
 import type { ExtractedDocument } from "../../src/extract/index.ts";
-import { chunkDocument, type Chunk } from "../../src/retrieval/index.ts";
+import { type Chunk, chunkDocument } from "../../src/retrieval/index.ts";
 import { textDoc } from "./helpers.ts";
 
 function expectExactSlices(doc: ExtractedDocument, chunks: Chunk[]) {

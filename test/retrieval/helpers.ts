@@ -1,12 +1,12 @@
 // Retrieval test helpers: a fresh database with workspaces and document rows, and corpus extraction.
 import path from "node:path";
-import { openDb, type Db } from "../../src/db/client.ts";
+import { type Db, openDb } from "../../src/db/client.ts";
 import { documents, workspaces } from "../../src/db/schema.ts";
-import { extract, type ExtractedDocument } from "../../src/extract/index.ts";
-import { tempDir } from "../helpers.ts";
+import { type ExtractedDocument, extract } from "../../src/extract/index.ts";
 import { corpusBytes } from "../extract/helpers.ts";
+import { tempDir } from "../helpers.ts";
 
-export { collapse, manifest, type ManifestEntry } from "../extract/helpers.ts";
+export { collapse, type ManifestEntry, manifest } from "../extract/helpers.ts";
 
 export function freshDb(): Db {
   return openDb(path.join(tempDir("assay-retrieval-"), "assay.db"));

@@ -1,6 +1,6 @@
 // search/searchMany/rankChunks: scoping to workspace and documents, safe queries, ranking, reindexing, locations.
 import { beforeAll, describe, expect, test } from "bun:test";
-import { tx, type Db } from "../../src/db/client.ts";
+import { type Db, tx } from "../../src/db/client.ts";
 import {
   chunkDocument,
   deleteDocumentChunks,
@@ -126,7 +126,10 @@ describe("queries are free text, never FTS5 syntax", () => {
 
   test("random text never throws", () => {
     let seed = 42;
-    const rand = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+    const rand = () => {
+      seed = (seed * 1103515245 + 12345) % 2 ** 31;
+      return seed / 2 ** 31;
+    };
     const alphabet = " \"*():^-+{}[]NEARANDORNOT\\'\u00e9\u0301\u4e2d\u{1F600}\n\tabcxyz0129.,;/";
     for (let n = 0; n < 300; n++) {
       const chars = Array.from({ length: 1 + Math.floor(rand() * 60) }, () => [...alphabet][Math.floor(rand() * [...alphabet].length)]);

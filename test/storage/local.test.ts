@@ -2,7 +2,7 @@
 import { describe, expect, test } from "bun:test";
 import { existsSync, readdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { bytesStream, InvalidKeyError, LocalObjectStore, objectStore, ObjectTooLargeError } from "../../src/storage";
+import { bytesStream, InvalidKeyError, LocalObjectStore, ObjectTooLargeError, objectStore } from "../../src/storage";
 import { tempDir, testConfig } from "../helpers";
 
 const enc = new TextEncoder();

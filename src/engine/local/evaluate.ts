@@ -1,9 +1,9 @@
 // The built-in local evaluator: scores each rubric criterion from the input's coverage of its key terms and from writing signals, with verbatim evidence.
-import { chunkDocument, rankChunksMany, type Chunk } from "../../retrieval";
-import { passagesOf, type Passage } from "../passages";
+import { type Chunk, chunkDocument, rankChunksMany } from "../../retrieval";
+import { type Passage, passagesOf } from "../passages";
 import type { Criterion, EngineDocument, Evaluation, Evidence } from "../types";
 import type { RubricCriterion } from "./criteria";
-import { FACET_STEMS, WRITING_STEMS, facetMarkers, targetWords, writingSignals, type Facet, type WritingSignals } from "./signals";
+import { FACET_STEMS, type Facet, facetMarkers, targetWords, WRITING_STEMS, type WritingSignals, writingSignals } from "./signals";
 import { contentTerms, isGenericStem, keyTermsOf, termCounts, titleTermsOf, tokenize, topicTermsOf } from "./terms";
 
 export interface LocalInput {

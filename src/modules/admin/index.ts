@@ -6,6 +6,7 @@ import { tx } from "../../db/client";
 import { workspaces } from "../../db/schema";
 import { authGuard } from "../../http/auth-guard";
 import { ApiError } from "../../http/errors";
+import { routeDocs } from "../../http/openapi";
 import { findUserByEmail } from "../auth/service";
 import { Run } from "../runs/model";
 import { refundRun, runJson } from "../runs/service";
@@ -49,5 +50,5 @@ export const adminRoutes = (ctx: Context) =>
     .post("/runs/:run_id/refund", ({ params }) => runJson(ctx, refundRun(ctx, params.run_id)), {
       auth: "admin",
       response: { 200: Run },
-      detail: { summary: "Refund a succeeded run: it becomes refunded and its charged credits return", "x-errors": ["409"] } as any,
+      detail: routeDocs({ summary: "Refund a succeeded run: it becomes refunded and its charged credits return", "x-errors": ["409"] }),
     });

@@ -1,16 +1,16 @@
 // Users, workspaces and login sessions; OIDC tokens from an external identity provider.
 import { and, eq, gt, isNull } from "drizzle-orm";
-import { createRemoteJWKSet, jwtVerify, type JWTVerifyGetKey } from "jose";
+import { createRemoteJWKSet, type JWTVerifyGetKey, jwtVerify } from "jose";
 import type { Config } from "../../config";
-import { tx, type Db } from "../../db/client";
+import { type Db, tx } from "../../db/client";
 import { sessions, users, workspaces } from "../../db/schema";
 import { type Auth, type Authenticate, type AuthNeed, type Role, unauthenticated } from "../../http/caller";
 import { ApiError } from "../../http/errors";
 import type { Clock } from "../../lib/clock";
 import { base62, newId, sha256Hex } from "../../lib/ids";
 import { type KeyCache, type RateWindow, rateLimit } from "../keys/service";
-import type { LoginThrottle } from "./throttle";
 import { grantCredits } from "../usage/service";
+import type { LoginThrottle } from "./throttle";
 
 export const SESSION_TTL_MS = 24 * 3600 * 1000;
 export type UserRow = typeof users.$inferSelect;
@@ -81,7 +81,7 @@ export async function login(db: Db, clock: Clock, throttle: LoginThrottle, input
   const user = findUserByEmail(db, input.email);
   dummyHash ??= Bun.password.hash(base62(16), { algorithm: "argon2id" });
   const ok = await Bun.password.verify(input.password, user?.passwordHash ?? (await dummyHash));
-  if (!user || !user.passwordHash || !ok) throw new ApiError(401, "invalid_credentials", "Email or password is incorrect");
+  if (!user?.passwordHash || !ok) throw new ApiError(401, "invalid_credentials", "Email or password is incorrect");
   throttle.succeeded(attempt);
   const token = `sess_${base62(40)}`;
   const now = clock.now();

@@ -1,7 +1,7 @@
 // Wire format of input documents: the create body, DocumentUpload and Document (spec §2), and the row → JSON mapping.
 import { t } from "elysia";
-import { JsonInteger } from "../../http/body";
 import type { documents } from "../../db/schema";
+import { JsonInteger } from "../../http/body";
 
 export type DocumentRow = typeof documents.$inferSelect;
 

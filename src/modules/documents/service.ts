@@ -4,13 +4,13 @@ import mime from "mime-types";
 import type { Context } from "../../context";
 import type { Db } from "../../db/client";
 import { documents } from "../../db/schema";
-import { ExtractError, extractInWorker, type ExtractedDocument } from "../../extract";
+import { ExtractError, type ExtractedDocument, extractInWorker } from "../../extract";
 import { ApiError } from "../../http/errors";
 import { newId } from "../../lib/ids";
-import { bytesStream, MAX_OBJECT_BYTES, objectStore, signedUploadUrl, type SignedUrl } from "../../storage";
-import { toDocumentJson, type DocumentRow } from "./model";
+import { bytesStream, MAX_OBJECT_BYTES, objectStore, type SignedUrl, signedUploadUrl } from "../../storage";
+import { type DocumentRow, toDocumentJson } from "./model";
 
-export { toDocumentJson, type DocumentRow };
+export { type DocumentRow, toDocumentJson };
 
 const MEDIA_TYPE = /^[a-z0-9][a-z0-9!#$&^_.+-]{0,126}\/[a-z0-9][a-z0-9!#$&^_.+-]{0,126}$/;
 
@@ -21,6 +21,7 @@ function invalid(param: string, message: string): ApiError {
 export function checkFilename(raw: string, param = "filename"): string {
   const filename = raw.trim();
   if (!filename) throw invalid(param, `${param} must not be empty`);
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: refusing control characters is the point
   if (/[\x00-\x1f\x7f]/.test(filename)) throw invalid(param, `${param} must not contain control characters`);
   return filename;
 }

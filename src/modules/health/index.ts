@@ -1,7 +1,8 @@
 // Route: GET /v1/health (no auth): real checks of the database and the data directory.
-import { Elysia, t } from "elysia";
+
 import { unlinkSync, writeFileSync } from "node:fs";
 import path from "node:path";
+import { Elysia, t } from "elysia";
 import pkg from "../../../package.json";
 import type { Context } from "../../context";
 

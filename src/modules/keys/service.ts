@@ -152,9 +152,10 @@ export class KeyCache {
   ) {}
 
   private lookupStmt() {
-    return (this._stmt ??= this.db.$client.prepare<ApiKeyRow, [string]>(
+    this._stmt ??= this.db.$client.prepare<ApiKeyRow, [string]>(
       "SELECT id, workspace_id AS workspaceId, user_id AS userId, mode, scopes, status, rate_limit_rpm AS rateLimitRpm, expires_at AS expiresAt, last_used_at AS lastUsedAt FROM api_keys WHERE token_hash = ?",
-    ));
+    );
+    return this._stmt;
   }
   private _stmt: ReturnType<Db["$client"]["prepare"]> | undefined;
 
@@ -167,7 +168,7 @@ export class KeyCache {
       key = hit.key;
     } else {
       const row = this.lookupStmt().get(hash) as (ApiKeyRow & { scopes: string }) | null;
-      if (!row || row.status !== "active") {
+      if (row?.status !== "active") {
         this.forget(hash);
         return null;
       }

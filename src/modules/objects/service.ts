@@ -3,7 +3,7 @@ import { eq } from "drizzle-orm";
 import type { Context } from "../../context";
 import { documents } from "../../db/schema";
 import { ApiError } from "../../http/errors";
-import { isValidKey, MAX_OBJECT_BYTES, objectStore, ObjectTooLargeError, verifySignedUrl } from "../../storage";
+import { isValidKey, MAX_OBJECT_BYTES, ObjectTooLargeError, objectStore, verifySignedUrl } from "../../storage";
 
 type SignedQuery = Record<string, string | undefined>;
 
@@ -69,7 +69,7 @@ export async function receiveUpload(ctx: Context, req: UploadRequest): Promise<{
     throw new ApiError(409, "invalid_state", "This upload was already completed; create a new document to upload another file");
   }
   const declared = signed.maxBytes !== null && signed.maxBytes < MAX_OBJECT_BYTES;
-  const limit = declared ? signed.maxBytes! : MAX_OBJECT_BYTES;
+  const limit = signed.maxBytes !== null && declared ? signed.maxBytes : MAX_OBJECT_BYTES;
   // Refuse before reading a byte when the client says up front that the body is too big.
   if (req.contentLength !== null && /^\d+$/.test(req.contentLength) && Number(req.contentLength) > limit) throw tooLarge(limit, declared);
   const body = req.body ?? new ReadableStream<Uint8Array>({ start: (c) => c.close() });
@@ -98,7 +98,7 @@ export async function serveDownload(ctx: Context, key: string, query: SignedQuer
   const headers: Record<string, string> = {
     "content-type": signed.contentType || "application/octet-stream",
     "content-length": String(blob.size),
-    "content-disposition": contentDisposition(signed.filename || key.split("/").pop()!),
+    "content-disposition": contentDisposition(signed.filename || key.slice(key.lastIndexOf("/") + 1)),
     "cache-control": "private, no-store",
     "x-content-type-options": "nosniff",
   };

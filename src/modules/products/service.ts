@@ -1,5 +1,5 @@
 // The product catalog (seeded from src/catalog/products.json, bundled into the binary).
-import { products, type CatalogProduct } from "../../catalog";
+import { type CatalogProduct, products } from "../../catalog";
 import { ApiError } from "../../http/errors";
 
 const byCode = new Map(products.map((p) => [p.code, p]));

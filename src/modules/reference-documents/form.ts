@@ -1,12 +1,13 @@
 // Reads POST /reference-documents bodies: JSON (presigned form), or multipart (name + file) streamed straight to the
 // object store with the 50 MB cap enforced while streaming (the file is never held whole in memory).
-import busboy from "busboy";
+
 import { Readable } from "node:stream";
+import busboy from "busboy";
 import type { Context } from "../../context";
 import { checkSchema, readJsonBody } from "../../http/body";
 import { ApiError } from "../../http/errors";
 import { MAX_OBJECT_BYTES } from "../../storage";
-import { discardDocuments, storeUploadedDocument, type DocumentRow } from "../documents/service";
+import { type DocumentRow, discardDocuments, storeUploadedDocument } from "../documents/service";
 import { CreateReferenceJson } from "./model";
 
 /** Room for the multipart boundaries and part headers around a 50 MB file. */

@@ -3,7 +3,9 @@ import { Elysia, t } from "elysia";
 import type { Context } from "../../context";
 import { authGuard } from "../../http/auth-guard";
 import { ErrorBody } from "../../http/errors";
+import { routeDocs } from "../../http/openapi";
 import { ListQuery, Page } from "../../http/pagination";
+import { discardDocuments } from "../documents/service";
 import { readCreateRequest } from "./form";
 import {
   CreateReferenceJson,
@@ -13,7 +15,6 @@ import {
   ReferenceDocumentUpload,
   toReferenceDocumentJson,
 } from "./model";
-import { discardDocuments } from "../documents/service";
 import { completeReference, createPresignedReference, deleteReference, listReferences, readReference, referenceForStoredDocument } from "./service";
 
 export const referenceDocumentRoutes = (ctx: Context) =>
@@ -44,7 +45,7 @@ export const referenceDocumentRoutes = (ctx: Context) =>
             upload_content_type: upload.contentType,
           });
         }
-        let row;
+        let row: ReturnType<typeof referenceForStoredDocument>;
         try {
           row = referenceForStoredDocument(ctx, { workspaceId: auth.workspaceId, name: req.name, documentId: req.document.id });
         } catch (err) {
@@ -58,7 +59,7 @@ export const referenceDocumentRoutes = (ctx: Context) =>
         // The body is read by readCreateRequest: JSON, or multipart streamed to the store with the 50 MB cap.
         parse: "none",
         response: { 201: t.Union([ReferenceDocumentUpload, ReferenceDocument]), 413: ErrorBody, 415: ErrorBody },
-        detail: {
+        detail: routeDocs({
           summary: "Create a reference document",
           description:
             "Two forms. JSON (presigned): {name, filename, mime_type?, size_bytes?} answers upload_url; PUT the bytes there with the " +
@@ -71,7 +72,7 @@ export const referenceDocumentRoutes = (ctx: Context) =>
               "multipart/form-data": { schema: CreateReferenceMultipart },
             },
           },
-        } as any,
+        }),
       },
     )
     .post("/:ref_id/complete", async ({ auth, params }) => toReferenceDocumentJson(await completeReference(ctx, auth.workspaceId, params.ref_id)), {

@@ -1,9 +1,9 @@
 // Durable background jobs (the `jobs` table) on the one work queue: enqueue, claim, finish, retry or fail.
 import { and, eq } from "drizzle-orm";
-import type { Clock } from "../../lib/clock";
 import type { Db } from "../../db/client";
 import { jobs } from "../../db/schema";
 import { claim, firstWaiting, type QueueSpec } from "../../jobs/queue";
+import type { Clock } from "../../lib/clock";
 
 export type JobRow = typeof jobs.$inferSelect;
 

@@ -1,7 +1,7 @@
 // Wire format of reference documents (spec §2 ReferenceDocument): create bodies, responses and the row → JSON mapping.
 import { t } from "elysia";
-import { JsonInteger } from "../../http/body";
 import type { referenceDocuments } from "../../db/schema";
+import { JsonInteger } from "../../http/body";
 
 export type ReferenceRow = typeof referenceDocuments.$inferSelect;
 

@@ -1,7 +1,7 @@
 // Reference documents: creation (presigned or multipart), completion, reads, deletion, and what runs need to use them.
 import { and, eq, inArray, isNull } from "drizzle-orm";
 import type { Context } from "../../context";
-import { tx, type Db } from "../../db/client";
+import { type Db, tx } from "../../db/client";
 import { documents, referenceDocuments } from "../../db/schema";
 import type { ExtractedDocument } from "../../extract";
 import { ApiError } from "../../http/errors";
@@ -11,9 +11,9 @@ import { newId } from "../../lib/ids";
 import { objectStore, UPLOAD_URL_TTL_S } from "../../storage";
 import { createPendingDocument, storeUploadedDocument } from "../documents/service";
 import { enqueueJob, findJob, isClaimable } from "./jobs";
-import { toReferenceDocumentJson, type ReferenceRow } from "./model";
+import { type ReferenceRow, toReferenceDocumentJson } from "./model";
 
-export { toReferenceDocumentJson, type ReferenceRow };
+export { type ReferenceRow, toReferenceDocumentJson };
 
 export const INDEX_JOB = "index_reference";
 export const INDEXING_WORKER = "indexing";

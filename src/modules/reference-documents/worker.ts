@@ -10,7 +10,7 @@ import type { JobWorker } from "../../jobs/scheduler";
 import { indexDocumentInBatches } from "../../retrieval";
 import { extractStored, markExtracted, markFailed } from "../documents/service";
 import { notifyWebhooks, recordEvent } from "../webhooks/events";
-import { claimJob, failJob, finishJob, retryJob, type JobRow } from "./jobs";
+import { claimJob, failJob, finishJob, type JobRow, retryJob } from "./jobs";
 import { toReferenceDocumentJson } from "./model";
 import { INDEX_JOB, INDEXING_WORKER } from "./service";
 
@@ -94,12 +94,14 @@ async function processIndexJob(ctx: Context, job: JobRow): Promise<void> {
 }
 
 function setStatus(ctx: Context, id: string, status: "ready" | "failed", failureReason: string | null) {
-  return ctx.db
+  const row = ctx.db
     .update(referenceDocuments)
     .set({ status, failureReason, updatedAt: ctx.clock.now() })
     .where(eq(referenceDocuments.id, id))
     .returning()
-    .get()!;
+    .get();
+  if (!row) throw new Error(`reference document ${id} vanished while being indexed`);
+  return row;
 }
 
 /** An unexpected error (disk, database, a bug): try again later, and give up with a plain reason after the last attempt. */

@@ -3,14 +3,15 @@
 import { Elysia, t } from "elysia";
 import type { Context } from "../../context";
 import { authGuard } from "../../http/auth-guard";
-import type { Auth } from "../../http/caller";
 import { checkSchema, parseJson, readBodyCapped, readJsonBody } from "../../http/body";
+import type { Auth } from "../../http/caller";
 import { ApiError } from "../../http/errors";
+import { routeDocs } from "../../http/openapi";
 import { canonicalJson } from "../../lib/canonical-json";
 import { sha256Hex } from "../../lib/ids";
 import { createDocumentFromBytes, discardDocuments } from "../documents/service";
 import { type Reservation, withIdempotency } from "../idempotency/service";
-import { CreateRunBody, ListRunsQuery, Run, RunOutputFile } from "./model";
+import { CreateRunBody, ListRunsQuery, Run, RunOutputFile, type RunRow } from "./model";
 import { cancelRun, checkRunRequest, createRun, getRun, listRuns, outputFileOf, runJson, visibleMode, waitForRun } from "./service";
 
 const LEGACY_MULTIPART_MAX = 4 * 1024 * 1024;
@@ -33,12 +34,13 @@ async function multipartHash(form: FormData): Promise<string> {
 
 /** JSON form, or the legacy multipart form (files[] ≤ 4 MB in all; metadata and input_documents as JSON strings). */
 async function parseCreateRequest(request: Request): Promise<ParsedCreate> {
-  const type = (request.headers.get("content-type") ?? "").toLowerCase();
+  const contentType = request.headers.get("content-type") ?? "";
+  const type = contentType.toLowerCase();
   if (type.startsWith("multipart/form-data")) {
     const raw = await readBodyCapped(request, LEGACY_MULTIPART_MAX, "multipart request (legacy inline files are limited to 4 MB in all)");
     let form: FormData;
     try {
-      form = (await new Response(raw, { headers: { "content-type": request.headers.get("content-type")! } }).formData()) as FormData;
+      form = (await new Response(raw, { headers: { "content-type": contentType } }).formData()) as FormData;
     } catch {
       throw new ApiError(400, "validation_error", "The multipart body cannot be parsed");
     }
@@ -73,7 +75,7 @@ async function createHandler(ctx: Context, auth: Auth, workflowId: string, parse
   // Inline files become documents only for a request that can succeed; if it still fails, they are removed again.
   if (parsed.files.length) checkRunRequest(ctx, auth, request);
   const created: string[] = [];
-  let run;
+  let run: RunRow;
   try {
     for (const file of parsed.files) {
       const doc = await createDocumentFromBytes(ctx, {
@@ -125,7 +127,7 @@ export const runRoutes = (ctx: Context) =>
         auth: "runs:write",
         parse: "none",
         response: { 200: Run, 202: Run },
-        detail: {
+        detail: routeDocs({
           summary: "Create a run",
           description:
             "JSON body (recommended) or the legacy multipart form (`files[]` parts, 4 MB in all, with `metadata` and `input_documents` as JSON strings). " +
@@ -162,7 +164,7 @@ export const runRoutes = (ctx: Context) =>
               },
             },
           },
-        } as any,
+        }),
       },
     )
     .get("/runs", ({ auth, query }) => listRuns(ctx, auth.workspaceId, visibleMode(auth), query), {
@@ -179,7 +181,7 @@ export const runRoutes = (ctx: Context) =>
     .post("/runs/:run_id/cancel", ({ auth, params }) => runJson(ctx, cancelRun(ctx, auth.workspaceId, params.run_id, visibleMode(auth))), {
       auth: "runs:write",
       response: { 200: Run },
-      detail: { summary: "Cancel a queued run (its credits are released in full)", "x-errors": ["409"] } as any,
+      detail: routeDocs({ summary: "Cancel a queued run (its credits are released in full)", "x-errors": ["409"] }),
     })
     .get(
       "/runs/:run_id/output",
@@ -192,6 +194,6 @@ export const runRoutes = (ctx: Context) =>
       {
         auth: "runs:read",
         response: { 200: RunOutputFile },
-        detail: { summary: "A fresh signed download URL for the run's output file", "x-errors": ["409"] } as any,
+        detail: routeDocs({ summary: "A fresh signed download URL for the run's output file", "x-errors": ["409"] }),
       },
     );

@@ -1,6 +1,6 @@
 // Wire format of runs (spec §2 Run, RunUsage, RunOutputFile; §3 Run status).
 import { t } from "elysia";
-import { runs } from "../../db/schema";
+import type { runs } from "../../db/schema";
 import { iso, isoOrNull } from "../../lib/time";
 
 export type RunRow = typeof runs.$inferSelect;

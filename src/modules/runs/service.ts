@@ -1,20 +1,20 @@
 // Runs: quote + hold + insert in one transaction, read, cancel, wait (sync mode), and the state machine's terminal moves.
 import { and, eq, inArray } from "drizzle-orm";
+import type { ProductPricing } from "../../catalog";
 import type { Context } from "../../context";
-import { tx, type Db } from "../../db/client";
+import { type Db, tx } from "../../db/client";
 import { documents, runs } from "../../db/schema";
+import type { Auth } from "../../http/caller";
 import { ApiError } from "../../http/errors";
 import { listPage } from "../../http/pagination";
 import { newId } from "../../lib/ids";
 import { Waiters } from "../../lib/waiters";
 import { signedDownloadUrl } from "../../storage";
-import type { Auth } from "../../http/caller";
-import type { ProductPricing } from "../../catalog";
 import { getProduct } from "../products/service";
 import { chargeHold, holdCredits, refundCharge, releaseHold, roundCredits } from "../usage/service";
-import { notifyWebhooks, recordEvent, type EventType } from "../webhooks/events";
+import { type EventType, notifyWebhooks, recordEvent } from "../webhooks/events";
 import { getWorkflow } from "../workflows/service";
-import { type KeyMode, toRunJson, type RunRow, type RunStatus } from "./model";
+import { type KeyMode, type RunRow, type RunStatus, toRunJson } from "./model";
 
 const METADATA_MAX_BYTES = 16 * 1024;
 /** Runs a workspace may have waiting at once; more is a client loop gone wrong, not work anyone will wait for. */
@@ -102,7 +102,7 @@ export function createRun(ctx: Context, auth: Auth, input: CreateRunInput, inTra
     }
     const quoted = quoteCredits(
       getProduct(workflow.productCode).pricing,
-      ids.map((id) => byId.get(id)!),
+      docs, // every id was found above
     );
     const now = clock.now();
     const run: RunRow = {

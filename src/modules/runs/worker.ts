@@ -2,7 +2,7 @@
 import { and, eq, inArray } from "drizzle-orm";
 import type { Context } from "../../context";
 import { documents, runs } from "../../db/schema";
-import { evaluate, EngineError } from "../../engine";
+import { EngineError, evaluate } from "../../engine";
 import type { EngineDocument, ModelPolicy, OutputFormat } from "../../engine/types";
 import type { ExtractedDocument } from "../../extract/types";
 import { claim, LEASE_FREE, type QueueSpec, withLease } from "../../jobs/queue";
@@ -12,7 +12,7 @@ import { bytesStream, objectStore } from "../../storage";
 import { getReadyReferenceDocuments, referenceStatuses } from "../reference-documents/service";
 import { getWorkflow } from "../workflows/service";
 import type { RunRow } from "./model";
-import { finishRun, findRun } from "./service";
+import { findRun, finishRun } from "./service";
 
 /** A claimed run's lease; renewed while it runs, so a crashed process's runs are found again. */
 const LEASE_MS = 60_000;

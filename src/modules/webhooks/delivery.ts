@@ -1,12 +1,12 @@
 // Webhook deliveries: fan-out of outbox events into delivery rows, claiming one due row, sending one signed attempt,
 // and the rules that decide what happens next (retry schedule, window, Retry-After, 410, disabling a dead endpoint).
-import { and, asc, count, eq, gte, inArray, isNull, lte, ne, or, sql } from "drizzle-orm";
+import { and, asc, count, eq, gte, inArray, isNull, lte, ne, or } from "drizzle-orm";
 import type { Config } from "../../config";
-import type { Clock } from "../../lib/clock";
-import { tx, type Db } from "../../db/client";
+import { type Db, tx } from "../../db/client";
 import { events, webhookDeliveries, webhookEndpoints } from "../../db/schema";
 import { ApiError } from "../../http/errors";
 import { claim, firstWaiting, type QueueSpec } from "../../jobs/queue";
+import type { Clock } from "../../lib/clock";
 import { newId } from "../../lib/ids";
 import { parseRetryAfter } from "../../lib/retry-after";
 import { resignDownloadUrls } from "../../storage";
@@ -256,10 +256,10 @@ export function recordAttempt(db: Db, clock: Clock, config: WebhookConfig, claim
       .update(webhookDeliveries)
       .set({ attempts, status, firstAttemptAt, nextAttemptAt: next, lockedUntil: null })
       // Only while our claim holds: a claim that expired belongs to whoever took the row over.
-      .where(and(eq(webhookDeliveries.id, claimed.id), eq(webhookDeliveries.lockedUntil, claimed.lockedUntil!)))
+      .where(and(eq(webhookDeliveries.id, claimed.id), leaseHeld(claimed)))
       .returning()
       .get();
-    if (!row) return db.select().from(webhookDeliveries).where(eq(webhookDeliveries.id, claimed.id)).get()!;
+    if (!row) return { ...claimed, ...(db.select().from(webhookDeliveries).where(eq(webhookDeliveries.id, claimed.id)).get() ?? {}) };
     if (status === "failed" && outcome.attempt.status !== 410 && claimed.status === "pending") disableIfDead(db, now, claimed.endpointId, claimed.id);
     return row;
   });
@@ -269,8 +269,13 @@ export function recordAttempt(db: Db, clock: Clock, config: WebhookConfig, claim
 function giveUp(db: Db, claimed: DeliveryRow) {
   db.update(webhookDeliveries)
     .set({ status: "failed", nextAttemptAt: null, lockedUntil: null })
-    .where(and(eq(webhookDeliveries.id, claimed.id), eq(webhookDeliveries.lockedUntil, claimed.lockedUntil!)))
+    .where(and(eq(webhookDeliveries.id, claimed.id), leaseHeld(claimed)))
     .run();
+}
+
+/** The row still carries the lease we claimed it with (a claimed row always has one). */
+function leaseHeld(claimed: DeliveryRow) {
+  return claimed.lockedUntil === null ? isNull(webhookDeliveries.lockedUntil) : eq(webhookDeliveries.lockedUntil, claimed.lockedUntil);
 }
 
 /** Claims one due delivery and makes one attempt. Resolves false when nothing was due. */

@@ -1,8 +1,8 @@
 // The outbox: other modules record events here inside the transaction that makes the change they report.
 import type { Context } from "../../context";
-import type { Clock } from "../../lib/clock";
 import type { Db } from "../../db/client";
 import { events } from "../../db/schema";
+import type { Clock } from "../../lib/clock";
 import { newId } from "../../lib/ids";
 
 export const EVENT_TYPES = ["run.succeeded", "run.failed", "run.canceled", "reference_document.ready"] as const;

@@ -2,8 +2,8 @@
 import { t } from "elysia";
 import type { webhookDeliveries, webhookEndpoints } from "../../db/schema";
 import { ListQuery } from "../../http/pagination";
-import { EVENT_TYPES } from "./events";
 import { iso } from "../../lib/time";
+import { EVENT_TYPES } from "./events";
 
 export type EndpointRow = typeof webhookEndpoints.$inferSelect;
 export type DeliveryRow = typeof webhookDeliveries.$inferSelect;

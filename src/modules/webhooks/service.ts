@@ -1,13 +1,13 @@
 // Webhook endpoints: create (secret shown once), list, read, update, soft delete; and the delivery log of one endpoint.
 import { and, eq, isNull } from "drizzle-orm";
-import type { Clock } from "../../lib/clock";
-import { tx, type Db } from "../../db/client";
+import { type Db, tx } from "../../db/client";
 import { webhookDeliveries, webhookEndpoints } from "../../db/schema";
 import { ApiError } from "../../http/errors";
 import { listPage } from "../../http/pagination";
+import type { Clock } from "../../lib/clock";
 import { base62, newId } from "../../lib/ids";
 import { EVENT_TYPES } from "./events";
-import { toDeliveryJson, toEndpointJson, type DeliveryRow, type EndpointRow } from "./model";
+import { type DeliveryRow, type EndpointRow, toDeliveryJson, toEndpointJson } from "./model";
 import { urlProblem } from "./url-policy";
 
 function checkUrl(url: string): string {

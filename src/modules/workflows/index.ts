@@ -3,7 +3,7 @@ import { Elysia, t } from "elysia";
 import type { Context } from "../../context";
 import { authGuard } from "../../http/auth-guard";
 import { ListQuery, Page } from "../../http/pagination";
-import { CreateWorkflowBody, UpdateWorkflowBody, Workflow, toWorkflowJson } from "./model";
+import { CreateWorkflowBody, toWorkflowJson, UpdateWorkflowBody, Workflow } from "./model";
 import { createWorkflow, deleteWorkflow, getWorkflow, listWorkflows, updateWorkflow } from "./service";
 
 const Deleted = t.Object({ id: t.String(), object: t.Literal("workflow"), deleted: t.Literal(true) });

@@ -1,6 +1,6 @@
 // Wire format of workflows (spec §2 Workflow, §4 Workflows).
 import { t } from "elysia";
-import { workflows } from "../../db/schema";
+import type { workflows } from "../../db/schema";
 import { iso } from "../../lib/time";
 
 export type WorkflowRow = typeof workflows.$inferSelect;

@@ -2,7 +2,6 @@
 import { and, eq, inArray, isNull } from "drizzle-orm";
 import { promptTemplates } from "../../catalog";
 import type { Context } from "../../context";
-import type { Clock } from "../../lib/clock";
 import type { Db } from "../../db/client";
 import { documents, referenceDocuments, webhookEndpoints, workflows } from "../../db/schema";
 import { resolveOutputSchema } from "../../engine/output-schema";
@@ -11,6 +10,7 @@ import type { ExtractedDocument } from "../../extract/types";
 import { ApiError } from "../../http/errors";
 import { checkName } from "../../http/names";
 import { listPage } from "../../http/pagination";
+import type { Clock } from "../../lib/clock";
 import { newId } from "../../lib/ids";
 import { objectStore } from "../../storage";
 import { getProduct } from "../products/service";
@@ -36,11 +36,11 @@ function invalid(param: string, message: string): never {
 }
 
 function checkProduct(code: string) {
-  let product;
+  let product: ReturnType<typeof getProduct>;
   try {
     product = getProduct(code);
   } catch {
-    invalid("product_code", `product_code "${code}" is not a product (GET /v1/products lists them)`);
+    return invalid("product_code", `product_code "${code}" is not a product (GET /v1/products lists them)`);
   }
   if (product.status === "deprecated") invalid("product_code", `product "${code}" is deprecated; choose another product`);
   return product;
