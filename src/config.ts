@@ -60,7 +60,7 @@ export const SETTINGS = [
 ] as const;
 
 /** ASSAY_DATA_DIR → data-dir. */
-export const settingFlag = (name: (typeof SETTINGS)[number]) => name.slice("ASSAY_".length).toLowerCase().replaceAll("_", "-");
+const settingFlag = (name: (typeof SETTINGS)[number]) => name.slice("ASSAY_".length).toLowerCase().replaceAll("_", "-");
 
 /** The settings as node:util parseArgs options (all strings), for every command that reads the configuration. */
 export function settingOptions(): Record<string, { type: "string" }> {
@@ -80,7 +80,7 @@ export function flagsToEnv(values: Record<string, unknown>): Source {
 const DURATION = /^(\d+)(ms|s|m|h|d)$/;
 const UNIT_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
 
-export function parseDuration(name: string, raw: string): number {
+function parseDuration(name: string, raw: string): number {
   const m = DURATION.exec(raw.trim());
   if (!m) throw new ConfigError(`${name}: "${raw}" is not a duration like 90s, 5m, 2h or 1d`);
   return Number(m[1]) * UNIT_MS[m[2]];

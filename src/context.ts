@@ -14,7 +14,7 @@ export interface Context {
   runtime: Runtime;
 }
 
-export interface Runtime {
+interface Runtime {
   /** Bearer token → caller, for the HTTP guard; the auth module's (API keys cached in memory, sessions, OIDC). */
   authenticate: Authenticate;
   /** Drops a revoked key from the authenticator's cache, so it stops working at once. */

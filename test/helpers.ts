@@ -30,7 +30,7 @@ export interface Harness {
   call(method: string, urlPath: string, opts?: CallOptions): Promise<Reply>;
 }
 
-export interface CallOptions {
+interface CallOptions {
   token?: string;
   body?: unknown;
   raw?: RequestInit["body"];

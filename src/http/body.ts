@@ -68,8 +68,8 @@ export async function discardUnreadBody(request: Request): Promise<void> {
   }
 }
 
-export const JSON_BODY_MAX = 1024 * 1024;
-export const JSON_MAX_DEPTH = 64;
+const JSON_BODY_MAX = 1024 * 1024;
+const JSON_MAX_DEPTH = 64;
 
 /** Deepest nesting of arrays/objects in a JSON text (brackets inside strings do not count). */
 function jsonDepth(text: string): number {

@@ -14,7 +14,7 @@ export const SCOPES = [
   "webhooks:write",
   "usage:read",
 ] as const;
-export type Scope = (typeof SCOPES)[number];
+type Scope = (typeof SCOPES)[number];
 
 export type Role = "admin" | "member";
 

@@ -26,7 +26,7 @@ export const ErrorBody = t.Object(
   { title: "Error" },
 );
 
-export function errorJson(code: string, message: string, requestId: string, param?: string) {
+function errorJson(code: string, message: string, requestId: string, param?: string) {
   return { error: param === undefined ? { code, message, request_id: requestId } : { code, message, param, request_id: requestId } };
 }
 

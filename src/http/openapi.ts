@@ -7,7 +7,7 @@ import { stubFromSchema } from "../engine/stub";
 import { SECURITY_SCHEMES } from "./auth-guard";
 import { ErrorBody } from "./errors";
 
-export const API_VERSION = "1.0.0";
+const API_VERSION = "1.0.0";
 
 const DESCRIPTION = `Assay evaluates documents against your rubrics and criteria, on your own machine.
 
@@ -100,7 +100,7 @@ function dropNumericStrings(node: unknown): unknown {
   return obj;
 }
 
-export function buildOpenApiDocument(app: AnyElysia, publicUrl: string) {
+function buildOpenApiDocument(app: AnyElysia, publicUrl: string) {
   const generated = toOpenAPISchema(app, { paths: INTERNAL_PATHS, staticFile: true }, undefined, undefined, "3.1.2");
   const paths = dropNumericStrings(generated.paths) as typeof generated.paths;
   const components = generated.components;

@@ -44,7 +44,7 @@ export function decodeCursor(secret: string, cursor: string): CursorPos {
 }
 
 /** WHERE fragment "older than the cursor" and ORDER BY for (created_at desc, id desc). */
-export function pageClause(secret: string, cols: { createdAt: SQLiteColumn; id: SQLiteColumn }, cursor?: string) {
+function pageClause(secret: string, cols: { createdAt: SQLiteColumn; id: SQLiteColumn }, cursor?: string) {
   let where: SQL | undefined;
   if (cursor) {
     const pos = decodeCursor(secret, cursor);

@@ -94,8 +94,3 @@ export async function withLease<T>(
     clearInterval(timer);
   }
 }
-
-/** Exponential backoff for retries: base × 2^(attempt − 1), capped. */
-export function backoff(attempt: number, baseMs: number, capMs: number): number {
-  return Math.min(capMs, baseMs * 2 ** Math.max(0, attempt - 1));
-}

@@ -7,11 +7,11 @@ import { signUrl, verifySignedUrl } from "./signing";
 
 export { LocalObjectStore } from "./local";
 export { bytesStream, InvalidKeyError, isValidKey, MAX_OBJECT_BYTES, type ObjectStore, ObjectTooLargeError } from "./object-store";
-export { type SignOptions, signUrl, type VerifyResult, verifySignedUrl } from "./signing";
+export { signUrl, verifySignedUrl } from "./signing";
 
 /** Upload URLs live 15 minutes, download URLs 1 hour (CONTRACT.md "Uploads and downloads"). */
 export const UPLOAD_URL_TTL_S = 15 * 60;
-export const DOWNLOAD_URL_TTL_S = 60 * 60;
+const DOWNLOAD_URL_TTL_S = 60 * 60;
 
 // The Context has no storage field; stores are cached here by data dir so every caller shares one instance.
 const stores = new Map<string, ObjectStore>();

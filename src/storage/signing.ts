@@ -2,7 +2,7 @@
 import { createHmac, timingSafeEqual } from "node:crypto";
 import { assertValidKey } from "./object-store";
 
-export type SignedMethod = "PUT" | "GET";
+type SignedMethod = "PUT" | "GET";
 
 export interface SignOptions {
   method: SignedMethod;

@@ -6,7 +6,7 @@ import { type ExtractedDocument, extract } from "../../src/extract/index.ts";
 import { corpusBytes } from "../extract/helpers.ts";
 import { tempDir } from "../helpers.ts";
 
-export { collapse, type ManifestEntry, manifest } from "../extract/helpers.ts";
+export { collapse, manifest } from "../extract/helpers.ts";
 
 export function freshDb(): Db {
   return openDb(path.join(tempDir("assay-retrieval-"), "assay.db"));

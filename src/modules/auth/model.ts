@@ -1,7 +1,7 @@
 // Wire format of login, logout and /auth/me.
 import { t } from "elysia";
 
-export const User = t.Object({ id: t.String(), email: t.String(), role: t.Union([t.Literal("admin"), t.Literal("member")]) }, { title: "User" });
+const User = t.Object({ id: t.String(), email: t.String(), role: t.Union([t.Literal("admin"), t.Literal("member")]) }, { title: "User" });
 
 export const LoginBody = t.Object({
   email: t.String({ minLength: 1, maxLength: 320, examples: ["admin@example.com"] }),

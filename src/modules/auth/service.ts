@@ -12,12 +12,12 @@ import { type KeyCache, type RateWindow, rateLimit } from "../keys/service";
 import { grantCredits } from "../usage/service";
 import type { LoginThrottle } from "./throttle";
 
-export const SESSION_TTL_MS = 24 * 3600 * 1000;
+const SESSION_TTL_MS = 24 * 3600 * 1000;
 export type UserRow = typeof users.$inferSelect;
 
 const EMAIL = /^[^\s@]+@[^\s@]+$/;
 
-export function normalizeEmail(email: string): string {
+function normalizeEmail(email: string): string {
   return email.trim().toLowerCase();
 }
 
@@ -92,7 +92,7 @@ export async function login(db: Db, clock: Clock, throttle: LoginThrottle, input
   return { token, user, expiresAt };
 }
 
-export function sessionUser(db: Db, clock: Clock, token: string): UserRow | undefined {
+function sessionUser(db: Db, clock: Clock, token: string): UserRow | undefined {
   const row = db
     .select({ user: users })
     .from(sessions)
@@ -175,7 +175,7 @@ interface OidcClaims {
  * subject yet; an unverified one is never trusted (anyone may type any address at some IdPs), so the user gets a
  * placeholder address instead.
  */
-export async function oidcUser(db: Db, clock: Clock, config: Config, claims: OidcClaims): Promise<UserRow> {
+async function oidcUser(db: Db, clock: Clock, config: Config, claims: OidcClaims): Promise<UserRow> {
   const existing = db.select().from(users).where(eq(users.oidcSub, claims.sub)).get();
   if (existing) return existing;
   const verifiedEmail = claims.email && claims.emailVerified ? claims.email : null;

@@ -18,7 +18,7 @@ function invalid(param: string, message: string): ApiError {
   return new ApiError(400, "validation_error", message, param);
 }
 
-export function checkFilename(raw: string, param = "filename"): string {
+function checkFilename(raw: string, param = "filename"): string {
   const filename = raw.trim();
   if (!filename) throw invalid(param, `${param} must not be empty`);
   // biome-ignore lint/suspicious/noControlCharactersInRegex: refusing control characters is the point
@@ -27,7 +27,7 @@ export function checkFilename(raw: string, param = "filename"): string {
 }
 
 /** The upload's Content-Type: the declared one (media type only, lower case), else from the extension, else octet-stream. */
-export function resolveMimeType(filename: string, declared?: string | null, param = "mime_type"): string {
+function resolveMimeType(filename: string, declared?: string | null, param = "mime_type"): string {
   if (declared != null) {
     const media = declared.split(";")[0].trim().toLowerCase();
     if (!MEDIA_TYPE.test(media)) throw invalid(param, `${param} must be a media type such as application/pdf`);
@@ -36,7 +36,7 @@ export function resolveMimeType(filename: string, declared?: string | null, para
   return mime.lookup(filename) || "application/octet-stream";
 }
 
-export function checkSize(sizeBytes: number | undefined, param = "size_bytes"): void {
+function checkSize(sizeBytes: number | undefined, param = "size_bytes"): void {
   if (sizeBytes === undefined) return;
   if (sizeBytes < 1) throw invalid(param, `${param} must be at least 1`);
   if (sizeBytes > MAX_OBJECT_BYTES) throw new ApiError(413, "payload_too_large", `${param} is over the 52428800-byte (50 MB) limit`, param);
@@ -117,7 +117,7 @@ export function getCompletedDocument(db: Db, workspaceId: string, id: string): D
 }
 
 /** The ExtractError a failed document keeps, as the API error it answers (415 or 422). */
-export function extractFailure(row: Pick<DocumentRow, "error">): ApiError {
+function extractFailure(row: Pick<DocumentRow, "error">): ApiError {
   let saved: { code?: string; message?: string } = {};
   try {
     saved = JSON.parse(row.error ?? "{}");

@@ -8,7 +8,7 @@ import type { Context } from "../../context";
 
 const Check = t.Object({ status: t.Union([t.Literal("ok"), t.Literal("fail")]), latency_ms: t.Number(), error: t.Optional(t.String()) });
 
-export const Health = t.Object(
+const Health = t.Object(
   {
     status: t.Union([t.Literal("ok"), t.Literal("degraded")]),
     service: t.String({ examples: ["assay"] }),

@@ -7,7 +7,7 @@ import { idempotencyKeys } from "../../db/schema";
 import { ApiError } from "../../http/errors";
 import { sha256Hex } from "../../lib/ids";
 
-export const IDEMPOTENCY_RETENTION_MS = 24 * 3600 * 1000;
+const IDEMPOTENCY_RETENTION_MS = 24 * 3600 * 1000;
 
 export interface Outcome {
   status: number;

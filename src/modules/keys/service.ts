@@ -39,7 +39,7 @@ export interface CreateKeyInput {
 }
 
 /** Active (unexpired) API keys a workspace may hold at once: enough for every service, bounded for the key cache. */
-export const MAX_ACTIVE_KEYS = 100;
+const MAX_ACTIVE_KEYS = 100;
 
 export function createKey(db: Db, clock: Clock, input: CreateKeyInput) {
   const name = checkName(input.name, 100);

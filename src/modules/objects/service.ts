@@ -8,7 +8,7 @@ import { isValidKey, MAX_OBJECT_BYTES, ObjectTooLargeError, objectStore, verifyS
 type SignedQuery = Record<string, string | undefined>;
 
 /** "Text/Plain; charset=UTF-8" → "text/plain": uploads are matched on the media type alone. */
-export function mediaType(header: string | null | undefined): string {
+function mediaType(header: string | null | undefined): string {
   return (header ?? "").split(";")[0].trim().toLowerCase();
 }
 

@@ -1,8 +1,8 @@
 // Wire format of prompt templates and prompt generation (spec §2 PromptTemplate, GeneratedPrompt).
 import { t } from "elysia";
 
-export const Category = t.Union([t.Literal("education"), t.Literal("legal"), t.Literal("grading"), t.Literal("hr"), t.Literal("general")]);
-export const OutputFormat = t.Union([t.Literal("json"), t.Literal("markdown"), t.Literal("docx"), t.Literal("xlsx"), t.Literal("csv")]);
+const Category = t.Union([t.Literal("education"), t.Literal("legal"), t.Literal("grading"), t.Literal("hr"), t.Literal("general")]);
+const OutputFormat = t.Union([t.Literal("json"), t.Literal("markdown"), t.Literal("docx"), t.Literal("xlsx"), t.Literal("csv")]);
 
 export const PromptTemplate = t.Object(
   {

@@ -13,7 +13,7 @@ import { createPendingDocument, storeUploadedDocument } from "../documents/servi
 import { enqueueJob, findJob, isClaimable } from "./jobs";
 import { type ReferenceRow, toReferenceDocumentJson } from "./model";
 
-export { type ReferenceRow, toReferenceDocumentJson };
+export type { ReferenceRow };
 
 export const INDEX_JOB = "index_reference";
 export const INDEXING_WORKER = "indexing";
@@ -77,7 +77,7 @@ export function referenceForStoredDocument(ctx: Context, input: { workspaceId: s
 }
 
 /** A reference document of the workspace that is not deleted, or 404. */
-export function getReference(db: Db, workspaceId: string, id: string): ReferenceRow {
+function getReference(db: Db, workspaceId: string, id: string): ReferenceRow {
   const row = db
     .select()
     .from(referenceDocuments)

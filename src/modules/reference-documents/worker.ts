@@ -16,7 +16,7 @@ import { INDEX_JOB, INDEXING_WORKER } from "./service";
 
 /** An indexing job's lease: renewed every third of it while the job runs; a dead process's job is resumed after it. */
 export const INDEX_LOCK_MS = 5 * 60_000;
-export const MAX_INDEX_ATTEMPTS = 3;
+const MAX_INDEX_ATTEMPTS = 3;
 /** Wait before attempt n+1 after an unexpected error: 30 s, then 2 min. */
 const BACKOFF_MS = [30_000, 120_000];
 

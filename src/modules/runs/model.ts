@@ -6,7 +6,7 @@ import { iso, isoOrNull } from "../../lib/time";
 export type RunRow = typeof runs.$inferSelect;
 /** live or test: the mode of the key that created the run (a session creates live runs). */
 export type KeyMode = RunRow["keyMode"];
-export const RUN_STATUSES = ["queued", "running", "succeeded", "failed", "canceled", "refunded"] as const;
+const RUN_STATUSES = ["queued", "running", "succeeded", "failed", "canceled", "refunded"] as const;
 export type RunStatus = (typeof RUN_STATUSES)[number];
 
 const RunStatusSchema = t.Union([
@@ -19,7 +19,7 @@ const RunStatusSchema = t.Union([
 ]);
 const NullableDate = t.Union([t.String({ format: "date-time" }), t.Null()]);
 
-export const RunUsage = t.Object(
+const RunUsage = t.Object(
   {
     input_tokens: t.Union([t.Integer(), t.Null()]),
     output_tokens: t.Union([t.Integer(), t.Null()]),

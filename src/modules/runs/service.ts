@@ -18,11 +18,11 @@ import { type KeyMode, type RunRow, type RunStatus, toRunJson } from "./model";
 
 const METADATA_MAX_BYTES = 16 * 1024;
 /** Runs a workspace may have waiting at once; more is a client loop gone wrong, not work anyone will wait for. */
-export const MAX_QUEUED_RUNS = 1000;
-export const MAX_INPUTS = 50;
+const MAX_QUEUED_RUNS = 1000;
+const MAX_INPUTS = 50;
 
 /** quoted_credits: the product's price per run plus, per input, its pages (paged formats) or its started 1,000 characters. */
-export function quoteCredits(pricing: ProductPricing, inputs: { pageCount: number | null; textChars: number | null }[]): number {
+function quoteCredits(pricing: ProductPricing, inputs: { pageCount: number | null; textChars: number | null }[]): number {
   let total = pricing.credits_per_run;
   for (const doc of inputs) {
     if (doc.pageCount && doc.pageCount > 0) total += doc.pageCount * pricing.credits_per_page;

@@ -18,7 +18,7 @@ import { findRun, finishRun } from "./service";
 const LEASE_MS = 60_000;
 /** How long a run waits before looking at its still-processing references again. */
 const REFERENCE_WAIT_MS = 1_000;
-export const MAX_ATTEMPTS = 3;
+const MAX_ATTEMPTS = 3;
 
 /**
  * Queued runs, fair between workspaces: each workspace's oldest waiting run is a candidate; the one whose workspace

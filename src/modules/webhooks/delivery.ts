@@ -22,7 +22,7 @@ export type WebhookConfig = Pick<
 type Attempt = DeliveryRow["attempts"][number];
 
 /** A claim outlives the attempt's timeout by this much, so only a crashed process's claim ever expires. */
-export const LOCK_MARGIN_MS = 30_000;
+const LOCK_MARGIN_MS = 30_000;
 /** An endpoint whose every delivery of this period failed is disabled. */
 const DEAD_ENDPOINT_PERIOD_MS = 24 * 3_600_000;
 /** Bounds a receiver's Retry-After; one that passes the retry window fails the delivery anyway (nextAttemptAt). */
@@ -127,13 +127,7 @@ export function claimDelivery(db: Db, clock: Clock, config: WebhookConfig): Deli
  * is failed). The schedule's delays are gaps between attempts, its last delay repeats; a receiver's Retry-After
  * replaces the delay.
  */
-export function nextAttemptAt(
-  config: WebhookConfig,
-  attemptsMade: number,
-  firstAttemptAt: number,
-  now: number,
-  retryAfterMs: number | null,
-): number | null {
+function nextAttemptAt(config: WebhookConfig, attemptsMade: number, firstAttemptAt: number, now: number, retryAfterMs: number | null): number | null {
   const schedule = config.webhookRetryScheduleMs;
   const delay = retryAfterMs != null ? Math.max(retryAfterMs, MIN_RETRY_AFTER_MS) : schedule[Math.min(attemptsMade - 1, schedule.length - 1)];
   const next = now + delay;
@@ -236,7 +230,7 @@ function disableEndpoint(db: Db, now: number, endpointId: string) {
  * Writes an attempt's outcome on the claimed row and releases the claim. `manual`: a retry asked for through the API;
  * when it fails on an already failed delivery, the delivery stays failed (no new schedule starts).
  */
-export function recordAttempt(db: Db, clock: Clock, config: WebhookConfig, claimed: DeliveryRow, outcome: Outcome, manual = false): DeliveryRow {
+function recordAttempt(db: Db, clock: Clock, config: WebhookConfig, claimed: DeliveryRow, outcome: Outcome, manual = false): DeliveryRow {
   return tx(db, () => {
     const now = clock.now();
     const attempts = [...claimed.attempts, outcome.attempt];

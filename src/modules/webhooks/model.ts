@@ -60,7 +60,7 @@ export const DeletedEndpoint = t.Object(
   { title: "DeletedWebhookEndpoint" },
 );
 
-export const DeliveryAttempt = t.Object(
+const DeliveryAttempt = t.Object(
   {
     at: t.String({ format: "date-time" }),
     status: t.Union([t.Integer(), t.Null()], { description: "The receiver's HTTP status; null when none came (timeout, connection error)" }),

@@ -2,9 +2,9 @@
 import { createHmac, timingSafeEqual } from "node:crypto";
 
 /** Receivers reject signatures older (or newer) than this; the spec's tolerance. */
-export const SIGNATURE_TOLERANCE_SECONDS = 300;
+const SIGNATURE_TOLERANCE_SECONDS = 300;
 
-export function computeSignature(secret: string, timestamp: number, rawBody: string): string {
+function computeSignature(secret: string, timestamp: number, rawBody: string): string {
   return createHmac("sha256", secret).update(`${timestamp}.${rawBody}`).digest("hex");
 }
 
