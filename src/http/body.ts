@@ -89,17 +89,25 @@ function jsonDepth(text: string): number {
   return max;
 }
 
-/** JSON.parse with our errors; deep nesting is refused before anything recursive (validation, cloning) sees it. */
+/**
+ * JSON.parse with our errors; deep nesting is refused before anything recursive (validation, cloning) sees it. A
+ * `__proto__` key is refused too: copying the value would silently drop it (or worse, set a prototype).
+ */
 export function parseJson(text: string): unknown {
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch {
-    throw new ApiError(400, "invalid_json", "The request body is not valid JSON");
-  }
   if (jsonDepth(text) > JSON_MAX_DEPTH) {
     throw new ApiError(400, "invalid_json", `The request body nests deeper than ${JSON_MAX_DEPTH} levels`);
   }
+  let value: unknown;
+  let proto = false;
+  try {
+    value = JSON.parse(text, (key, v) => {
+      if (key === "__proto__") proto = true;
+      return v;
+    });
+  } catch {
+    throw new ApiError(400, "invalid_json", "The request body is not valid JSON");
+  }
+  if (proto) throw new ApiError(400, "validation_error", 'A key named "__proto__" is not accepted anywhere in a body');
   return value;
 }
 
@@ -111,8 +119,17 @@ export async function readJsonBody(request: Request): Promise<unknown> {
   if (media !== "application/json" && !media.endsWith("+json")) {
     throw new ApiError(415, "unsupported_media_type", "Send the body as application/json");
   }
-  return parseJson(new TextDecoder().decode(bytes));
+  let text: string;
+  try {
+    text = UTF8.decode(bytes);
+  } catch {
+    throw new ApiError(400, "invalid_json", "The request body is not valid UTF-8");
+  }
+  return parseJson(text);
 }
+
+// Fatal: invalid UTF-8 is refused, never replaced with U+FFFD behind the client's back.
+const UTF8 = new TextDecoder("utf-8", { fatal: true });
 
 /** Validates against a TypeBox schema; the first failure becomes 400 validation_error naming its field. */
 export function checkSchema<T extends TSchema>(schema: T, value: unknown): Static<T> {

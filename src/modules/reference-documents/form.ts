@@ -52,12 +52,14 @@ async function readMultipart(ctx: Context, workspaceId: string, request: Request
   let name: string | undefined;
   let stored: Promise<DocumentRow> | null = null;
   let truncated = false;
+  let secondFile = false;
   const finished = new Promise<void>((resolve, reject) => {
     parser.on("field", (field, value) => {
       if (field === "name") name = value;
     });
     parser.on("file", (field, stream, info) => {
       if (field !== "file" || stored) {
+        if (field === "file") secondFile = true;
         stream.resume(); // not ours: drain it so the parser goes on
         return;
       }
@@ -68,6 +70,10 @@ async function readMultipart(ctx: Context, workspaceId: string, request: Request
       stored = storeUploadedDocument(ctx, { workspaceId, filename: info.filename || "upload", mimeType: info.mimeType, stream: web, param: "file" });
       // Whatever happens to the store, keep reading so the parser reaches its end.
       stored.catch(() => stream.resume());
+    });
+    // busboy stops at one file (limits.files): a second file part is reported here, not as a file.
+    parser.on("filesLimit", () => {
+      secondFile = true;
     });
     parser.on("close", resolve);
     parser.on("error", reject);
@@ -84,6 +90,7 @@ async function readMultipart(ctx: Context, workspaceId: string, request: Request
     });
     document = stored ? await stored : null;
     if (truncated) throw tooLarge();
+    if (secondFile) throw new ApiError(400, "validation_error", "send one file part per reference document (two were sent)", "file");
     if (typeof name !== "string") throw new ApiError(400, "validation_error", "name is required", "name");
     if (!document) throw new ApiError(400, "validation_error", "file is required (a file part)", "file");
     return { kind: "multipart", name, document };
