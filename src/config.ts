@@ -1,5 +1,6 @@
 // Environment variables and CLI flags -> one typed, validated Config. A bad value stops the server with one line naming it.
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { isIP } from "node:net";
 import path from "node:path";
 import { base62 } from "./lib/ids";
 
@@ -20,6 +21,8 @@ export interface Config {
   webhookTimeoutMs: number;
   /** Deliveries in flight at once to one endpoint (a receiver that hangs holds at most this many loops). */
   webhookEndpointConcurrency: number;
+  /** CIDRs webhook targets must fall in; null = anything but link-local and metadata addresses. */
+  webhookAllowedNetworks: string[] | null;
   llm: { baseUrl: string; apiKey: string | null; model: string | null; timeoutMs: number } | null;
   /** Characters of reference + input text the fulltext policy may send to a model. */
   contextBudgetChars: number;
@@ -49,6 +52,7 @@ export const SETTINGS = [
   "ASSAY_WEBHOOK_RETRY_WINDOW",
   "ASSAY_WEBHOOK_TIMEOUT_MS",
   "ASSAY_WEBHOOK_ENDPOINT_CONCURRENCY",
+  "ASSAY_WEBHOOK_ALLOWED_NETWORKS",
   "ASSAY_LLM_BASE_URL",
   "ASSAY_LLM_API_KEY",
   "ASSAY_LLM_MODEL",
@@ -84,6 +88,24 @@ function parseDuration(name: string, raw: string): number {
   const m = DURATION.exec(raw.trim());
   if (!m) throw new ConfigError(`${name}: "${raw}" is not a duration like 90s, 5m, 2h or 1d`);
   return Number(m[1]) * UNIT_MS[m[2]];
+}
+
+/** "10.0.0.0/8, fd00::/8" → ["10.0.0.0/8", "fd00::/8"]; each an IP address with an optional prefix length. */
+function cidrs(name: string, raw: string | null): string[] | null {
+  if (raw === null) return null;
+  const list = raw
+    .split(",")
+    .map((part) => part.trim())
+    .filter(Boolean);
+  for (const cidr of list) {
+    const [address, prefix, ...rest] = cidr.split("/");
+    const family = isIP(address);
+    const max = family === 6 ? 128 : 32;
+    if (!family || rest.length || (prefix !== undefined && !(/^\d{1,3}$/.test(prefix) && Number(prefix) <= max))) {
+      throw new ConfigError(`${name}: "${cidr}" is not an address or network like 10.0.0.0/8 or fd00::/8`);
+    }
+  }
+  return list.length ? list : null;
 }
 
 /** The configuration from the environment and the settings given as flags (parsed, see flagsToEnv); flags win. */
@@ -153,6 +175,7 @@ export function loadConfig(env: Source = process.env, flags: Source = {}): Confi
     webhookRetryWindowMs: parseDuration("ASSAY_WEBHOOK_RETRY_WINDOW", str("ASSAY_WEBHOOK_RETRY_WINDOW", "24h")),
     webhookTimeoutMs: int("ASSAY_WEBHOOK_TIMEOUT_MS", 10_000, 1, 600_000),
     webhookEndpointConcurrency: int("ASSAY_WEBHOOK_ENDPOINT_CONCURRENCY", 2, 1, 4),
+    webhookAllowedNetworks: cidrs("ASSAY_WEBHOOK_ALLOWED_NETWORKS", opt("ASSAY_WEBHOOK_ALLOWED_NETWORKS")),
     llm: llmBase
       ? {
           baseUrl: url("ASSAY_LLM_BASE_URL", llmBase),

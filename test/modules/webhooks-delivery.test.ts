@@ -680,3 +680,53 @@ describe("delivery log and manual retry", () => {
     expect((await h.call("POST", `${base}/${someone}/retry`, { token: ro })).status).toBe(403);
   });
 });
+
+describe("operator restrictions", () => {
+  test("ASSAY_WEBHOOK_ALLOWED_NETWORKS: an address outside is refused at creation; one inside is delivered to", async () => {
+    const { h, u, worker, endpoint } = await setup({ ASSAY_WEBHOOK_ALLOWED_NETWORKS: "127.0.0.0/8, fd00::/8" });
+    const inside = receiver();
+    await endpoint(inside.url());
+    const outside = await h.call("POST", "/v1/webhook-endpoints", { token: u.liveKey, body: { url: "http://10.1.2.3/hook" } });
+    expect(outside.status).toBe(400);
+    expect(outside.body.error).toMatchObject({ code: "validation_error", param: "url" });
+    expect(outside.body.error.message).toContain("ASSAY_WEBHOOK_ALLOWED_NETWORKS");
+    emit(h.ctx, u.workspaceId, "run.succeeded", run());
+    await drain(worker);
+    expect(inside.hits).toHaveLength(1);
+  });
+
+  test("a name resolving outside the allowed networks is not called; the attempt says why", async () => {
+    const { h, u, endpoint } = await setup({ ASSAY_WEBHOOK_ALLOWED_NETWORKS: "127.0.0.0/8" });
+    const e = await endpoint("http://receiver.test:9/hook");
+    emit(h.ctx, u.workspaceId, "run.succeeded", run());
+    dispatchEvents(h.ctx.db, h.ctx.clock);
+    const claimed = claimDelivery(h.ctx.db, h.ctx.clock, h.ctx.config);
+    const row = h.ctx.db.select().from(webhookEndpoints).where(eq(webhookEndpoints.id, e.id)).get();
+    const resolve = async () => [{ address: "10.9.9.9", family: 4 }];
+    const outcome = await sendAttempt(h.ctx.clock, h.ctx.config, row as NonNullable<typeof row>, claimed as NonNullable<typeof claimed>, resolve);
+    expect(outcome.ok).toBe(false);
+    expect(outcome.attempt.error).toContain("ASSAY_WEBHOOK_ALLOWED_NETWORKS");
+  });
+
+  test("a bad network in the setting stops the server with one line naming it", () => {
+    expect(() => testConfig({ ASSAY_WEBHOOK_ALLOWED_NETWORKS: "10.0.0.0/33" })).toThrow(/ASSAY_WEBHOOK_ALLOWED_NETWORKS/);
+    expect(() => testConfig({ ASSAY_WEBHOOK_ALLOWED_NETWORKS: "intranet" })).toThrow(/ASSAY_WEBHOOK_ALLOWED_NETWORKS/);
+  });
+
+  test("manual retries are limited per endpoint: the 11th in a minute is 429 with Retry-After", async () => {
+    const clock = new TestClock();
+    const { h, u, worker, endpoint } = await setup({}, clock);
+    const rx = receiver(status(500));
+    const e = await endpoint(rx.url());
+    emit(h.ctx, u.workspaceId, "run.succeeded", run());
+    await worker.tick();
+    const [row] = deliveriesOf(h, e.id);
+    const retry = () => h.call("POST", `/v1/webhook-endpoints/${e.id}/deliveries/${row.id}/retry`, { token: u.liveKey });
+    for (let i = 0; i < 10; i++) expect((await retry()).status).toBe(200);
+    const over = await retry();
+    expect(over.status).toBe(429);
+    expect(Number(over.headers.get("retry-after"))).toBeGreaterThan(0);
+    clock.advance(60_000);
+    expect((await retry()).status).toBe(200);
+  });
+});

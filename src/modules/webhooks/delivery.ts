@@ -10,6 +10,7 @@ import type { Clock } from "../../lib/clock";
 import { newId } from "../../lib/ids";
 import { parseRetryAfter } from "../../lib/retry-after";
 import { resignDownloadUrls } from "../../storage";
+import { type RateWindow, rateLimit } from "../keys/service";
 import type { DeliveryRow, EndpointRow } from "./model";
 import { getDelivery, getEndpoint } from "./service";
 import { signatureHeader } from "./signature";
@@ -17,7 +18,13 @@ import { deliveryTarget, type Resolve } from "./url-policy";
 
 export type WebhookConfig = Pick<
   Config,
-  "webhookRetryScheduleMs" | "webhookRetryWindowMs" | "webhookTimeoutMs" | "webhookEndpointConcurrency" | "secret" | "publicUrl"
+  | "webhookRetryScheduleMs"
+  | "webhookRetryWindowMs"
+  | "webhookTimeoutMs"
+  | "webhookEndpointConcurrency"
+  | "webhookAllowedNetworks"
+  | "secret"
+  | "publicUrl"
 >;
 type Attempt = DeliveryRow["attempts"][number];
 
@@ -165,7 +172,7 @@ export async function sendAttempt(
     startedAt,
   });
   try {
-    const target = await deliveryTarget(endpoint.url, timeoutMs, resolve);
+    const target = await deliveryTarget(endpoint.url, timeoutMs, resolve, config.webhookAllowedNetworks);
     if ("problem" in target) return done(null, target.problem);
     const body = resignDownloadUrls(delivery.payload, config.secret, config.publicUrl, startedAt);
     const headers = {
@@ -286,6 +293,23 @@ export async function deliverNext(db: Db, clock: Clock, config: WebhookConfig): 
   return true;
 }
 
+/** Manual retries per endpoint and minute: the delivery log must not become a fast probe of internal hosts. */
+const MANUAL_RETRIES_PER_MINUTE = 10;
+const retryWindows = new Map<string, RateWindow>();
+
+function limitManualRetries(endpointId: string, now: number) {
+  const window = retryWindows.get(endpointId) ?? { rateLimitRpm: MANUAL_RETRIES_PER_MINUTE, windowStart: 0, windowCount: 0 };
+  retryWindows.delete(endpointId);
+  retryWindows.set(endpointId, window);
+  if (retryWindows.size > 10_000) retryWindows.delete(retryWindows.keys().next().value as string);
+  const rl = rateLimit(window, MANUAL_RETRIES_PER_MINUTE, now);
+  if (!rl.allowed) {
+    throw new ApiError(429, "rate_limited", `At most ${MANUAL_RETRIES_PER_MINUTE} manual retries per endpoint and minute`, undefined, {
+      "retry-after": String(rl.retryAfter),
+    });
+  }
+}
+
 /**
  * POST …/deliveries/<id>/retry: one attempt now, whatever next_attempt_at says, for a pending or failed delivery.
  * Success → succeeded. Failure of a pending one follows the schedule; of a failed one, it stays failed.
@@ -299,6 +323,7 @@ export async function retryDelivery(
   deliveryId: string,
 ): Promise<DeliveryRow> {
   const endpoint = getEndpoint(db, workspaceId, endpointId);
+  limitManualRetries(endpoint.id, clock.now());
   const current = getDelivery(db, workspaceId, endpoint.id, deliveryId);
   if (current.status === "succeeded") throw new ApiError(409, "invalid_state", "This delivery already succeeded");
   const now = clock.now();

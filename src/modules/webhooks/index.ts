@@ -36,7 +36,10 @@ export const webhookRoutes = (ctx: Context) =>
     .post(
       "",
       ({ auth, body, status }) =>
-        status(201, createEndpoint(ctx.db, ctx.clock, { workspaceId: auth.workspaceId, url: body.url, events: body.events })),
+        status(
+          201,
+          createEndpoint(ctx.db, ctx.clock, { workspaceId: auth.workspaceId, url: body.url, events: body.events }, ctx.config.webhookAllowedNetworks),
+        ),
       {
         auth: "webhooks:write",
         body: CreateEndpointBody,
@@ -53,7 +56,7 @@ export const webhookRoutes = (ctx: Context) =>
     .patch(
       "/:whk_id",
       ({ auth, params, body }) => {
-        const row = updateEndpoint(ctx.db, ctx.clock, auth.workspaceId, params.whk_id, body);
+        const row = updateEndpoint(ctx.db, ctx.clock, auth.workspaceId, params.whk_id, body, ctx.config.webhookAllowedNetworks);
         // Re-enabling releases deliveries that were held while the endpoint was disabled.
         if (body.status === "active") notifyWebhooks(ctx);
         return toEndpointJson(row);

@@ -10,9 +10,9 @@ import { EVENT_TYPES } from "./events";
 import { type DeliveryRow, type EndpointRow, toDeliveryJson, toEndpointJson } from "./model";
 import { urlProblem } from "./url-policy";
 
-function checkUrl(url: string): string {
+function checkUrl(url: string, allowed: readonly string[] | null): string {
   const trimmed = url.trim();
-  const problem = urlProblem(trimmed);
+  const problem = urlProblem(trimmed, allowed);
   if (problem) throw new ApiError(400, "validation_error", problem, "url");
   return trimmed;
 }
@@ -26,8 +26,14 @@ function checkEvents(events: string[]): string[] {
   return [...new Set(events)];
 }
 
-export function createEndpoint(db: Db, clock: Clock, input: { workspaceId: string; url: string; events?: string[] }) {
-  const url = checkUrl(input.url);
+/** `allowed`: ASSAY_WEBHOOK_ALLOWED_NETWORKS (null = no restriction beyond link-local and metadata addresses). */
+export function createEndpoint(
+  db: Db,
+  clock: Clock,
+  input: { workspaceId: string; url: string; events?: string[] },
+  allowed: readonly string[] | null = null,
+) {
+  const url = checkUrl(input.url, allowed);
   const events = checkEvents(input.events ?? [...EVENT_TYPES]);
   const now = clock.now();
   const row: EndpointRow = {
@@ -77,10 +83,11 @@ export function updateEndpoint(
   workspaceId: string,
   endpointId: string,
   patch: { url?: string; events?: string[]; status?: "active" | "disabled" },
+  allowed: readonly string[] | null = null,
 ): EndpointRow {
   const row = getEndpoint(db, workspaceId, endpointId);
   const changes: Partial<EndpointRow> = { updatedAt: clock.now() };
-  if (patch.url !== undefined) changes.url = checkUrl(patch.url);
+  if (patch.url !== undefined) changes.url = checkUrl(patch.url, allowed);
   if (patch.events !== undefined) changes.events = checkEvents(patch.events);
   if (patch.status !== undefined) changes.status = patch.status;
   db.update(webhookEndpoints).set(changes).where(eq(webhookEndpoints.id, row.id)).run();

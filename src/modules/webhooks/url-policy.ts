@@ -1,7 +1,7 @@
 // Which webhook URLs Assay will call: http(s) only, never link-local or cloud metadata addresses (SSRF guard).
 // Other private addresses stay allowed: on-premises receivers on 10.x or 192.168.x are the normal case.
 import { lookup } from "node:dns/promises";
-import { isIP } from "node:net";
+import { BlockList, isIP } from "node:net";
 
 /** Hostnames that resolve to an instance metadata service on common clouds. */
 const METADATA_HOSTS = new Set(["metadata", "metadata.google.internal", "metadata.goog", "instance-data", "instance-data.ec2.internal"]);
@@ -59,8 +59,43 @@ export function isForbiddenAddress(ip: string): boolean {
   return false;
 }
 
-/** Why a URL is refused (a message for the API caller), or null when it is acceptable. Checks the text only. */
-export function urlProblem(raw: string): string | null {
+const allowedLists = new Map<string, BlockList>();
+
+/**
+ * ASSAY_WEBHOOK_ALLOWED_NETWORKS as a list of allowed subnets (built once per setting), or null when unset: then every
+ * address but link-local and metadata ones is allowed (on-premises receivers are the normal case).
+ */
+function allowedList(cidrs: readonly string[] | null): BlockList | null {
+  if (!cidrs || cidrs.length === 0) return null;
+  const key = cidrs.join(",");
+  let list = allowedLists.get(key);
+  if (!list) {
+    list = new BlockList();
+    for (const cidr of cidrs) {
+      const [address, prefix] = cidr.split("/");
+      const family = isIP(address) === 6 ? "ipv6" : "ipv4";
+      list.addSubnet(address, Number(prefix ?? (family === "ipv6" ? 128 : 32)), family);
+    }
+    allowedLists.set(key, list);
+  }
+  return list;
+}
+
+/** True when an operator restricted webhook targets and `ip` is outside every allowed network. */
+function outsideAllowed(ip: string, cidrs: readonly string[] | null): boolean {
+  const list = allowedList(cidrs);
+  if (!list) return false;
+  const bare = ip.replace(/^\[|\]$/g, "");
+  return !list.check(bare, isIP(bare) === 6 ? "ipv6" : "ipv4");
+}
+
+const OUTSIDE = "url points outside the networks this server may call (ASSAY_WEBHOOK_ALLOWED_NETWORKS)";
+
+/**
+ * Why a URL is refused (a message for the API caller), or null when it is acceptable. Checks the text only: a host
+ * name is checked against `allowed` networks after DNS, at send time.
+ */
+export function urlProblem(raw: string, allowed: readonly string[] | null = null): string | null {
   let url: URL;
   try {
     url = new URL(raw);
@@ -74,6 +109,7 @@ export function urlProblem(raw: string): string | null {
   if (METADATA_HOSTS.has(host) || isForbiddenAddress(host)) {
     return "url points at a link-local or cloud metadata address, which webhooks never call";
   }
+  if (isIP(host.replace(/^\[|\]$/g, "")) && outsideAllowed(host, allowed)) return OUTSIDE;
   return null;
 }
 
@@ -93,8 +129,9 @@ export async function deliveryTarget(
   raw: string,
   timeoutMs: number,
   resolve: Resolve = systemResolve,
+  allowed: readonly string[] | null = null,
 ): Promise<{ problem: string } | { urls: string[]; host?: string }> {
-  const textual = urlProblem(raw);
+  const textual = urlProblem(raw, allowed);
   if (textual) return { problem: textual };
   const url = new URL(raw);
   const host = url.hostname.replace(/^\[|\]$/g, "");
@@ -107,9 +144,11 @@ export async function deliveryTarget(
     });
     addresses = await Promise.race([resolve(host), timeout]).finally(() => clearTimeout(timer));
   } catch {
-    return { urls: [raw] }; // fetch will fail with its own connection error, which is the more useful message
+    // fetch will fail with its own connection error, the more useful message; under a restriction, refuse instead.
+    return allowedList(allowed) ? { problem: "url's host could not be resolved" } : { urls: [raw] };
   }
   if (addresses.some((a) => isForbiddenAddress(a.address))) return { problem: "url resolves to a link-local or cloud metadata address" };
+  if (addresses.some((a) => outsideAllowed(a.address, allowed))) return { problem: OUTSIDE.replace("points", "resolves") };
   if (url.protocol !== "http:" || addresses.length === 0) return { urls: [raw] };
   const urls = addresses.map((a) => {
     const pinned = new URL(raw);
