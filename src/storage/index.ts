@@ -6,7 +6,15 @@ import { isValidKey, type ObjectStore } from "./object-store";
 import { signUrl, verifySignedUrl } from "./signing";
 
 export { LocalObjectStore } from "./local";
-export { bytesStream, InvalidKeyError, isValidKey, MAX_OBJECT_BYTES, type ObjectStore, ObjectTooLargeError } from "./object-store";
+export {
+  bytesStream,
+  InvalidKeyError,
+  isValidKey,
+  MAX_OBJECT_BYTES,
+  ObjectCommitRefused,
+  type ObjectStore,
+  ObjectTooLargeError,
+} from "./object-store";
 export { signUrl, verifySignedUrl } from "./signing";
 
 /** Upload URLs live 15 minutes, download URLs 1 hour (CONTRACT.md "Uploads and downloads"). */

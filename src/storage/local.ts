@@ -2,7 +2,7 @@
 import { mkdir, open, rename, stat, unlink } from "node:fs/promises";
 import path from "node:path";
 import { base62 } from "../lib/ids";
-import { assertValidKey, type ObjectStore, ObjectTooLargeError } from "./object-store";
+import { assertValidKey, ObjectCommitRefused, type ObjectStore, ObjectTooLargeError } from "./object-store";
 
 export class LocalObjectStore implements ObjectStore {
   constructor(readonly root: string) {}
@@ -15,7 +15,7 @@ export class LocalObjectStore implements ObjectStore {
     return file;
   }
 
-  async put(key: string, stream: ReadableStream<Uint8Array>, opts: { maxBytes: number }): Promise<{ size: number }> {
+  async put(key: string, stream: ReadableStream<Uint8Array>, opts: { maxBytes: number; commitIf?: () => boolean }): Promise<{ size: number }> {
     const file = this.pathOf(key);
     const dir = path.dirname(file);
     await mkdir(dir, { recursive: true });
@@ -40,6 +40,11 @@ export class LocalObjectStore implements ObjectStore {
       reader.releaseLock();
       await handle.close();
       if (!ok) await unlink(temp).catch(() => {});
+    }
+    // Asked right before the rename, which is atomic: what is on disk after it is what commitIf allowed.
+    if (opts.commitIf && !opts.commitIf()) {
+      await unlink(temp).catch(() => {});
+      throw new ObjectCommitRefused(key);
     }
     await rename(temp, file);
     return { size };

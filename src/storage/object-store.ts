@@ -4,13 +4,24 @@
 export const MAX_OBJECT_BYTES = 52_428_800;
 
 export interface ObjectStore {
-  /** Streams `stream` into `key`, replacing any object there only once the whole body has arrived. */
-  put(key: string, stream: ReadableStream<Uint8Array>, opts: { maxBytes: number }): Promise<{ size: number }>;
+  /**
+   * Streams `stream` into `key`, replacing any object there only once the whole body has arrived, and only if
+   * `commitIf` (asked at that moment) still allows it; else nothing changes and ObjectCommitRefused is thrown.
+   */
+  put(key: string, stream: ReadableStream<Uint8Array>, opts: { maxBytes: number; commitIf?: () => boolean }): Promise<{ size: number }>;
   /** The object as a Blob (size, stream(), bytes()), or null if there is none. */
   get(key: string): Promise<Blob | null>;
   stat(key: string): Promise<{ size: number } | null>;
   /** Removes the object; a missing object is not an error. */
   delete(key: string): Promise<void>;
+}
+
+/** The whole body arrived, but `commitIf` said no (the upload's document was completed meanwhile); nothing was stored. */
+export class ObjectCommitRefused extends Error {
+  constructor(key: string) {
+    super(`the upload to ${key} was not committed`);
+    this.name = "ObjectCommitRefused";
+  }
 }
 
 /** The body passed maxBytes while streaming; nothing was stored. */

@@ -2,7 +2,9 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
+import { eq } from "drizzle-orm";
 import { loadConfig } from "../../src/config";
+import { documents } from "../../src/db/schema";
 import { createUser } from "../../src/modules/auth/service";
 import { createKey } from "../../src/modules/keys/service";
 import { contentDisposition } from "../../src/modules/objects/service";
@@ -180,5 +182,33 @@ describe("a real server", () => {
     const wrong = await run(["-X", "PUT", "--data-binary", `@${pdfPath}`, up.body.upload_url]);
     expect(wrong.status).toBe(415);
     expect(JSON.parse(wrong.body).error.message).toContain("application/pdf");
+  });
+
+  test("an upload still streaming when complete is called cannot replace the completed original: 409, nothing changes", async () => {
+    const text = "The original essay, as it was completed.";
+    const doc = await api("POST", "/v1/documents", { filename: "essay.txt", mime_type: "text/plain" });
+    expect((await fetch(doc.body.upload_url, { method: "PUT", headers: { "content-type": "text/plain" }, body: text })).status).toBe(200);
+    // A second upload to the same URL starts, and trickles while the document is completed.
+    let push: (chunk: Uint8Array) => void = () => {};
+    let end: () => void = () => {};
+    const body = new ReadableStream<Uint8Array>({
+      start(controller) {
+        push = (chunk) => controller.enqueue(chunk);
+        end = () => controller.close();
+      },
+    });
+    const late = fetch(doc.body.upload_url, { method: "PUT", headers: { "content-type": "text/plain" }, body, duplex: "half" } as RequestInit);
+    push(new TextEncoder().encode("A swapped essay "));
+    await Bun.sleep(100);
+    const completed = await api("POST", `/v1/documents/${doc.body.id}/complete`);
+    expect(completed.status).toBe(200);
+    push(new TextEncoder().encode("that arrives after complete."));
+    end();
+    const answer = await late;
+    expect(answer.status).toBe(409);
+    expect(((await answer.json()) as any).error.code).toBe("invalid_state");
+    const row = server.ctx.db.select().from(documents).where(eq(documents.id, doc.body.id)).get();
+    const stored = await objectStore(server.ctx).get(row?.objectKey ?? "");
+    expect(await stored?.text()).toBe(text);
   });
 });
