@@ -22,7 +22,8 @@ export async function startServer(baseConfig: Config, clock?: Clock): Promise<Ru
   const jobs = registerJobs(ctx);
   ctx.runtime.scheduler.start();
   // Bun's own cap answers an empty 413; ours (per route, while streaming) answer with a readable error body.
-  app.listen({ hostname: config.host, port: config.port, maxRequestBodySize: 1024 * 1024 * 1024 });
+  // idleTimeout (s) outlasts the 60 s extraction limit, so a slow `complete` is answered, never cut off at Bun's 10 s.
+  app.listen({ hostname: config.host, port: config.port, maxRequestBodySize: 1024 * 1024 * 1024, idleTimeout: 90 });
   const port = app.server?.port ?? config.port;
   const url = `http://${config.host.includes(":") ? `[${config.host}]` : config.host}:${port}`;
   return {

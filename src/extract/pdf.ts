@@ -9,8 +9,25 @@ interface TextItemLike {
   hasEOL?: boolean;
 }
 
+/** Pages read at most: a 5,000-page bundle is a real document; 100,000 empty pages are an attack on memory. */
+export const MAX_PDF_PAGES = 5_000;
+
+/**
+ * Page objects written out in the file (`/Type /Page`, not `/Pages`), counted on the raw bytes before pdf.js parses
+ * anything: pdf.js spends hundreds of MB just opening a file of 100,000 pages. Pages inside compressed object
+ * streams are not seen here; pdf.js's own count below still holds the limit for those.
+ */
+function plainPageObjects(bytes: Uint8Array): number {
+  const text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("latin1");
+  return text.match(/\/Type\s*\/Page(?![a-zA-Z])/g)?.length ?? 0;
+}
+
 export async function extractPdf(bytes: Uint8Array): Promise<ExtractedDocument> {
   if (!hasPdfHeader(bytes)) throw unprocessable("the file is not a valid PDF (no PDF header)");
+  const written = plainPageObjects(bytes);
+  if (written > MAX_PDF_PAGES) {
+    throw unprocessable(`the PDF has ${written} pages; at most ${MAX_PDF_PAGES} are read (split it into smaller files)`);
+  }
   const { getDocumentProxy } = await import("unpdf");
   let pdf: Awaited<ReturnType<typeof getDocumentProxy>>;
   try {
@@ -30,6 +47,10 @@ export async function extractPdf(bytes: Uint8Array): Promise<ExtractedDocument> 
     throw unprocessable(`the PDF file could not be read (${describeError(err)})`);
   }
   try {
+    // Refused before a single page is read: pdf.js would otherwise hold every page's objects while it goes.
+    if (pdf.numPages > MAX_PDF_PAGES) {
+      throw unprocessable(`the PDF has ${pdf.numPages} pages; at most ${MAX_PDF_PAGES} are read (split it into smaller files)`);
+    }
     const sections: Section[] = [];
     let failed = 0;
     for (let n = 1; n <= pdf.numPages; n++) {
