@@ -1,5 +1,6 @@
 // The output schema of a workflow: a given JSON Schema checked, or one inferred from a sample document (JSON, CSV, XLSX/XLS).
 import Papa from "papaparse";
+import safeRegex from "safe-regex2";
 import type { ExtractedDocument } from "../extract/types";
 import { compileSchema, inferSchemaFromJson, inferSchemaFromTable, isPlainObject, type JsonSchema, SchemaError } from "./schema";
 
@@ -23,6 +24,7 @@ export function resolveOutputSchema(input: ResolveOutputSchemaInput): JsonSchema
   if (input.outputSchema !== undefined && input.outputSchema !== null) {
     const schema = input.outputSchema as JsonSchema;
     compileSchema(schema);
+    checkBounds(schema);
     if (!describesObject(schema)) {
       throw new SchemaError('The output schema must describe a JSON object (type "object"): a run\'s output is an object.', "/type");
     }
@@ -33,6 +35,52 @@ export function resolveOutputSchema(input: ResolveOutputSchemaInput): JsonSchema
   const schema = inferFromSample(sample.doc, sample.originalText);
   compileSchema(schema);
   return schema;
+}
+
+/**
+ * What an output schema may ask for. Outputs (test-mode stubs among them) are generated and validated against it, so
+ * a schema asking for a 100-million-character string or a catastrophic pattern would stall the server for everyone.
+ */
+const BOUNDS = { depth: 16, properties: 200, minLength: 10_000, minItems: 1_000, minProperties: 200, patternLength: 500 };
+
+function checkBounds(schema: JsonSchema): void {
+  let properties = 0;
+  const visit = (node: unknown, path: string, depth: number): void => {
+    if (Array.isArray(node)) {
+      for (const [i, child] of node.entries()) visit(child, `${path}/${i}`, depth);
+      return;
+    }
+    if (!isPlainObject(node)) return;
+    if (depth > BOUNDS.depth) throw new SchemaError(`The output schema nests deeper than ${BOUNDS.depth} levels`, path);
+    const over = (key: "minLength" | "minItems" | "minProperties") => {
+      const value = node[key];
+      if (typeof value === "number" && value > BOUNDS[key]) throw new SchemaError(`${key} may be at most ${BOUNDS[key]}`, `${path}/${key}`);
+    };
+    over("minLength");
+    over("minItems");
+    over("minProperties");
+    const patterns = [
+      ...(typeof node.pattern === "string" ? [[node.pattern, `${path}/pattern`]] : []),
+      ...(isPlainObject(node.patternProperties) ? Object.keys(node.patternProperties).map((p) => [p, `${path}/patternProperties`]) : []),
+    ];
+    for (const [pattern, at] of patterns) {
+      if (pattern.length > BOUNDS.patternLength || !safeRegex(pattern)) {
+        throw new SchemaError(`the pattern ${JSON.stringify(pattern.slice(0, 60))} is too long or could take exponential time to match`, at);
+      }
+    }
+    if (isPlainObject(node.properties)) {
+      properties += Object.keys(node.properties).length;
+      if (properties > BOUNDS.properties)
+        throw new SchemaError(`The output schema may name at most ${BOUNDS.properties} properties in all`, `${path}/properties`);
+    }
+    for (const [key, child] of Object.entries(node)) {
+      if (key === "enum" || key === "const" || key === "default" || key === "examples") continue; // values, not schemas
+      const nested = key === "properties" || key === "patternProperties" || key === "$defs" || key === "definitions";
+      if (nested && isPlainObject(child)) for (const [name, sub] of Object.entries(child)) visit(sub, `${path}/${key}/${name}`, depth + 1);
+      else visit(child, `${path}/${key}`, depth + 1);
+    }
+  };
+  visit(schema, "", 0);
 }
 
 function describesObject(schema: JsonSchema): boolean {

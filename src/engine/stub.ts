@@ -226,10 +226,12 @@ class Generator {
   private string(s: JsonSchema, name: string): string {
     const min = typeof s.minLength === "number" ? s.minLength : 0;
     const max = typeof s.maxLength === "number" ? s.maxLength : Number.POSITIVE_INFINITY;
+    // Padded by code points in one pass (re-spreading the string per step was quadratic in minLength).
     const fitted = (t: string) => {
-      let out = t;
-      while ([...out].length < min) out += out.length ? " stub" : "stub";
-      return [...out].slice(0, Math.max(min, Math.min(max, [...out].length))).join("");
+      const chars = [...t];
+      if (chars.length === 0 && min > 0) chars.push(..."stub");
+      while (chars.length < min) chars.push(..." stub");
+      return chars.slice(0, Math.max(min, Math.min(max, chars.length))).join("");
     };
     const formatted = typeof s.format === "string" ? this.formatted(s.format) : null;
     const base = formatted ?? fitted(`${name ? humanize(name) : "text"} (stub ${this.hex(4)})`);
