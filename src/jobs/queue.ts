@@ -1,11 +1,17 @@
 // The one work queue. Every kind of background work (runs, indexing jobs, webhook deliveries) is a row with a lease
 // (`locked_until`): claimed with one UPDATE … RETURNING, renewed while the work runs, cleared when the work ends.
 // One boundary rule everywhere: a lease that ends at t is free at t (`locked_until <= now`).
+import { eq } from "drizzle-orm";
 import type { Db } from "../db/client";
+import type { jobs, runs, webhookDeliveries } from "../db/schema";
 import type { Clock } from "../lib/clock";
 
+type QueueTable = typeof runs | typeof jobs | typeof webhookDeliveries;
+
 /** How one table's rows wait. SQL may use the named parameters `$now` and those passed to claim(). */
-export interface QueueSpec {
+export interface QueueSpec<T extends QueueTable = QueueTable> {
+  /** The table whose rows are the work. */
+  source: T;
   table: "runs" | "jobs" | "webhook_deliveries";
   /** A SELECT of the one row to claim next; it must hold LEASE_FREE for its row (alias `q`). Fairness lives here. */
   pick: string;
@@ -23,24 +29,32 @@ export function firstWaiting(table: QueueSpec["table"], waiting: string, order: 
 
 /**
  * Claims the first waiting row whose lease is free, for `leaseMs`: one statement, so two workers (or two processes)
- * never take the same row. Returns its id and the lease (the `locked_until` written), or null when nothing waits.
+ * never take the same row. Returns the row as it stands after the claim (its `lockedUntil` is the lease), or null
+ * when nothing waits.
  */
-export function claim(
+export function claim<T extends QueueTable>(
   db: Db,
-  spec: QueueSpec,
+  spec: QueueSpec<T>,
   now: number,
   leaseMs: number,
   params: Record<string, string | number> = {},
-): { id: string | number; lease: number } | null {
+): T["$inferSelect"] | null {
   const lease = now + leaseMs;
-  const row = db.$client
+  const claimed = db.$client
     .query(
       `UPDATE ${spec.table} SET locked_until = $lease${spec.onClaim ? `, ${spec.onClaim}` : ""}
        WHERE id = (${spec.pick})
        RETURNING id`,
     )
     .get({ ...params, now, lease }) as { id: string | number } | null;
-  return row ? { id: row.id, lease } : null;
+  if (!claimed) return null;
+  const source = spec.source as QueueTable;
+  const row = db
+    .select()
+    .from(source)
+    .where(eq(source.id, claimed.id as never))
+    .get();
+  return (row as T["$inferSelect"] | undefined) ?? null;
 }
 
 /**

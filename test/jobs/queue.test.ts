@@ -5,7 +5,8 @@ import { jobs } from "../../src/db/schema";
 import { claim, firstWaiting, LeaseLost, type QueueSpec, renew, withLease } from "../../src/jobs/queue";
 import { harness, TestClock } from "../helpers";
 
-const QUEUE: QueueSpec = {
+const QUEUE: QueueSpec<typeof jobs> = {
+  source: jobs,
   table: "jobs",
   pick: firstWaiting("jobs", "q.status = 'queued'", "q.id"),
   onClaim: "status = 'running', attempts = attempts + 1",
@@ -27,7 +28,7 @@ describe("claim", () => {
   test("takes each waiting row once, in order, counting the attempt; nothing left is null", () => {
     const { db, clock, add } = setup();
     const [a, b] = [add(), add()];
-    expect(claim(db, QUEUE, clock.now(), 1000)).toEqual({ id: a, lease: clock.now() + 1000 });
+    expect(claim(db, QUEUE, clock.now(), 1000)).toMatchObject({ id: a, lockedUntil: clock.now() + 1000, status: "running", attempts: 1 });
     expect(claim(db, QUEUE, clock.now(), 1000)?.id).toBe(b);
     expect(claim(db, QUEUE, clock.now(), 1000)).toBeNull();
     expect(
@@ -59,9 +60,9 @@ describe("leases", () => {
     add();
     const first = claim(db, QUEUE, clock.now(), 1000);
     if (!first) throw new Error("claim failed");
-    const next = renew(db, "jobs", first.id, first.lease, clock.now() + 100, 1000);
+    const next = renew(db, "jobs", first.id, first.lockedUntil ?? 0, clock.now() + 100, 1000);
     expect(next).toBe(clock.now() + 1100);
-    expect(renew(db, "jobs", first.id, first.lease, clock.now() + 200, 1000)).toBeNull(); // the old lease is gone
+    expect(renew(db, "jobs", first.id, first.lockedUntil ?? 0, clock.now() + 200, 1000)).toBeNull(); // the old lease is gone
   });
 
   test("work under a lease keeps it alive past its length, and a stolen lease aborts the work at once", async () => {
@@ -69,13 +70,13 @@ describe("leases", () => {
     const id = add();
     const claimed = claim(db, QUEUE, clock.now(), 60);
     if (!claimed) throw new Error("claim failed");
-    const lease = { table: "jobs" as const, id, lease: claimed.lease, leaseMs: 60 };
+    const lease = { table: "jobs" as const, id, lease: claimed.lockedUntil ?? 0, leaseMs: 60 };
     // Renewed while it works: after 3 lease lengths the lease still moved on with it.
     const held = await withLease(db, clock, lease, async (_signal, current) => {
       await Bun.sleep(180);
       return current();
     });
-    expect(held).toBeGreaterThan(claimed.lease);
+    expect(held).toBeGreaterThan(claimed.lockedUntil ?? 0);
     expect(db.select().from(jobs).get()?.lockedUntil).toBe(held);
 
     // Another worker takes the row (as after a crash): the next renewal fails and the signal aborts.

@@ -29,7 +29,8 @@ export function findJob(db: Db, kind: string, subjectId: string): JobRow | undef
  * Due jobs of one kind: queued and due, or running with an expired lease (its process died: a restart resumes it).
  * Oldest first; the claim marks the job running and counts the attempt.
  */
-const jobQueue = (kind: string): QueueSpec => ({
+const jobQueue = (kind: string): QueueSpec<typeof jobs> => ({
+  source: jobs,
   table: "jobs",
   pick: firstWaiting(
     "jobs",
@@ -41,14 +42,7 @@ const jobQueue = (kind: string): QueueSpec => ({
 
 /** Claims the oldest due job of `kind` through the one work queue; null when none is due. */
 export function claimJob(db: Db, kind: string, now: number, lockMs: number): JobRow | null {
-  const claimed = claim(db, jobQueue(kind), now, lockMs);
-  return claimed
-    ? (db
-        .select()
-        .from(jobs)
-        .where(eq(jobs.id, Number(claimed.id)))
-        .get() ?? null)
-    : null;
+  return claim(db, jobQueue(kind), now, lockMs);
 }
 
 /** True when a worker could claim the job now (so waking the scheduler will make progress): the queue's rule. */

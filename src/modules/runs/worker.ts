@@ -25,7 +25,8 @@ const MAX_ATTEMPTS = 3;
  * has the fewest runs running wins, then the workspace served least recently (round-robin), then the oldest. A
  * workspace's thousand queued runs therefore hold another workspace's single run back by one claim at most.
  */
-const RUN_QUEUE: QueueSpec = {
+const RUN_QUEUE: QueueSpec<typeof runs> = {
+  source: runs,
   table: "runs",
   pick: `WITH heads AS (
       SELECT q.workspace_id AS ws, min(q.created_at) AS first FROM runs q
@@ -39,8 +40,7 @@ const RUN_QUEUE: QueueSpec = {
 
 /** Claims a queued run (a short lease while its references are checked); null when none is waiting. */
 function claimQueued(ctx: Context): RunRow | null {
-  const claimed = claim(ctx.db, RUN_QUEUE, ctx.clock.now(), LEASE_MS);
-  return claimed ? (findRun(ctx.db, String(claimed.id)) ?? null) : null;
+  return claim(ctx.db, RUN_QUEUE, ctx.clock.now(), LEASE_MS);
 }
 
 /** Puts a claimed run back to wait `ms` (its references are still processing). */

@@ -101,7 +101,8 @@ const inFlight = (column: "endpoint_id" | "workspace_id") =>
   `(SELECT count(*) FROM webhook_deliveries f WHERE f.${column} = q.${column} AND f.status = 'pending' AND f.locked_until > $now)`;
 
 /** Due deliveries of active endpoints, most overdue first, skipping endpoints and workspaces at their in-flight cap. */
-const DELIVERY_QUEUE: QueueSpec = {
+const DELIVERY_QUEUE: QueueSpec<typeof webhookDeliveries> = {
+  source: webhookDeliveries,
   table: "webhook_deliveries",
   pick: firstWaiting(
     "webhook_deliveries",
@@ -117,16 +118,7 @@ const DELIVERY_QUEUE: QueueSpec = {
  * once; a claim left by a crashed process expires at locked_until.
  */
 export function claimDelivery(db: Db, clock: Clock, config: WebhookConfig): DeliveryRow | null {
-  const claimed = claim(db, DELIVERY_QUEUE, clock.now(), config.webhookTimeoutMs + LOCK_MARGIN_MS, {
-    perEndpoint: config.webhookEndpointConcurrency,
-  });
-  return claimed
-    ? (db
-        .select()
-        .from(webhookDeliveries)
-        .where(eq(webhookDeliveries.id, String(claimed.id)))
-        .get() ?? null)
-    : null;
+  return claim(db, DELIVERY_QUEUE, clock.now(), config.webhookTimeoutMs + LOCK_MARGIN_MS, { perEndpoint: config.webhookEndpointConcurrency });
 }
 
 /**
