@@ -4,6 +4,7 @@ import type { Config } from "../config";
 import type { Db } from "../db/client";
 import type { Section } from "../extract/types";
 import { verifyCitations } from "./citations";
+import { stubInWorker, validateInWorker } from "./compute";
 import { EngineError } from "./errors";
 import { findCriteria } from "./local/criteria";
 import { evaluateLocally } from "./local/evaluate";
@@ -11,7 +12,7 @@ import { evaluateWithModel } from "./model";
 import { placeSections, sectionAt } from "./passages";
 import { type ContextPlan, planContext } from "./policy";
 import { compileSchema, isPlainObject } from "./schema";
-import { stubEvaluation, stubFromSchema } from "./stub";
+import { stubEvaluation } from "./stub";
 import type { EngineDocument, EngineReference, Evaluation, ModelPolicy, RunUsage } from "./types";
 
 export { EngineError } from "./errors";
@@ -62,7 +63,8 @@ export async function evaluate(input: EvaluateInput): Promise<EvaluateResult> {
     throw new EngineError("no_input_text", "The run has no input text: attach at least one input document with extractable text.");
   }
   const custom = workflow.outputSchema !== null && workflow.outputSchema !== undefined;
-  const validate = custom ? compileOutputSchema(workflow.outputSchema as object) : null;
+  // Compiled here so that an unusable schema fails at once; the validation itself runs in a worker below.
+  if (custom) compileOutputSchema(workflow.outputSchema as object);
   const referenceChars = input.references.reduce((n, r) => n + r.content.text.length, 0);
   const provider = input.mode === "test" ? "test" : input.llm ? "model" : "local";
   const needsRetrieval =
@@ -86,7 +88,7 @@ export async function evaluate(input: EvaluateInput): Promise<EvaluateResult> {
     usage.model = "test";
     const seed = input.runId ?? "test";
     if (custom) {
-      value = stubFromSchema(workflow.outputSchema as object, seed);
+      value = await stubInWorker(workflow.outputSchema as object, seed);
     } else {
       const { criteria } = findCriteria(
         input.references.map((r) => r.content),
@@ -119,8 +121,8 @@ export async function evaluate(input: EvaluateInput): Promise<EvaluateResult> {
   }
 
   input.signal?.throwIfAborted();
-  if (validate) {
-    const problem = validate(value);
+  if (custom) {
+    const problem = await validateInWorker(workflow.outputSchema as object, value);
     if (problem !== null) {
       throw new EngineError(
         "output_invalid",

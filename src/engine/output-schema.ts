@@ -41,7 +41,7 @@ export function resolveOutputSchema(input: ResolveOutputSchemaInput): JsonSchema
  * What an output schema may ask for. Outputs (test-mode stubs among them) are generated and validated against it, so
  * a schema asking for a 100-million-character string or a catastrophic pattern would stall the server for everyone.
  */
-const BOUNDS = { depth: 16, properties: 200, minLength: 10_000, minItems: 1_000, minProperties: 200, patternLength: 500 };
+const BOUNDS = { depth: 16, properties: 200, minLength: 2_000, minItems: 1_000, minProperties: 200, patternLength: 500 };
 
 function checkBounds(schema: JsonSchema): void {
   let properties = 0;

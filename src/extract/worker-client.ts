@@ -1,9 +1,7 @@
 // Runs extraction in a Worker with a time limit, so a hostile or huge document can neither block the server
 // nor run forever: on timeout the worker is terminated, and a crashed worker becomes an ExtractError.
-import { existsSync } from "node:fs";
 import { availableParallelism } from "node:os";
-import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { workerUrl } from "../lib/worker-url.ts";
 import type { Hints } from "./detect.ts";
 import { ExtractError, type ExtractErrorCode, type ExtractedDocument } from "./types.ts";
 
@@ -55,27 +53,10 @@ interface PooledWorker {
 
 const idle: PooledWorker[] = [];
 
-/**
- * Where the worker entry is. Under `bun run`/`bun test` it is worker.ts beside this file. In a compiled binary
- * (where worker.ts must be an extra entrypoint of `bun build --compile`) import.meta.url is the bundle's own
- * path and entrypoints are embedded as .js relative to their common root, e.g. extract/worker.js when the
- * entrypoints are src/main.ts and src/extract/worker.ts; a plain "./worker.ts" would not load there.
- */
-function workerUrl(): string {
-  const beside = new URL("./worker.ts", import.meta.url);
-  if (existsSync(fileURLToPath(beside))) return beside.href;
-  const root = dirname(fileURLToPath(import.meta.url));
-  for (const candidate of ["extract/worker.js", "worker.js", "src/extract/worker.js"]) {
-    const path = join(root, candidate);
-    if (existsSync(path)) return path;
-  }
-  return beside.href; // not embedded: the worker fails to start and the call ends in an ExtractError
-}
-
 let resolvedWorkerUrl: string | undefined;
 
 function spawn(): PooledWorker {
-  resolvedWorkerUrl ??= workerUrl();
+  resolvedWorkerUrl ??= workerUrl(import.meta.url, "./worker.ts", ["extract/worker.js", "worker.js", "src/extract/worker.js"]);
   const pooled: PooledWorker = { worker: new Worker(resolvedWorkerUrl), jobs: 0, alive: true };
   pooled.worker.addEventListener("close", () => {
     pooled.alive = false;

@@ -114,3 +114,37 @@ test("extraction runs in the worker inside the binary", () => {
     expect(text).toContain(entry.expected_phrases![0].replace(/\s+/g, " "));
   }
 }, 60_000);
+
+test("a test key's run with a custom output schema gets its stub from the compute worker inside the binary", async () => {
+  const post = async (p: string, token: string | null, body: unknown) =>
+    (await (
+      await fetch(`${base}/v1${p}`, {
+        method: "POST",
+        headers: { "content-type": "application/json", ...(token ? { authorization: `Bearer ${token}` } : {}) },
+        body: JSON.stringify(body),
+      })
+    ).json()) as any;
+  const session = (await post("/auth/login", null, { email: "ops@example.com", password: "binary-password" })).token;
+  const key = (await post("/keys", session, { name: "stub", mode: "test" })).token;
+  const schema = {
+    type: "object",
+    properties: { grade: { type: "string", enum: ["A", "B"] }, points: { type: "integer" } },
+    required: ["grade", "points"],
+  };
+  const wf = await post("/workflows", key, { product_code: "general", name: "stubbed", output_schema: schema });
+  const doc = await post("/documents", key, { filename: "a.txt", mime_type: "text/plain" });
+  await fetch(doc.upload_url.replace(/^http:\/\/[^/]+/, base), { method: "PUT", headers: { "content-type": "text/plain" }, body: "an essay" });
+  await post(`/documents/${doc.id}/complete`, key, {});
+  const run = await post(`/workflows/${wf.id}/runs`, key, { input_documents: [doc.id] });
+  let status = run.status;
+  let output: any = null;
+  for (let i = 0; i < 100 && (status === "queued" || status === "running"); i++) {
+    await Bun.sleep(100);
+    const now: any = await (await fetch(`${base}/v1/runs/${run.id}`, { headers: { authorization: `Bearer ${key}` } })).json();
+    status = now.status;
+    output = now.output;
+  }
+  expect(status).toBe("succeeded");
+  expect(["A", "B"]).toContain(output.grade);
+  expect(Number.isInteger(output.points)).toBe(true);
+}, 30_000);
