@@ -9,8 +9,11 @@ const FREE_FAILURES = 5;
 const BASE_DELAY_MS = 1_000;
 /** An email's delay stays short: anyone can type anyone's email, so its owner must never wait long. */
 const MAX_EMAIL_DELAY_MS = 60_000;
-/** An address's delay can grow longer: it is the guesser's own. */
-const MAX_ADDRESS_DELAY_MS = 15 * 60_000;
+/**
+ * An address's delay is capped at a minute too: behind a reverse proxy every client shares the proxy's address, and a
+ * long delay there would let one guesser lock everybody out. A minute still slows guessing to about one a minute.
+ */
+const MAX_ADDRESS_DELAY_MS = 60_000;
 /** Failures are forgotten this long after the last one. */
 const FORGET_AFTER_MS = 15 * 60_000;
 /** Entries kept per table. Only idle entries are evicted, so a flood of other emails cannot reset a victim's count. */
