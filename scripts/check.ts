@@ -4,7 +4,7 @@ import process from "node:process";
 
 const steps: [string, string[]][] = [
   ["typecheck (tsc)", ["npx", "tsc", "--noEmit"]],
-  ["lint + format (Biome)", ["npx", "biome", "check", "."]],
+  ["lint + format (Biome)", ["npx", "biome", "check", "--error-on-warnings", "."]],
   ["import rules (dependency-cruiser)", ["npx", "depcruise", "src", "test", "bench", "scripts", "--output-type", "err-long"]],
   ["dead code (knip)", ["npx", "knip", "--no-progress"]],
 ];

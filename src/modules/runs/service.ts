@@ -138,7 +138,7 @@ export function createRun(ctx: Context, auth: Auth, input: CreateRunInput, inTra
   return row;
 }
 
-export function findRun(db: Db, runId: string): RunRow | undefined {
+function findRun(db: Db, runId: string): RunRow | undefined {
   return db.select().from(runs).where(eq(runs.id, runId)).get();
 }
 

@@ -12,7 +12,7 @@ import { bytesStream, objectStore } from "../../storage";
 import { getReadyReferenceDocuments, referenceStatuses } from "../reference-documents/service";
 import { getWorkflow } from "../workflows/service";
 import type { RunRow } from "./model";
-import { findRun, finishRun } from "./service";
+import { finishRun } from "./service";
 
 /** A claimed run's lease; renewed while it runs, so a crashed process's runs are found again. */
 const LEASE_MS = 60_000;
