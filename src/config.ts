@@ -19,6 +19,8 @@ export interface Config {
   webhookRetryScheduleMs: number[];
   webhookRetryWindowMs: number;
   webhookTimeoutMs: number;
+  /** How long running work may finish after SIGTERM before it is stopped and given back to the queue. */
+  shutdownGraceMs: number;
   /** Deliveries in flight at once to one endpoint (a receiver that hangs holds at most this many loops). */
   webhookEndpointConcurrency: number;
   /** CIDRs webhook targets must fall in; null = anything but link-local and metadata addresses. */
@@ -58,6 +60,7 @@ export const SETTINGS = [
   "ASSAY_LLM_MODEL",
   "ASSAY_LLM_TIMEOUT_MS",
   "ASSAY_CONTEXT_BUDGET_CHARS",
+  "ASSAY_SHUTDOWN_GRACE_MS",
   "ASSAY_OIDC_ISSUER",
   "ASSAY_OIDC_AUDIENCE",
   "ASSAY_OIDC_JWKS_URL",
@@ -174,6 +177,7 @@ export function loadConfig(env: Source = process.env, flags: Source = {}): Confi
     webhookRetryScheduleMs: schedule,
     webhookRetryWindowMs: parseDuration("ASSAY_WEBHOOK_RETRY_WINDOW", str("ASSAY_WEBHOOK_RETRY_WINDOW", "24h")),
     webhookTimeoutMs: int("ASSAY_WEBHOOK_TIMEOUT_MS", 10_000, 1, 600_000),
+    shutdownGraceMs: int("ASSAY_SHUTDOWN_GRACE_MS", 30_000, 0, 3_600_000),
     webhookEndpointConcurrency: int("ASSAY_WEBHOOK_ENDPOINT_CONCURRENCY", 2, 1, 4),
     webhookAllowedNetworks: cidrs("ASSAY_WEBHOOK_ALLOWED_NETWORKS", opt("ASSAY_WEBHOOK_ALLOWED_NETWORKS")),
     llm: llmBase

@@ -62,7 +62,11 @@ const commands: Command[] = [
     async run(values) {
       const running = await startServer(configOf(values));
       console.log(`Assay listening on ${running.url}/v1 (docs: ${running.url}/docs, data: ${running.ctx.config.dataDir})`);
+      let stopping = false;
       const stop = async () => {
+        if (stopping) process.exit(1); // a second signal: stop now
+        stopping = true;
+        console.log(`stopping: running work has ${running.ctx.config.shutdownGraceMs} ms to finish (a second signal stops at once)`);
         await running.stop();
         process.exit(0);
       };

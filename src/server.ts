@@ -30,9 +30,9 @@ export async function startServer(baseConfig: Config, clock?: Clock): Promise<Ru
     ctx,
     url,
     async stop() {
-      await app.stop();
+      await app.stop(); // no new connections; requests in flight finish
       jobs.stop();
-      await ctx.runtime.scheduler.stop();
+      await ctx.runtime.scheduler.stop(config.shutdownGraceMs);
       ctx.db.$client.close();
     },
   };

@@ -84,8 +84,12 @@ export async function withLease<T>(
   clock: Clock,
   claimed: { table: QueueSpec["table"]; id: string | number; lease: number; leaseMs: number },
   work: (signal: AbortSignal, lease: () => number) => Promise<T>,
+  stopping?: AbortSignal,
 ): Promise<T> {
   const controller = new AbortController();
+  // The server stopping after its grace period aborts the work too; the row is then given back at once (below).
+  const onStop = () => controller.abort(stopping?.reason);
+  stopping?.addEventListener("abort", onStop, { once: true });
   let lease = claimed.lease;
   const timer = setInterval(
     () => {
@@ -106,5 +110,10 @@ export async function withLease<T>(
     return await work(controller.signal, () => lease);
   } finally {
     clearInterval(timer);
+    stopping?.removeEventListener("abort", onStop);
+    // Stopped by a shutdown: free the lease so the next process takes the row now, not when the lease runs out.
+    if (stopping?.aborted) {
+      db.$client.run(`UPDATE ${claimed.table} SET locked_until = NULL WHERE id = ? AND locked_until = ?`, [claimed.id, lease]);
+    }
   }
 }

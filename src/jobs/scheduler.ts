@@ -17,6 +17,12 @@ export class Scheduler {
   private readonly waiters = new Waiters();
   private readonly loops: Promise<void>[] = [];
   private running = false;
+  private readonly shutdown = new AbortController();
+
+  /** Aborted when a stop's grace period is over: work still in hand stops and gives its row back (see withLease). */
+  get stopping(): AbortSignal {
+    return this.shutdown.signal;
+  }
 
   add(worker: JobWorker): this {
     this.workers.set(worker.name, worker);
@@ -36,11 +42,24 @@ export class Scheduler {
     this.waiters.wake(name);
   }
 
-  /** Stops claiming new work and waits for the work in hand to finish. */
-  async stop(): Promise<void> {
+  /**
+   * Stops claiming new work and lets the work in hand finish for up to `graceMs`; then aborts it (`stopping`), so that
+   * each worker gives its row back for the next process to resume at once, and waits for that.
+   */
+  async stop(graceMs = Number.POSITIVE_INFINITY): Promise<void> {
     this.running = false;
     this.waiters.wakeAll();
-    await Promise.all(this.loops);
+    const all = Promise.all(this.loops);
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const grace = Number.isFinite(graceMs)
+      ? new Promise<void>((resolve) => {
+          timer = setTimeout(resolve, graceMs);
+        })
+      : new Promise<void>(() => {});
+    await Promise.race([all, grace]);
+    clearTimeout(timer);
+    this.shutdown.abort(new Error("the server is stopping"));
+    await all;
     this.loops.length = 0;
   }
 

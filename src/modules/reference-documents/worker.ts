@@ -30,7 +30,7 @@ export async function indexNext(ctx: Context): Promise<boolean> {
   if (!job) return false;
   // Renewed while it works, so a reference that takes longer than the lease is not taken over by another worker.
   const lease = { table: "jobs" as const, id: job.id, lease: job.lockedUntil ?? 0, leaseMs: INDEX_LOCK_MS };
-  await withLease(ctx.db, ctx.clock, lease, () => processIndexJob(ctx, job));
+  await withLease(ctx.db, ctx.clock, lease, () => processIndexJob(ctx, job), ctx.runtime.scheduler.stopping);
   return true;
 }
 

@@ -85,7 +85,7 @@ const EXTENSION: Record<string, string> = { json: "json", markdown: "md", docx: 
 /** Evaluates one running run and finishes it; every failure becomes a failed run with {code, message}. */
 async function execute(ctx: Context, run: RunRow, references: EngineDocument[]): Promise<void> {
   const lease = { table: "runs" as const, id: run.id, lease: run.lockedUntil ?? 0, leaseMs: LEASE_MS };
-  await withLease(ctx.db, ctx.clock, lease, (signal) => evaluateRun(ctx, run, references, signal));
+  await withLease(ctx.db, ctx.clock, lease, (signal) => evaluateRun(ctx, run, references, signal), ctx.runtime.scheduler.stopping);
 }
 
 /**
@@ -128,6 +128,16 @@ async function evaluateRun(ctx: Context, run: RunRow, references: EngineDocument
     finishRun(ctx, run.id, "running", "succeeded", changes, run.attempts);
   } catch (err) {
     if (signal.aborted) {
+      if (ctx.runtime.scheduler.stopping.aborted) {
+        // The server is stopping: give the run back as it was before this attempt, for the next start to run at once.
+        ctx.db
+          .update(runs)
+          .set({ status: "queued", lockedUntil: null, startedAt: null, attempts: run.attempts - 1 })
+          .where(and(eq(runs.id, run.id), eq(runs.status, "running"), eq(runs.attempts, run.attempts)))
+          .run();
+        console.error(`[runs] ${run.id}: stopped by shutdown; back in the queue`);
+        return;
+      }
       console.error(`[runs] ${run.id}: ${(signal.reason as Error).message}; stopped, recovery takes it from here`);
       return;
     }
