@@ -7,7 +7,7 @@ import pkg from "../package.json" with { type: "json" };
 import { ConfigError, ensureDataDir, flagsToEnv, loadConfig, settingOptions } from "./config";
 import { createContext } from "./create-context";
 import { ApiError } from "./http/errors";
-import { createUser, findUserByEmail } from "./modules/auth/service";
+import { createUser, findUserByEmail, hasUsers } from "./modules/auth/service";
 import { checkBalances, getBalance, grantCredits } from "./modules/usage/service";
 import { startServer } from "./server";
 
@@ -62,6 +62,7 @@ const commands: Command[] = [
     async run(values) {
       const running = await startServer(configOf(values));
       console.log(`Assay listening on ${running.url}/v1 (docs: ${running.url}/docs, data: ${running.ctx.config.dataDir})`);
+      if (!hasUsers(running.ctx.db)) console.log(firstRunMessage(running.ctx.config.dataDir));
       let stopping = false;
       const stop = async () => {
         if (stopping) process.exit(1); // a second signal: stop now
@@ -211,6 +212,21 @@ const commands: Command[] = [
     },
   },
 ];
+
+/** Printed at start while no user exists: how to create the first admin, as a command to paste. */
+function firstRunMessage(dataDir: string): string {
+  // A compiled binary runs from Bun's embedded file system; from a checkout, npx finds the Bun that npm installed.
+  const assay = Bun.main.startsWith("/$bunfs/") ? process.execPath : "npx bun run src/main.ts";
+  return [
+    "",
+    "No user exists yet. Create the first administrator (it gets a workspace of its own), then log in:",
+    "",
+    `  ${assay} user create --email you@example.com --password 'a long password' --role admin --data-dir ${JSON.stringify(dataDir)}`,
+    "",
+    "(or start the server with ASSAY_ADMIN_EMAIL and ASSAY_ADMIN_PASSWORD set). Until then no request can authenticate.",
+    "",
+  ].join("\n");
+}
 
 function commandUsage(c: Command): string {
   const rows: [string, string][] = [...c.help, ...(c.config ? [SETTINGS_HELP] : []), ["-h, --help", "show this help"]];

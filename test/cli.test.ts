@@ -161,3 +161,48 @@ describe("usage", () => {
     expect(r.err).toContain("usage: assay");
   });
 });
+
+describe("first run", () => {
+  async function firstLines(env: Record<string, string>) {
+    const dir = tempDir("assay-first-");
+    const child = Bun.spawn([process.execPath, "run", "src/main.ts", "serve", "--port", "0", "--data-dir", dir], {
+      cwd: root,
+      env: { ...process.env, ASSAY_ADMIN_EMAIL: "", ASSAY_ADMIN_PASSWORD: "", ...env },
+      stdout: "pipe",
+      stderr: "ignore",
+    });
+    let out = "";
+    const reading = (async () => {
+      for await (const chunk of child.stdout as unknown as AsyncIterable<Uint8Array>) out += new TextDecoder().decode(chunk);
+    })();
+    const deadline = Date.now() + 10_000;
+    while (!out.includes("listening on") && Date.now() < deadline) await Bun.sleep(20);
+    await Bun.sleep(300); // whatever start prints after the listening line has arrived by now
+    child.kill("SIGKILL");
+    await reading;
+    return { out, dir };
+  }
+
+  test("with no user and no admin settings, the server prints the exact command that creates the first admin", async () => {
+    const { out, dir } = await firstLines({});
+    expect(out).toContain("No user exists yet");
+    const command =
+      out
+        .split("\n")
+        .find((l) => l.includes("user create"))
+        ?.trim() ?? "";
+    expect(command).toContain("--role admin");
+    expect(command).toContain(JSON.stringify(dir));
+    // The printed command works as printed (with a real email and password).
+    const args = ["user", "create", "--email", "first@example.com", "--password", "a long password", "--role", "admin", "--data-dir", dir];
+    const made = cli(args);
+    expect(made.code).toBe(0);
+    expect(made.out).toContain("created admin first@example.com");
+  }, 20_000);
+
+  test("once an admin exists (here from ASSAY_ADMIN_*), nothing is printed", async () => {
+    const { out } = await firstLines({ ASSAY_ADMIN_EMAIL: "boss@example.com", ASSAY_ADMIN_PASSWORD: "boss-password" });
+    expect(out).toContain("listening on");
+    expect(out).not.toContain("No user exists yet");
+  }, 20_000);
+});

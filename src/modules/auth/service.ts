@@ -64,6 +64,11 @@ export function findUserByEmail(db: Db, email: string): UserRow | undefined {
     .get();
 }
 
+/** True once any user exists (the first-run message is printed until then). */
+export function hasUsers(db: Db): boolean {
+  return db.select({ id: users.id }).from(users).limit(1).get() !== undefined;
+}
+
 /** ASSAY_ADMIN_EMAIL/PASSWORD: create that admin at start if absent (an existing user is left as it is). */
 export async function ensureAdmin(db: Db, clock: Clock, config: Config): Promise<void> {
   if (!config.adminEmail || !config.adminPassword) return;
