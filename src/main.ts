@@ -1,6 +1,8 @@
-// CLI entry: `serve` (default), `user create`, `credits grant`, `extract`, `backup`, `migrate`, `doctor`, `health`.
+// CLI entry: `serve` (default), `user create`, `credits grant`, `extract`, `backup`, `restore`, `migrate`, `doctor`,
+// `health`.
 // Arguments are parsed by node:util parseArgs; every command has --help; usage errors exit 2, failures exit 1.
-import { copyFileSync, cpSync, existsSync, mkdirSync } from "node:fs";
+import { Database } from "bun:sqlite";
+import { copyFileSync, cpSync, existsSync, mkdirSync, readdirSync, rmSync } from "node:fs";
 import path from "node:path";
 import { type ParseArgsConfig, parseArgs } from "node:util";
 import pkg from "../package.json" with { type: "json" };
@@ -158,6 +160,35 @@ const commands: Command[] = [
     },
   },
   {
+    name: "restore",
+    summary: "restore a backup into a data folder (checked first; the server must not be running on that folder)",
+    synopsis: "restore --from DIR --data-dir NEW [--force]",
+    options: { from: { type: "string" }, force: { type: "boolean" } },
+    help: [
+      ["--from DIR", "a folder written by assay backup (required)"],
+      ["--data-dir NEW", "where to restore (required): an empty or new folder"],
+      ["--force", "replace what the target folder holds"],
+    ],
+    config: true,
+    async run(values) {
+      const from = path.resolve(required(values, "from", this));
+      const target = path.resolve(required(values, "data-dir", this));
+      const problem = checkBackup(from);
+      if (problem) throw new UsageError(`--from ${from} is not a usable backup: ${problem}`, this);
+      const occupied =
+        existsSync(target) && readdirSync(target).some((name) => name !== "objects" || readdirSync(path.join(target, name)).length > 0);
+      if (occupied && values.force !== true) throw new UsageError(`--data-dir ${target} is not empty; use --force to replace what it holds`, this);
+      for (const name of ["assay.db", "assay.db-wal", "assay.db-shm", "objects", "secret"])
+        rmSync(path.join(target, name), { recursive: true, force: true });
+      mkdirSync(target, { recursive: true });
+      copyFileSync(path.join(from, "assay.db"), path.join(target, "assay.db"));
+      cpSync(path.join(from, "objects"), path.join(target, "objects"), { recursive: true });
+      if (existsSync(path.join(from, "secret"))) copyFileSync(path.join(from, "secret"), path.join(target, "secret"));
+      console.log(`restored ${from} into ${target}; start the server with --data-dir ${JSON.stringify(target)}`);
+      return 0;
+    },
+  },
+  {
     name: "migrate",
     summary: "apply database migrations and exit",
     synopsis: "migrate [--<setting> VALUE …]",
@@ -212,6 +243,23 @@ const commands: Command[] = [
     },
   },
 ];
+
+/** Why `dir` is not a backup Assay can restore (missing parts, a database that fails SQLite's integrity check), or null. */
+function checkBackup(dir: string): string | null {
+  if (!existsSync(path.join(dir, "assay.db"))) return "it holds no assay.db";
+  if (!existsSync(path.join(dir, "objects"))) return "it holds no objects folder";
+  const db = new Database(path.join(dir, "assay.db"), { readonly: true });
+  try {
+    const result = db.query("PRAGMA integrity_check").get() as { integrity_check: string } | null;
+    if (result?.integrity_check !== "ok") return `its database fails SQLite's integrity check (${result?.integrity_check ?? "no answer"})`;
+    if (!db.query("SELECT name FROM sqlite_master WHERE name = 'runs'").get()) return "its database is not an Assay database";
+  } catch (err) {
+    return `its database cannot be read (${(err as Error).message})`;
+  } finally {
+    db.close();
+  }
+  return null;
+}
 
 /** Printed at start while no user exists: how to create the first admin, as a command to paste. */
 function firstRunMessage(dataDir: string): string {

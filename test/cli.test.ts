@@ -114,7 +114,7 @@ describe("assay CLI", () => {
 });
 
 describe("usage", () => {
-  const COMMANDS = ["serve", "user create", "credits grant", "extract", "backup", "migrate", "doctor", "health"];
+  const COMMANDS = ["serve", "user create", "credits grant", "extract", "backup", "restore", "migrate", "doctor", "health"];
 
   test("--help and help list every command, on stdout, exit 0", () => {
     for (const args of [["--help"], ["help"], ["-h"]]) {
@@ -205,4 +205,84 @@ describe("first run", () => {
     expect(out).toContain("listening on");
     expect(out).not.toContain("No user exists yet");
   }, 20_000);
+});
+
+describe("backup and restore", () => {
+  test("a backup taken while runs are created restores into a new folder that serves every acknowledged run, the balance and the files", async () => {
+    const { startServer } = await import("../src/server");
+    const { loadConfig } = await import("../src/config");
+    const source = tempDir("assay-live-");
+    const running = await startServer(
+      loadConfig({ ASSAY_DATA_DIR: source, ASSAY_PORT: "0", ASSAY_ADMIN_EMAIL: "keep@example.com", ASSAY_ADMIN_PASSWORD: "keep-password" }),
+    );
+    const api = async (url: string, method = "GET", token: string | null = null, body?: unknown, at = running.url) =>
+      (await (
+        await fetch(`${at}/v1${url}`, {
+          method,
+          headers: { "content-type": "application/json", ...(token ? { authorization: `Bearer ${token}` } : {}) },
+          body: body === undefined ? undefined : JSON.stringify(body),
+        })
+      ).json()) as any;
+    const session = (await api("/auth/login", "POST", null, { email: "keep@example.com", password: "keep-password" })).token;
+    const key = (await api("/keys", "POST", session, { name: "k" })).token;
+    const doc = await api("/documents", "POST", key, { filename: "a.txt", mime_type: "text/plain" });
+    await fetch(doc.upload_url.replace(/^http:\/\/[^/]+/, running.url), {
+      method: "PUT",
+      headers: { "content-type": "text/plain" },
+      body: "An essay to keep.",
+    });
+    await api(`/documents/${doc.id}/complete`, "POST", key);
+    const wf = await api("/workflows", "POST", key, { product_code: "general", name: "Kept", output_format: "markdown" });
+    const first = await api(`/workflows/${wf.id}/runs`, "POST", key, { input_documents: [doc.id], mode: "sync" });
+    expect(first.status).toBe("succeeded");
+    // Runs keep being created while the backup is taken.
+    const acknowledged: string[] = [first.id];
+    let creating = true;
+    const creator = (async () => {
+      while (creating) acknowledged.push((await api(`/workflows/${wf.id}/runs`, "POST", key, { input_documents: [doc.id] })).id);
+    })();
+    await Bun.sleep(50);
+    const before = [...acknowledged];
+    const out = path.join(tempDir("assay-bk-"), "backup");
+    const backup = Bun.spawn([process.execPath, "run", "src/main.ts", "backup", "--out", out, "--data-dir", source], {
+      cwd: root,
+      stdout: "pipe",
+      stderr: "pipe",
+    });
+    expect(await backup.exited).toBe(0);
+    creating = false;
+    await creator;
+    const original = await (await fetch(first.output_file.url.replace(/^http:\/\/[^/]+/, running.url))).text();
+    await running.stop();
+
+    const target = tempDir("assay-restored-");
+    expect(cli(["restore", "--from", out, "--data-dir", target]).code).toBe(0);
+    expect(cli(["restore", "--from", out, "--data-dir", target]).code).toBe(2); // not empty any more
+    expect(cli(["restore", "--from", tempDir("assay-nothing-"), "--data-dir", tempDir("assay-t-")]).err).toContain("no assay.db");
+    expect(cli(["doctor", "--data-dir", target]).code).toBe(0);
+
+    const restored = await startServer(loadConfig({ ASSAY_DATA_DIR: target, ASSAY_PORT: "0" }));
+    try {
+      for (const id of before) expect((await api(`/runs/${id}`, "GET", key, undefined, restored.url)).id).toBe(id);
+      const kept = await api(`/runs/${first.id}`, "GET", key, undefined, restored.url);
+      expect(kept.status).toBe("succeeded");
+      const file = await (await fetch(kept.output_file.url.replace(/^http:\/\/[^/]+/, restored.url))).text();
+      expect(file).toBe(original);
+      const balance = await api("/usage/balance", "GET", key, undefined, restored.url);
+      expect(balance.pro_credits).toBeGreaterThan(0);
+    } finally {
+      await restored.stop();
+    }
+  }, 60_000);
+
+  test("a damaged backup is refused before anything is copied", () => {
+    const out = path.join(tempDir("assay-bad-"), "b");
+    require("node:fs").mkdirSync(path.join(out, "objects"), { recursive: true });
+    require("node:fs").writeFileSync(path.join(out, "assay.db"), "this is not a database");
+    const target = tempDir("assay-t2-");
+    const r = cli(["restore", "--from", out, "--data-dir", target]);
+    expect(r.code).toBe(2);
+    expect(r.err).toContain("not a usable backup");
+    expect(existsSync(path.join(target, "assay.db"))).toBe(false);
+  });
 });
