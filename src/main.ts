@@ -24,13 +24,14 @@ class UsageError extends Error {
 }
 
 type Values = Record<string, string | boolean | undefined>;
+type Options = NonNullable<ParseArgsConfig["options"]>;
 
 interface Command {
   name: string;
   summary: string;
   /** The synopsis after `assay `. */
   synopsis: string;
-  options: NonNullable<ParseArgsConfig["options"]>;
+  options: Options;
   /** Descriptions of the command's own options, in the order shown. */
   help: [string, string][];
   /** Reads the configuration (ASSAY_* variables, or the same settings as flags). */
@@ -225,7 +226,10 @@ const commands: Command[] = [
     summary: "exit 0 when the local server answers /v1/health with ok (for container health checks)",
     synopsis: "health [--port N] [--host H]",
     options: {},
-    help: [],
+    help: [
+      ["--port N", "the server's port (default ASSAY_PORT, else 8080)"],
+      ["--host H", "the server's address (default ASSAY_HOST; 0.0.0.0 and :: ask 127.0.0.1)"],
+    ],
     config: true,
     async run(values) {
       // No curl needed in the image: ask the running server.
@@ -308,7 +312,8 @@ function usage(): string {
     ...commands.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`),
     `  ${"help".padEnd(width)}  this text, or a command's (assay help user create)`,
     "",
-    "assay --version prints the version; assay <command> --help a command's options.",
+    "assay <command> --help shows a command's options, assay --version the version.",
+    "Exit status: 0 done, 1 failed, 2 a mistake in the call (the problem and the usage go to stderr).",
   ].join("\n");
 }
 
@@ -321,35 +326,41 @@ function findCommand(argv: string[]): { command: Command | null; rest: string[] 
   return { command: null, rest: argv };
 }
 
+/** "unknown command: user delete", with the commands of that group when the first word names one (`user` → user create). */
+function unknownCommand(argv: string[]): UsageError {
+  const group = commands.filter((c) => c.name.includes(" ") && c.name.split(" ")[0] === argv[0]).map((c) => c.name);
+  const words = argv.slice(0, group.length ? 2 : 1).join(" ");
+  return new UsageError(`unknown command: ${words}${group.length ? ` (did you mean ${group.join(" or ")}?)` : ""}`);
+}
+
 async function main(argv: string[]): Promise<number> {
   if (argv[0] === "--version" || argv[0] === "-v") {
     console.log(pkg.version);
     return 0;
   }
   if (argv[0] === "help" || argv[0] === "--help" || argv[0] === "-h") {
-    const topic = argv[0] === "help" ? findCommand(argv.slice(1)).command : null;
-    if (argv[0] === "help" && argv.length > 1 && !topic) throw new UsageError(`unknown command: ${argv.slice(1).join(" ")}`);
-    console.log(topic ? commandUsage(topic) : usage());
+    const topic = argv[0] === "help" && argv.length > 1 && argv[1] !== "help" ? argv.slice(1) : null;
+    const command = topic ? findCommand(topic).command : null;
+    if (topic && !command) throw unknownCommand(topic);
+    console.log(command ? commandUsage(command) : usage());
     return 0;
   }
   // No command, or flags first: serve.
   const { command, rest } = argv.length === 0 || argv[0].startsWith("-") ? { command: commands[0], rest: argv } : findCommand(argv);
-  if (!command) throw new UsageError(`unknown command: ${argv.slice(0, 2).join(" ")}`);
-  // "--amount -5": a value that is a negative number belongs to the option before it, not a flag of its own.
+  if (!command) throw unknownCommand(argv);
+  const options: Options = { ...command.options, ...(command.config ? settingOptions() : {}), help: { type: "boolean", short: "h" } };
+  // "--amount -5": parseArgs takes "-5" for a flag of its own; a negative number after an option that takes a value is that value.
   const args: string[] = [];
   for (const arg of rest) {
     const previous = args[args.length - 1];
-    if (/^-\d/.test(arg) && previous?.startsWith("--") && !previous.includes("=")) args[args.length - 1] = `${previous}=${arg}`;
+    const name = previous?.startsWith("--") && !previous.includes("=") ? previous.slice(2) : "";
+    if (/^-\d/.test(arg) && options[name]?.type === "string") args[args.length - 1] = `${previous}=${arg}`;
     else args.push(arg);
   }
   let parsed: { values: Values; positionals: string[] };
   try {
-    parsed = parseArgs({
-      args,
-      options: { ...command.options, ...(command.config ? settingOptions() : {}), help: { type: "boolean", short: "h" } },
-      allowPositionals: command.positionals !== undefined,
-      strict: true,
-    });
+    // No option is `multiple`, so every value is a string or a boolean.
+    parsed = parseArgs({ args, options, allowPositionals: command.positionals !== undefined, strict: true }) as typeof parsed;
   } catch (err) {
     // parseArgs names the problem ("Unknown option '--x'", "Option '--email <value>' argument missing").
     throw new UsageError((err as Error).message, command);
@@ -374,10 +385,15 @@ main(process.argv.slice(2)).then(
       console.error(`assay: ${err.message}\n\n${err.command ? commandUsage(err.command) : usage()}`);
       process.exit(2);
     }
-    if (err instanceof ConfigError || err instanceof ApiError) {
-      // A setting or a request the data refuses (an email taken, a debit below zero): one line, as a usage error.
+    if (err instanceof ConfigError || (err instanceof ApiError && err.status === 400)) {
+      // A value refused (a bad setting, a short password, a debit below zero): fix the call, so a usage error, in one line.
       console.error(`assay: ${err.message}`);
       process.exit(2);
+    }
+    if (err instanceof ApiError) {
+      // The call was right but the data says no (an email taken, no such user): a failure, in one line.
+      console.error(`assay: ${err.message}`);
+      process.exit(1);
     }
     console.error(err);
     process.exit(1);

@@ -1,6 +1,6 @@
-// The command line, run as a real process: user create, credits grant, backup, migrate, extract, bad flags.
+// The command line, run as a real process: user create, credits grant, backup, migrate, extract, usage, exit codes.
 import { describe, expect, test } from "bun:test";
-import { existsSync } from "node:fs";
+import { existsSync, mkdirSync, rmSync } from "node:fs";
 import path from "node:path";
 import { openDb } from "../src/db/client";
 import { getBalance } from "../src/modules/usage/service";
@@ -37,8 +37,16 @@ describe("assay CLI", () => {
     expect(created.code).toBe(0);
     expect(created.out).toContain("created admin teacher@school.example");
     const dup = cli(["user", "create", "--email", "teacher@school.example", "--password", "long-enough-pw", "--data-dir", dataDir]);
-    expect(dup.code).toBe(2);
-    expect(dup.err).toContain("already exists");
+    // The call is right but the data says no: a failure (1), in one line, not a usage error.
+    expect(dup.code).toBe(1);
+    expect(dup.err.trim()).toBe("assay: a user with this email already exists");
+    const nobody = cli(["credits", "grant", "--email", "nobody@school.example", "--amount", "5", "--data-dir", dataDir]);
+    expect(nobody.code).toBe(1);
+    expect(nobody.err.trim()).toBe("assay: no user with email nobody@school.example");
+    // A value refused on its own merits is a usage error (2), in one line.
+    const short = cli(["user", "create", "--email", "other@school.example", "--password", "short", "--data-dir", dataDir]);
+    expect(short.code).toBe(2);
+    expect(short.err.trim()).toBe("assay: password must be at least 8 characters");
     const grant = cli(["credits", "grant", "--email", "teacher@school.example", "--amount", "25", "--data-dir", dataDir]);
     expect(grant.code).toBe(0);
     expect(JSON.parse(grant.out)).toMatchObject({ regular_pro: 125, bonus_pro: 0 });
@@ -47,6 +55,21 @@ describe("assay CLI", () => {
     const debit = cli(["credits", "grant", "--email", "teacher@school.example", "--amount", "-1000", "--data-dir", dataDir]);
     expect(debit.code).toBe(2);
     expect(debit.err).toContain("cannot debit");
+    const back = cli(["credits", "grant", "--email", "teacher@school.example", "--amount", "-5", "--kind", "bonus", "--data-dir", dataDir]);
+    expect(JSON.parse(back.out)).toMatchObject({ pro_credits: 125, bonus_pro: 0 });
+    const fresh = cli(["credits", "grant", "--email=teacher@school.example", "--amount=5", "--kind=bonus", `--data-dir=${dataDir}`]);
+    expect(JSON.parse(fresh.out)).toMatchObject({ pro_credits: 130, bonus_pro: 5 });
+  });
+
+  test("setting flags win over the environment", () => {
+    const [fromEnv, fromFlag] = [tempDir("assay-env-"), tempDir("assay-flag-")];
+    // The environment's bad port is never read: the flag replaces it.
+    const r = cli(["migrate", "--data-dir", fromFlag, "--port", "9"], { ASSAY_DATA_DIR: fromEnv, ASSAY_PORT: "eighty" });
+    expect(r.code).toBe(0);
+    expect(existsSync(path.join(fromFlag, "assay.db"))).toBe(true);
+    expect(existsSync(path.join(fromEnv, "assay.db"))).toBe(false);
+    expect(cli(["migrate"], { ASSAY_DATA_DIR: fromEnv }).code).toBe(0);
+    expect(existsSync(path.join(fromEnv, "assay.db"))).toBe(true);
   });
 
   test("backup writes a consistent database copy that opens with the same balances", () => {
@@ -124,7 +147,7 @@ describe("usage", () => {
     }
   });
 
-  test.each(COMMANDS)("%s --help and help %s print its usage, exit 0", (name) => {
+  test.each(COMMANDS)("%s: --help and help print its usage, exit 0", (name) => {
     const words = name.split(" ");
     for (const args of [
       [...words, "--help"],
@@ -137,19 +160,68 @@ describe("usage", () => {
     }
   });
 
-  test("--version prints package.json's version", () => {
-    const r = cli(["--version"]);
+  test("help help, and a command's options in its usage", () => {
+    const r = cli(["help", "help"]);
     expect(r.code).toBe(0);
-    expect(r.out.trim()).toBe(require("../package.json").version);
+    expect(r.out).toContain("usage: assay <command> [options]");
+    const user = cli(["help", "user", "create"]).out;
+    for (const flag of ["--email E", "--password P", "--role R", "--<setting> VALUE", "-h, --help"]) expect(user).toContain(flag);
+    expect(user).toContain("Create a user with a workspace of its own.");
+    const health = cli(["health", "--help"]).out;
+    expect(health).toContain("--port N");
+    expect(health).toContain("--host H");
+    // serve names every setting flag.
+    expect(cli(["serve", "-h"]).out).toContain("--data-dir --secret");
+  });
+
+  test("--version (and -v) prints package.json's version", () => {
+    for (const flag of ["--version", "-v"]) {
+      const r = cli([flag]);
+      expect(r.code).toBe(0);
+      expect(r.out).toBe(`${require("../package.json").version}\n`);
+    }
+  });
+
+  test("a compiled executable knows its version and usage without package.json at hand", () => {
+    const dir = tempDir("assay-compiled-");
+    const bin = path.join(dir, "assay");
+    try {
+      const build = Bun.spawnSync([process.execPath, "build", "--compile", "src/main.ts", "--outfile", bin], {
+        cwd: root,
+        stdout: "pipe",
+        stderr: "pipe",
+      });
+      expect(build.exitCode).toBe(0);
+      const empty = path.join(dir, "empty");
+      mkdirSync(empty);
+      const run = (args: string[]) =>
+        Bun.spawnSync([bin, ...args], { cwd: empty, env: { PATH: process.env.PATH ?? "" }, stdout: "pipe", stderr: "pipe" });
+      const version = run(["--version"]);
+      expect(version.exitCode).toBe(0);
+      expect(version.stdout.toString()).toBe(`${require("../package.json").version}\n`);
+      const help = run(["help", "backup"]);
+      expect(help.exitCode).toBe(0);
+      expect(help.stdout.toString()).toStartWith("usage: assay backup --out DIR");
+      expect(run(["frobnicate"]).exitCode).toBe(2);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   test.each([
     ["an unknown command", ["frobnicate"], "unknown command: frobnicate"],
-    ["an unknown subcommand", ["user", "delete"], "unknown command: user delete"],
+    ["an unknown subcommand", ["user", "delete"], "unknown command: user delete (did you mean user create?)"],
+    ["a command group alone", ["credits"], "unknown command: credits (did you mean credits grant?)"],
     ["help for an unknown command", ["help", "nope"], "unknown command: nope"],
     ["an unknown flag", ["user", "create", "--email", "a@b.example", "--password", "long-enough-pw", "--colour", "red"], "Unknown option '--colour'"],
+    ["an unknown flag before any command (serve)", ["--colour", "red"], "Unknown option '--colour'"],
+    ["a setting flag on a command that reads no settings", ["extract", "a.pdf", "--data-dir", "x"], "Unknown option '--data-dir'"],
+    ["a value given to a switch", ["restore", "--force=yes"], "--force"],
     ["a flag without its value", ["user", "create", "--email"], "--email"],
     ["a missing required option", ["user", "create", "--password", "long-enough-pw"], "--email is required"],
+    ["another missing required option", ["credits", "grant", "--email", "a@b.example"], "--amount is required"],
+    ["backup without --out", ["backup"], "--out is required"],
+    ["restore without --data-dir", ["restore", "--from", "somewhere"], "--data-dir is required"],
     ["a bad option value", ["credits", "grant", "--email", "a@b.example", "--amount", "lots"], "--amount must be a number"],
     ["extract without a file", ["extract"], "expected extract FILE"],
     ["serve with a stray word", ["serve", "now"], "serve"],
