@@ -41,12 +41,17 @@ export const CreatedWebhookEndpoint = t.Object(
 );
 
 export const CreateEndpointBody = t.Object({
-  url: t.String({ minLength: 1, maxLength: 2048, description: "http(s); link-local and cloud metadata addresses are refused" }),
+  url: t.String({
+    minLength: 1,
+    maxLength: 2048,
+    description: "http(s); link-local and cloud metadata addresses are refused",
+    examples: ["https://example.com/hooks/assay"],
+  }),
   events: t.Optional(EventList),
 });
 
 export const UpdateEndpointBody = t.Object({
-  url: t.Optional(t.String({ minLength: 1, maxLength: 2048 })),
+  url: t.Optional(t.String({ minLength: 1, maxLength: 2048, examples: ["https://example.com/hooks/assay"] })),
   events: t.Optional(EventList),
   status: t.Optional(EndpointStatus),
 });

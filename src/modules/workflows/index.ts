@@ -35,7 +35,11 @@ export const workflowRoutes = (ctx: Context) =>
         auth: "workflows:write",
         body: UpdateWorkflowBody,
         response: { 200: Workflow },
-        detail: { summary: "Update a workflow's name, status or prompt", description: "Any move between active, paused and archived is allowed." },
+        detail: {
+          summary: "Update a workflow's name, status, prompt or output schema",
+          description:
+            "Any move between active, paused and archived is allowed. `output_schema` replaces the schema (null removes it) and clears `output_schema_sample_id`; runs not yet started use the new one.",
+        },
       },
     )
     .delete("/:workflow_id", ({ auth, params }) => deleteWorkflow(ctx.db, ctx.clock, auth.workspaceId, params.workflow_id), {

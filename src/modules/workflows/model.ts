@@ -32,31 +32,61 @@ export const Workflow = t.Object(
   { title: "Workflow" },
 );
 
-export const CreateWorkflowBody = t.Object({
-  product_code: t.String({ minLength: 1, examples: ["education"] }),
-  name: t.String({ minLength: 1, maxLength: 200, examples: ["Year 10 persuasive essays"] }),
-  prompt_template_id: t.Optional(t.String()),
-  user_prompt: t.Optional(t.String({ maxLength: 20000, examples: ["Grade the essay against the attached rubric; quote the essay as evidence."] })),
-  reference_document_ids: t.Optional(t.Array(t.String(), { maxItems: 50 })),
-  output_format: t.Optional(OutputFormat),
-  output_schema_sample_id: t.Optional(
-    t.String({
-      description:
-        "A completed document (doc_…) or reference document (ref_…) holding a sample JSON, CSV or XLSX; the output schema is inferred from it",
-    }),
-  ),
-  // Not t.Record: Elysia turns any value into an object for it ("a string" became {"0":"a",…}). The service checks it.
-  output_schema: t.Optional(t.Unknown({ type: "object", description: "A JSON Schema (draft 2020-12 or 07) the output must validate against" })),
-  default_mode: t.Optional(Mode),
-  default_model_policy: t.Optional(Policy),
-  webhook_endpoint_id: t.Optional(t.String()),
+/**
+ * Not t.Record: Elysia turns any value into an object for it ("a string" became {"0":"a",…}), so the service checks
+ * it. The type list (not "object" alone) also keeps Elysia's body mirror from choking on an object without properties.
+ */
+const OutputSchema = t.Unknown({
+  type: ["object", "null"],
+  description: "A JSON Schema (draft 2020-12 or 07) describing an object, which the output must validate against; null = none",
 });
 
-export const UpdateWorkflowBody = t.Object({
-  name: t.Optional(t.String({ minLength: 1, maxLength: 200 })),
-  status: t.Optional(Status),
-  user_prompt: t.Optional(t.Union([t.String({ maxLength: 20000 }), t.Null()])),
-});
+export const CreateWorkflowBody = t.Object(
+  {
+    product_code: t.String({ minLength: 1, examples: ["education"] }),
+    name: t.String({ minLength: 1, maxLength: 200, examples: ["Year 10 persuasive essays"] }),
+    prompt_template_id: t.Optional(t.String()),
+    user_prompt: t.Optional(t.String({ maxLength: 20000, examples: ["Grade the essay against the attached rubric; quote the essay as evidence."] })),
+    reference_document_ids: t.Optional(t.Array(t.String(), { maxItems: 50 })),
+    output_format: t.Optional(OutputFormat),
+    output_schema_sample_id: t.Optional(
+      t.String({
+        description:
+          "A completed document (doc_…) or reference document (ref_…) holding a sample JSON, CSV or XLSX; the output schema is inferred from it",
+      }),
+    ),
+    output_schema: t.Optional(OutputSchema),
+    default_mode: t.Optional(Mode),
+    default_model_policy: t.Optional(Policy),
+    webhook_endpoint_id: t.Optional(t.String()),
+  },
+  {
+    // One whole body as the example: generated ones would give both output_schema and output_schema_sample_id.
+    examples: [
+      {
+        product_code: "education",
+        name: "Year 10 persuasive essays",
+        prompt_template_id: "tpl_8bqqzQ7P6c5lWlvS",
+        reference_document_ids: ["ref_5Hk2Lp9Qr3St7Uv1Wx4Yz6Ab"],
+        output_format: "json",
+        output_schema: { type: "object", required: ["grade"], properties: { grade: { type: "string" }, comments: { type: "string" } } },
+        default_mode: "async",
+        default_model_policy: "auto",
+        webhook_endpoint_id: "whk_2Bc4De6Fg8Hj1Kl3Mn5Pq7Rs",
+      },
+    ],
+  },
+);
+
+export const UpdateWorkflowBody = t.Object(
+  {
+    name: t.Optional(t.String({ minLength: 1, maxLength: 200 })),
+    status: t.Optional(Status),
+    user_prompt: t.Optional(t.Union([t.String({ maxLength: 20000 }), t.Null()])),
+    output_schema: t.Optional(OutputSchema),
+  },
+  { examples: [{ name: "Year 10 persuasive essays (2027)", user_prompt: "Grade the essay against the 2027 rubric; quote the essay as evidence." }] },
+);
 
 export function toWorkflowJson(row: WorkflowRow) {
   return {

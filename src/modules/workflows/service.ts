@@ -104,18 +104,25 @@ async function sampleDocument(ctx: Context, workspaceId: string, id: string): Pr
   return { doc, originalText: blob ? await blob.text() : undefined };
 }
 
-async function outputSchemaFor(ctx: Context, workspaceId: string, input: CreateWorkflowInput): Promise<Record<string, unknown> | null> {
+/** A given output_schema (create or PATCH): a JSON object that compiles as a JSON Schema within bounds; null = none. */
+function checkOutputSchema(value: unknown): Record<string, unknown> | null {
+  if (value === null || value === undefined) return null;
+  if (!isPlainObject(value)) invalid("output_schema", "output_schema must be a JSON object holding a JSON Schema");
   try {
-    if (input.output_schema != null) {
-      if (!isPlainObject(input.output_schema)) invalid("output_schema", "output_schema must be a JSON object holding a JSON Schema");
-      return resolveOutputSchema({ outputSchema: input.output_schema });
-    }
-    if (input.output_schema_sample_id) return resolveOutputSchema({ sample: await sampleDocument(ctx, workspaceId, input.output_schema_sample_id) });
-    return null;
+    return resolveOutputSchema({ outputSchema: value });
   } catch (err) {
-    if (err instanceof SchemaError) {
-      invalid(input.output_schema != null ? "output_schema" : "output_schema_sample_id", err.message);
-    }
+    if (err instanceof SchemaError) invalid("output_schema", err.message);
+    throw err;
+  }
+}
+
+async function outputSchemaFor(ctx: Context, workspaceId: string, input: CreateWorkflowInput): Promise<Record<string, unknown> | null> {
+  if (input.output_schema != null) return checkOutputSchema(input.output_schema);
+  if (!input.output_schema_sample_id) return null;
+  try {
+    return resolveOutputSchema({ sample: await sampleDocument(ctx, workspaceId, input.output_schema_sample_id) });
+  } catch (err) {
+    if (err instanceof SchemaError) invalid("output_schema_sample_id", err.message);
     throw err;
   }
 }
@@ -179,13 +186,18 @@ export function updateWorkflow(
   clock: Clock,
   workspaceId: string,
   id: string,
-  patch: { name?: string; status?: WorkflowRow["status"]; user_prompt?: string | null },
+  patch: { name?: string; status?: WorkflowRow["status"]; user_prompt?: string | null; output_schema?: unknown },
 ): WorkflowRow {
   const row = getWorkflow(db, workspaceId, id);
   const changes: Partial<WorkflowRow> = { updatedAt: clock.now() };
   if (patch.name !== undefined) changes.name = checkName(patch.name, NAME_MAX);
   if (patch.status !== undefined) changes.status = patch.status;
   if (patch.user_prompt !== undefined) changes.userPrompt = patch.user_prompt;
+  if (patch.output_schema !== undefined) {
+    changes.outputSchema = checkOutputSchema(patch.output_schema);
+    // The schema is now the one given (or none), no longer the one inferred from a sample.
+    changes.outputSchemaSampleId = null;
+  }
   db.update(workflows).set(changes).where(eq(workflows.id, row.id)).run();
   return { ...row, ...changes };
 }
