@@ -42,9 +42,11 @@ export function createApp(ctx: Context) {
     .onError(async ({ code, error, set, request }) => {
       const requestId = String(set.headers["x-request-id"] ?? `req_${base62(20)}`);
       const mapped = mapError(code, error, requestId, request.url);
-      // The client may still be sending: read its body away (bounded) so it reads this answer, not a reset.
-      await discardUnreadBody(request);
-      return jsonResponse(mapped.status, mapped.body, { ...set.headers, ...mapped.headers, "x-request-id": requestId });
+      // The client may still be sending: read its body away (bounded) so it reads this answer, not a reset. Past the
+      // bound the connection is closed after the answer; left open, Bun would go on reading the body without end.
+      const drained = await discardUnreadBody(request);
+      const headers = { ...set.headers, ...mapped.headers, "x-request-id": requestId, ...(drained ? {} : { connection: "close" }) };
+      return jsonResponse(mapped.status, mapped.body, headers);
     })
     .use(healthRoutes(ctx))
     .use(authRoutes(ctx))

@@ -5,66 +5,106 @@ import { Value } from "@sinclair/typebox/value";
 import { t } from "elysia";
 import { ApiError } from "./errors";
 
-/**
- * Reads the whole body, stopping with 413 as soon as it passes `maxBytes` (Content-Length is checked first). The rest
- * of a refused body is left unread, not cancelled: the error handler reads it away (discardUnreadBody).
- */
-export async function readBodyCapped(request: Request, maxBytes: number, what = "request body"): Promise<Uint8Array> {
-  const declared = Number(request.headers.get("content-length") ?? "NaN");
-  const tooLarge = () => new ApiError(413, "payload_too_large", `The ${what} is larger than ${maxBytes} bytes`);
-  if (Number.isFinite(declared) && declared > maxBytes) throw tooLarge();
-  if (!request.body) return new Uint8Array();
-  const parts: Uint8Array[] = [];
-  let total = 0;
-  const reader = request.body.getReader();
-  try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      total += value.byteLength;
-      if (total > maxBytes) throw tooLarge();
-      parts.push(value);
-    }
-  } finally {
-    reader.releaseLock();
+// The one reader of each request body, kept for the whole request (never released): the lingering close reads on
+// exactly where a refusing reader stopped, even one still waiting on a read it will never use.
+type BodyReader = { read(): Promise<{ done: true; value?: undefined } | { done: false; value: Uint8Array }> };
+const readers = new WeakMap<Request, BodyReader>();
+
+function bodyReader(request: Request): BodyReader | null {
+  let reader = readers.get(request);
+  if (!reader && request.body && !request.body.locked) {
+    reader = request.body.getReader();
+    readers.set(request, reader);
   }
+  return reader ?? null;
+}
+
+/**
+ * The body's chunks, as they come; throws `tooLarge()` as soon as more than `maxBytes` came (a declared Content-Length
+ * is checked first). What a refused body has left is read away by the error handler (discardUnreadBody), bounded.
+ */
+export async function* bodyChunks(request: Request, maxBytes: number, tooLarge: () => Error): AsyncGenerator<Uint8Array> {
+  const declared = Number(request.headers.get("content-length") ?? "NaN");
+  if (Number.isFinite(declared) && declared > maxBytes) throw tooLarge();
+  if (!request.body) return;
+  const reader = bodyReader(request);
+  if (!reader) throw new Error("The request body is already being read by another reader");
+  let total = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) return;
+    total += value.byteLength;
+    if (total > maxBytes) throw tooLarge();
+    yield value;
+  }
+}
+
+/**
+ * The body as a stream, for code that takes one and caps it itself (the object store): read through the same one
+ * reader, so whatever that code leaves unread is read away like any refused body, whether it released its lock or not.
+ */
+export function bodyStream(request: Request): ReadableStream<Uint8Array> | null {
+  if (!request.body) return null;
+  const chunks = bodyChunks(request, Number.POSITIVE_INFINITY, () => new Error("unreachable: no cap"));
+  return new ReadableStream<Uint8Array>(
+    {
+      async pull(controller) {
+        const next = await chunks.next();
+        if (next.done) controller.close();
+        else controller.enqueue(next.value);
+      },
+    },
+    { highWaterMark: 0 }, // nothing read ahead: what the store does not take stays for the lingering close
+  );
+}
+
+/** Reads the whole body, stopping with 413 as soon as it passes `maxBytes`. */
+export async function readBodyCapped(request: Request, maxBytes: number, what = "request body"): Promise<Uint8Array> {
+  const parts: Uint8Array[] = [];
+  const tooLarge = () => new ApiError(413, "payload_too_large", `The ${what} is larger than ${maxBytes} bytes`);
+  for await (const part of bodyChunks(request, maxBytes, tooLarge)) parts.push(part);
   return Buffer.concat(parts);
 }
 
 /**
  * Lingering close (RFC 9112 §9.6): before an error answer goes out, what is left of the request body is read and
  * thrown away, so a client that sends its whole body before reading (most do) gets our answer instead of a reset.
- * Bounded: at most LINGER_MAX_BYTES and LINGER_MAX_MS; a body that declares more than any upload limit (50 MB) plus
- * that is not read at all (its client gets the reset it asked for).
+ * Read first, then answer: Bun closes a `Connection: close` exchange as soon as the answer is written, and unread
+ * bytes then turn the close into a reset; reading on after answering is too late for the same reason.
+ *
+ * Bounded, so nobody can hold a connection or make us read without end: at most LINGER_MAX_BYTES and LINGER_MAX_MS,
+ * and a body that declares more than any upload limit (50 MB) plus that is not read at all. Answers whether the body
+ * was read to its end; if not, the caller must close the connection (Bun would otherwise go on reading it, unbounded,
+ * to keep the connection alive).
  */
 const LINGER_MAX_BYTES = 64 * 1024 * 1024;
 const LINGER_MAX_MS = 5_000;
 const LINGER_MAX_DECLARED = 50 * 1024 * 1024 + LINGER_MAX_BYTES;
 
-export async function discardUnreadBody(request: Request): Promise<void> {
-  const body = request.body;
-  if (!body || body.locked) return; // a body read to its end just reports done below
+export async function discardUnreadBody(request: Request): Promise<boolean> {
+  if (!request.body) return true;
   const declared = Number(request.headers.get("content-length") ?? "NaN");
-  if (Number.isFinite(declared) && declared > LINGER_MAX_DECLARED) return;
-  const reader = body.getReader();
+  if (Number.isFinite(declared) && declared > LINGER_MAX_DECLARED) return false;
+  const reader = bodyReader(request);
+  if (!reader) return false; // held by a reader that is not ours: where the body stands is unknown
   const deadline = Date.now() + LINGER_MAX_MS;
   let total = 0;
   try {
     while (total <= LINGER_MAX_BYTES) {
       const left = deadline - Date.now();
-      if (left <= 0) break;
+      if (left <= 0) return false;
       let timer: ReturnType<typeof setTimeout> | undefined;
       const timeout = new Promise<null>((resolve) => {
         timer = setTimeout(() => resolve(null), left);
       });
       const chunk = await Promise.race([reader.read(), timeout]).finally(() => clearTimeout(timer));
-      if (!chunk || chunk.done) break;
+      if (!chunk) return false;
+      if (chunk.done) return true;
       total += chunk.value.byteLength;
     }
+    return false;
   } catch {
-    // The client went away: nothing left to protect.
-  } finally {
-    reader.releaseLock();
+    return false; // the client went away mid-body
   }
 }
 

@@ -1,6 +1,7 @@
 // Routes: PUT/GET /v1/objects/<key>, the signed upload and download URLs. No bearer auth: the signature is the credential.
 import { Elysia, t } from "elysia";
 import type { Context } from "../../context";
+import { bodyStream } from "../../http/body";
 import { ErrorBody } from "../../http/errors";
 import { SignedQuery, UploadResult } from "./model";
 import { keyFromPath, receiveUpload, serveDownload } from "./service";
@@ -15,7 +16,7 @@ export const objectRoutes = (ctx: Context) =>
           query,
           contentType: request.headers.get("content-type"),
           contentLength: request.headers.get("content-length"),
-          body: request.body,
+          body: bodyStream(request),
         }),
       {
         // "none": Elysia would otherwise buffer the whole body before the handler runs; we stream it to disk.

@@ -1,17 +1,17 @@
 // Reads POST /reference-documents bodies: JSON (presigned form), or multipart (name + file) streamed straight to the
 // object store with the 50 MB cap enforced while streaming (the file is never held whole in memory).
 
-import { Readable } from "node:stream";
+import { Readable, type Writable } from "node:stream";
 import busboy from "busboy";
 import type { Context } from "../../context";
-import { checkSchema, readJsonBody } from "../../http/body";
+import { bodyChunks, checkSchema, readJsonBody } from "../../http/body";
 import { ApiError } from "../../http/errors";
 import { MAX_OBJECT_BYTES } from "../../storage";
 import { type DocumentRow, discardDocuments, storeUploadedDocument } from "../documents/service";
 import { CreateReferenceJson } from "./model";
 
-/** Room for the multipart boundaries and part headers around a 50 MB file. */
-const MULTIPART_OVERHEAD = 64 * 1024;
+/** Room for the multipart boundaries and part headers around a 50 MB file: the cap on the whole body. */
+const MULTIPART_MAX = MAX_OBJECT_BYTES + 64 * 1024;
 
 export type CreateRequest =
   | { kind: "json"; body: { name: string; filename: string; mime_type?: string; size_bytes?: number } }
@@ -27,11 +27,7 @@ export async function readCreateRequest(ctx: Context, workspaceId: string, reque
     // Same checks, same 400 body as a route with a `body` schema (this route parses the body itself).
     return { kind: "json", body: checkSchema(CreateReferenceJson, await readJsonBody(request)) };
   }
-  if (media === "multipart/form-data") {
-    const length = request.headers.get("content-length");
-    if (length && /^\d+$/.test(length) && Number(length) > MAX_OBJECT_BYTES + MULTIPART_OVERHEAD) throw tooLarge();
-    return readMultipart(ctx, workspaceId, request, contentType);
-  }
+  if (media === "multipart/form-data") return readMultipart(ctx, workspaceId, request, contentType);
   throw new ApiError(415, "unsupported_media_type", "Send application/json (presigned upload) or multipart/form-data (name and file)");
 }
 
@@ -51,7 +47,6 @@ async function readMultipart(ctx: Context, workspaceId: string, request: Request
   }
   let name: string | undefined;
   let stored: Promise<DocumentRow> | null = null;
-  let truncated = false;
   let secondFile = false;
   const finished = new Promise<void>((resolve, reject) => {
     parser.on("field", (field, value) => {
@@ -63,9 +58,9 @@ async function readMultipart(ctx: Context, workspaceId: string, request: Request
         stream.resume(); // not ours: drain it so the parser goes on
         return;
       }
-      stream.on("limit", () => {
-        truncated = true;
-      });
+      // Over the cap: stop here (the feeding below stops with the parser); the rest is read away, bounded. Not at
+      // once: busboy still works on this file stream when it says "limit".
+      stream.on("limit", () => queueMicrotask(() => parser.destroy(tooLarge())));
       const web = Readable.toWeb(stream) as unknown as ReadableStream<Uint8Array>;
       stored = storeUploadedDocument(ctx, { workspaceId, filename: info.filename || "upload", mimeType: info.mimeType, stream: web, param: "file" });
       // Whatever happens to the store, keep reading so the parser reaches its end.
@@ -79,17 +74,22 @@ async function readMultipart(ctx: Context, workspaceId: string, request: Request
     parser.on("error", reject);
   });
   if (!request.body) throw unparsable();
-  const source = Readable.fromWeb(request.body as unknown as import("node:stream/web").ReadableStream<Uint8Array>);
-  source.on("error", (err) => parser.destroy(err));
-  source.pipe(parser);
+  // Fed by hand, not piped: reading stops as soon as the parser does (an error, a file over the cap), and what is left
+  // of the body stays for the error handler to read away, bounded (lingering close, see http/body.ts).
+  void (async () => {
+    for await (const chunk of bodyChunks(request, MULTIPART_MAX, tooLarge)) {
+      if (parser.destroyed) return;
+      if (!parser.write(chunk)) await drained(parser);
+    }
+    if (!parser.destroyed) parser.end();
+  })().catch((err) => parser.destroy(err));
 
   let document: DocumentRow | null = null;
   try {
-    await finished.catch(() => {
-      throw unparsable();
+    await finished.catch((err) => {
+      throw err instanceof ApiError ? err : unparsable();
     });
     document = stored ? await stored : null;
-    if (truncated) throw tooLarge();
     if (secondFile) throw new ApiError(400, "validation_error", "send one file part per reference document (two were sent)", "file");
     if (typeof name !== "string") throw new ApiError(400, "validation_error", "name is required", "name");
     if (!document) throw new ApiError(400, "validation_error", "file is required (a file part)", "file");
@@ -99,4 +99,17 @@ async function readMultipart(ctx: Context, workspaceId: string, request: Request
     if (document) await discardDocuments(ctx, workspaceId, [document.id]);
     throw err;
   }
+}
+
+/** Resolves when the parser takes writes again, or is gone. */
+function drained(parser: Writable): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      parser.off("drain", done);
+      parser.off("close", done);
+      resolve();
+    };
+    parser.on("drain", done);
+    parser.on("close", done);
+  });
 }
