@@ -364,8 +364,13 @@ describe("bounded: nobody holds a connection or makes the server read without en
         socket.write(`${preamble.length.toString(16)}\r\n${preamble}\r\n`);
         await flood(500 * MB, sent)(socket, closed, received);
       });
-      expect(statusOf(reply.text)).toBe(413);
-      expect(closesConnection(reply.text)).toBe(true);
+      // An endless body cannot be sure to see the answer: the close may reach the client while it is still sending,
+      // and its kernel then drops what arrived (seen once in CI). What must hold is the bound: answered when seen,
+      // closed by the server, and read no further than the limit plus the lingering allowance.
+      if (reply.text) {
+        expect(statusOf(reply.text)).toBe(413);
+        expect(closesConnection(reply.text)).toBe(true);
+      }
       expect(reply.closedByServer).toBe(true);
       // What the server read, plus what the two sockets' buffers held when it closed.
       expect(sent.bytes).toBeLessThan(limit + 64 * MB + 32 * MB);
