@@ -134,3 +134,21 @@ export function localPath(url: string): string {
   const parsed = new URL(url);
   return parsed.pathname + parsed.search;
 }
+
+/** The real server as a child process (`src/main.ts serve` with `env`), resolved once `/v1/health` answers on `port`. */
+export async function spawnServer(port: number, env: Record<string, string>) {
+  const child = Bun.spawn([process.execPath, "src/main.ts", "serve"], {
+    cwd: path.resolve(import.meta.dir, ".."),
+    env: { ...process.env, ASSAY_PORT: String(port), ...env },
+    stdout: "ignore",
+    stderr: "ignore",
+  });
+  for (let i = 0; i < 200; i++) {
+    try {
+      if ((await fetch(`http://127.0.0.1:${port}/v1/health`)).ok) return child;
+    } catch {}
+    await Bun.sleep(25);
+  }
+  child.kill("SIGKILL");
+  throw new Error("the server did not become healthy");
+}

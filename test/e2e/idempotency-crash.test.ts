@@ -4,40 +4,25 @@
 import { Database } from "bun:sqlite";
 import { afterAll, expect, test } from "bun:test";
 import path from "node:path";
-import { tempDir } from "../helpers";
+import { spawnServer, tempDir } from "../helpers";
 
 const KILLS = 20;
 const KEYS = 120;
 const CLIENTS = 8;
 const INITIAL_CREDITS = 100_000;
-const root = path.resolve(import.meta.dir, "../..");
 const dataDir = tempDir("assay-crash-");
 const port = 20000 + Math.floor(Math.random() * 20000);
 const base = `http://127.0.0.1:${port}/v1`;
 let child: ReturnType<typeof Bun.spawn> | null = null;
 
 async function start() {
-  child = Bun.spawn([process.execPath, "src/main.ts", "serve"], {
-    cwd: root,
-    env: {
-      ...process.env,
-      ASSAY_DATA_DIR: dataDir,
-      ASSAY_PORT: String(port),
-      ASSAY_PUBLIC_URL: `http://127.0.0.1:${port}`,
-      ASSAY_ADMIN_EMAIL: "crash@example.com",
-      ASSAY_ADMIN_PASSWORD: "crash-test-password",
-      ASSAY_INITIAL_CREDITS: String(INITIAL_CREDITS),
-    },
-    stdout: "ignore",
-    stderr: "ignore",
+  child = await spawnServer(port, {
+    ASSAY_DATA_DIR: dataDir,
+    ASSAY_PUBLIC_URL: `http://127.0.0.1:${port}`,
+    ASSAY_ADMIN_EMAIL: "crash@example.com",
+    ASSAY_ADMIN_PASSWORD: "crash-test-password",
+    ASSAY_INITIAL_CREDITS: String(INITIAL_CREDITS),
   });
-  for (let i = 0; i < 200; i++) {
-    try {
-      if ((await fetch(`${base}/health`)).ok) return;
-    } catch {}
-    await Bun.sleep(25);
-  }
-  throw new Error("the server did not become healthy");
 }
 
 async function kill() {

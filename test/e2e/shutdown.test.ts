@@ -3,9 +3,8 @@
 import { Database } from "bun:sqlite";
 import { afterAll, expect, test } from "bun:test";
 import path from "node:path";
-import { tempDir } from "../helpers";
+import { spawnServer, tempDir } from "../helpers";
 
-const root = path.resolve(import.meta.dir, "../..");
 const dataDir = tempDir("assay-shutdown-");
 const port = 20000 + Math.floor(Math.random() * 20000);
 const base = `http://127.0.0.1:${port}/v1`;
@@ -41,28 +40,14 @@ const model = Bun.serve({
 let child: ReturnType<typeof Bun.spawn> | null = null;
 
 async function start() {
-  child = Bun.spawn([process.execPath, "src/main.ts", "serve"], {
-    cwd: root,
-    env: {
-      ...process.env,
-      ASSAY_DATA_DIR: dataDir,
-      ASSAY_PORT: String(port),
-      ASSAY_ADMIN_EMAIL: "stop@example.com",
-      ASSAY_ADMIN_PASSWORD: "stop-password",
-      ASSAY_LLM_BASE_URL: `http://127.0.0.1:${model.port}/v1`,
-      ASSAY_LLM_MODEL: "fake",
-      ASSAY_SHUTDOWN_GRACE_MS: "300",
-    },
-    stdout: "ignore",
-    stderr: "ignore",
+  child = await spawnServer(port, {
+    ASSAY_DATA_DIR: dataDir,
+    ASSAY_ADMIN_EMAIL: "stop@example.com",
+    ASSAY_ADMIN_PASSWORD: "stop-password",
+    ASSAY_LLM_BASE_URL: `http://127.0.0.1:${model.port}/v1`,
+    ASSAY_LLM_MODEL: "fake",
+    ASSAY_SHUTDOWN_GRACE_MS: "300",
   });
-  for (let i = 0; i < 200; i++) {
-    try {
-      if ((await fetch(`${base}/health`)).ok) return;
-    } catch {}
-    await Bun.sleep(25);
-  }
-  throw new Error("the server did not start");
 }
 
 afterAll(() => {
