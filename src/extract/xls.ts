@@ -1,4 +1,4 @@
-// Legacy .xls (BIFF in an OLE2 container) via SheetJS, one section per sheet. SheetJS is used for nothing else:
+// Legacy .xls (BIFF in an OLE2 container) via SheetJS 0.20.3 (@e965/xlsx: the npm xlsx 0.18.5 has CVE-2023-30533 and CVE-2024-22363), one section per sheet. SheetJS is used for nothing else:
 // it has known issues with hostile input, so it runs only in the extraction worker and only strings leave it.
 
 import { isBiffStream, isOle2 } from "./detect.ts";
@@ -7,7 +7,7 @@ import type { ExtractedDocument, Section } from "./types.ts";
 
 export async function extractXls(bytes: Uint8Array): Promise<ExtractedDocument> {
   if (!isOle2(bytes) && !isBiffStream(bytes)) throw unprocessable("the file is not a valid XLS file (not a legacy Excel workbook)");
-  const XLSX = await import("xlsx");
+  const XLSX = await import("@e965/xlsx");
   let wb: ReturnType<typeof XLSX.read>;
   try {
     wb = XLSX.read(bytes, {
