@@ -1,6 +1,7 @@
 // Builds the Elysia app from a Context: request ids, the one error mapper, OpenAPI + offline docs, every module's routes.
 import { Elysia } from "elysia";
 import type { Context } from "./context";
+import { callerOf } from "./http/auth-guard";
 import { discardUnreadBody, readJsonBody } from "./http/body";
 import { mapError } from "./http/errors";
 import { openApiRoutes } from "./http/openapi";
@@ -10,6 +11,7 @@ import { authRoutes } from "./modules/auth";
 import { documentRoutes } from "./modules/documents";
 import { healthRoutes } from "./modules/health";
 import { keyRoutes } from "./modules/keys";
+import { metricsRoutes } from "./modules/metrics";
 import { objectRoutes } from "./modules/objects";
 import { productRoutes } from "./modules/products";
 import { promptTemplateRoutes } from "./modules/prompt-templates";
@@ -26,22 +28,61 @@ function jsonResponse(status: number, body: unknown, headers: Record<string, unk
   return new Response(JSON.stringify(body), { status, headers: h });
 }
 
+/** The request log line and the HTTP metrics, after the response is sent (never on the request's own path). */
+function observer(ctx: Context) {
+  const arrived = new WeakMap<Request, number>();
+  const { httpRequests, httpDuration } = ctx.metrics;
+  const metricsOn = ctx.config.metrics !== null;
+  return {
+    arrive: (request: Request) => arrived.set(request, performance.now()),
+    answered(request: Request, route: string | undefined, status: number, requestId: unknown) {
+      const seconds = (performance.now() - (arrived.get(request) ?? performance.now())) / 1000;
+      const pattern = route || "(unmatched)";
+      if (metricsOn) {
+        httpRequests.inc({ method: request.method, route: pattern, status });
+        httpDuration.observe({ method: request.method, route: pattern }, seconds);
+      }
+      if (!ctx.log.isLevelEnabled("info")) return;
+      const caller = callerOf(request);
+      ctx.log.info({
+        request_id: requestId,
+        method: request.method,
+        route: pattern,
+        status,
+        duration_ms: Math.round(seconds * 100_000) / 100,
+        ...(caller?.kind === "key" ? { key_id: caller.keyId } : {}),
+        ...(caller ? { user_id: caller.userId, workspace_id: caller.workspaceId } : {}),
+      });
+    },
+  };
+}
+
+const statusOf = (set: { status?: number | string }, response: unknown) =>
+  response instanceof Response ? response.status : typeof set.status === "number" ? set.status : 200;
+
 export function createApp(ctx: Context) {
+  const observe = observer(ctx);
   let parsesItself: Set<string> | null = null;
   const selfParsing = () =>
     (parsesItself ??= new Set(
       app.routes.filter((r) => JSON.stringify((r.hooks as { parse?: unknown })?.parse ?? "").includes('"none"')).map((r) => `${r.method} ${r.path}`),
     ));
   const app = new Elysia({ normalize: true })
-    .onRequest(({ set }) => {
+    .onRequest(({ request, set }) => {
       set.headers["x-request-id"] = `req_${base62(20)}`;
+      observe.arrive(request);
     })
+    .onAfterResponse(({ request, route, set, responseValue }) =>
+      observe.answered(request, route, statusOf(set, responseValue), set.headers["x-request-id"]),
+    )
     // Every body is read by us, never by Elysia's default parsers: JSON only, size-capped while streaming, depth-capped.
     // Routes that read their own body (uploads, multipart forms) declare parse: "none" and are left alone.
     .onParse(({ request, route }) => (selfParsing().has(`${request.method} ${route}`) ? null : readJsonBody(request)))
     .onError(async ({ code, error, set, request }) => {
       const requestId = String(set.headers["x-request-id"] ?? `req_${base62(20)}`);
       const mapped = mapError(code, error, requestId, request.url);
+      if (mapped.status >= 500) ctx.log.error({ err: error, request_id: requestId }, "internal error");
+      set.status = mapped.status;
       // The client may still be sending: read its body away (bounded) so it reads this answer, not a reset. Past the
       // bound the connection is closed after the answer; left open, Bun would go on reading the body without end.
       const drained = await discardUnreadBody(request);
@@ -49,6 +90,7 @@ export function createApp(ctx: Context) {
       return jsonResponse(mapped.status, mapped.body, headers);
     })
     .use(healthRoutes(ctx))
+    .use(metricsRoutes(ctx))
     .use(authRoutes(ctx))
     .use(keyRoutes(ctx))
     .use(productRoutes(ctx))

@@ -3,6 +3,7 @@ import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "n
 import { isIP } from "node:net";
 import path from "node:path";
 import { base62 } from "./lib/ids";
+import { LOG_LEVELS, type LogLevel, mask } from "./lib/log";
 
 export interface Config {
   host: string;
@@ -29,6 +30,9 @@ export interface Config {
   /** Characters of reference + input text the fulltext policy may send to a model. */
   contextBudgetChars: number;
   oidc: { issuer: string; audience: string | null; jwksUrl: string | null } | null;
+  logLevel: LogLevel;
+  /** GET /metrics: off (null), or on with an optional bearer token for scrapers (admins may always read it). */
+  metrics: { token: string | null } | null;
 }
 
 export class ConfigError extends Error {
@@ -64,6 +68,9 @@ export const SETTINGS = [
   "ASSAY_OIDC_ISSUER",
   "ASSAY_OIDC_AUDIENCE",
   "ASSAY_OIDC_JWKS_URL",
+  "ASSAY_LOG_LEVEL",
+  "ASSAY_METRICS",
+  "ASSAY_METRICS_TOKEN",
 ] as const;
 
 /** ASSAY_DATA_DIR → data-dir. */
@@ -161,6 +168,14 @@ export function loadConfig(env: Source = process.env, flags: Source = {}): Confi
   const llmBase = opt("ASSAY_LLM_BASE_URL");
   const jwksUrl = opt("ASSAY_OIDC_JWKS_URL");
   const oidcIssuer = opt("ASSAY_OIDC_ISSUER");
+  const logLevel = str("ASSAY_LOG_LEVEL", "info").toLowerCase();
+  if (!(LOG_LEVELS as readonly string[]).includes(logLevel)) {
+    throw new ConfigError(`ASSAY_LOG_LEVEL: "${logLevel}" is not one of ${LOG_LEVELS.join(", ")}`);
+  }
+  const metricsRaw = str("ASSAY_METRICS", "0");
+  if (metricsRaw !== "0" && metricsRaw !== "1") throw new ConfigError(`ASSAY_METRICS: "${metricsRaw}" is not 0 or 1`);
+  const metricsToken = opt("ASSAY_METRICS_TOKEN");
+  if (metricsToken !== null && metricsToken.length < 16) throw new ConfigError("ASSAY_METRICS_TOKEN: must be at least 16 characters");
 
   return {
     host: str("ASSAY_HOST", "127.0.0.1"),
@@ -196,6 +211,8 @@ export function loadConfig(env: Source = process.env, flags: Source = {}): Confi
           jwksUrl: jwksUrl ? url("ASSAY_OIDC_JWKS_URL", jwksUrl) : null,
         }
       : null,
+    logLevel: logLevel as LogLevel,
+    metrics: metricsRaw === "1" ? { token: metricsToken } : null,
   };
 }
 
@@ -211,4 +228,15 @@ export function ensureDataDir(config: Config): Config {
   const secret = readFileSync(file, "utf8").trim();
   if (secret.length < 32) throw new ConfigError(`ASSAY_SECRET: ${file} holds a secret shorter than 32 characters`);
   return { ...config, secret };
+}
+
+/** The configuration as the startup log line shows it: every setting, secrets only as whether they are set. */
+export function describeConfig(config: Config): Record<string, unknown> {
+  return {
+    ...config,
+    secret: mask(config.secret),
+    adminPassword: mask(config.adminPassword),
+    llm: config.llm && { ...config.llm, apiKey: mask(config.llm.apiKey) },
+    metrics: config.metrics && { token: mask(config.metrics.token) },
+  };
 }

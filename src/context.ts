@@ -5,11 +5,17 @@ import type { Db } from "./db/client";
 import type { Authenticate } from "./http/caller";
 import type { Scheduler } from "./jobs/scheduler";
 import type { Clock } from "./lib/clock";
+import type { Logger } from "./lib/log";
+import type { Metrics } from "./lib/metrics";
 
 export interface Context {
   config: Config;
   db: Db;
   clock: Clock;
+  /** The structured log (lib/log): `ctx.log.info({ run_id }, "run finished")`; ids only, never credentials or text. */
+  log: Logger;
+  /** Prometheus counters and histograms (lib/metrics), served by GET /metrics when ASSAY_METRICS=1. */
+  metrics: Metrics;
   /** Per-process caches and hooks; everything here can be lost without losing work. */
   runtime: Runtime;
 }

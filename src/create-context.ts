@@ -6,22 +6,27 @@ import type { Context } from "./context";
 import { openDb } from "./db/client";
 import { Scheduler } from "./jobs/scheduler";
 import { type Clock, systemClock } from "./lib/clock";
+import { createLogger } from "./lib/log";
+import { createMetrics } from "./lib/metrics";
 import { authenticator, OidcVerifier } from "./modules/auth/service";
 import { KeyCache } from "./modules/keys/service";
 
 /** Opens the database of `config.dataDir`. `config.secret` must be set (see ensureDataDir). */
 export function createContext(config: Config, clock: Clock = systemClock): Context {
   const db = openDb(path.join(config.dataDir, "assay.db"));
-  const keys = new KeyCache(db);
-  const oidc = config.oidc ? new OidcVerifier(config.oidc) : null;
+  const log = createLogger(config.logLevel);
+  const keys = new KeyCache(db, log);
+  const oidc = config.oidc ? new OidcVerifier(config.oidc, log) : null;
   return {
     config,
     db,
     clock,
+    log,
+    metrics: createMetrics(),
     runtime: {
       authenticate: authenticator({ db, clock, config, keys, oidc }),
       forgetKey: (tokenHash) => keys.forget(tokenHash),
-      scheduler: new Scheduler(),
+      scheduler: new Scheduler(log),
     },
   };
 }

@@ -64,13 +64,12 @@ const commands: Command[] = [
     config: true,
     async run(values) {
       const running = await startServer(configOf(values));
-      console.log(`Assay listening on ${running.url}/v1 (docs: ${running.url}/docs, data: ${running.ctx.config.dataDir})`);
-      if (!hasUsers(running.ctx.db)) console.log(firstRunMessage(running.ctx.config.dataDir));
+      // The first-run hint is for a person: on stderr, so stdout stays one JSON object per line.
+      if (!hasUsers(running.ctx.db)) console.error(firstRunMessage(running.ctx.config.dataDir));
       let stopping = false;
       const stop = async () => {
         if (stopping) process.exit(1); // a second signal: stop now
         stopping = true;
-        console.log(`stopping: running work has ${running.ctx.config.shutdownGraceMs} ms to finish (a second signal stops at once)`);
         await running.stop();
         process.exit(0);
       };

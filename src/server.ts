@@ -1,7 +1,7 @@
 // Starts Assay: data dir, database, admin bootstrap, HTTP server and background jobs; stops them cleanly.
 
 import { createApp } from "./app";
-import { type Config, ensureDataDir } from "./config";
+import { type Config, describeConfig, ensureDataDir } from "./config";
 import type { Context } from "./context";
 import { createContext } from "./create-context";
 import { registerJobs } from "./jobs";
@@ -26,14 +26,18 @@ export async function startServer(baseConfig: Config, clock?: Clock): Promise<Ru
   app.listen({ hostname: config.host, port: config.port, maxRequestBodySize: 1024 * 1024 * 1024, idleTimeout: 90 });
   const port = app.server?.port ?? config.port;
   const url = `http://${config.host.includes(":") ? `[${config.host}]` : config.host}:${port}`;
+  ctx.log.info({ url: `${url}/v1`, docs: `${url}/docs`, config: describeConfig(config) }, "Assay listening");
   return {
     ctx,
     url,
     async stop() {
+      ctx.log.info({ grace_ms: config.shutdownGraceMs }, "stopping: running work has the grace period to finish");
       await app.stop(); // no new connections; requests in flight finish
       jobs.stop();
       await ctx.runtime.scheduler.stop(config.shutdownGraceMs);
       ctx.db.$client.close();
+      ctx.log.info("stopped");
+      ctx.log.flush();
     },
   };
 }

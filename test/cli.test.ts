@@ -104,7 +104,7 @@ describe("assay CLI", () => {
   test("health asks a running server and exits 0 only when it is ok", async () => {
     const { startServer } = await import("../src/server");
     const { loadConfig } = await import("../src/config");
-    const running = await startServer(loadConfig({ ASSAY_DATA_DIR: tempDir("assay-health-"), ASSAY_PORT: "0" }));
+    const running = await startServer(loadConfig({ ASSAY_LOG_LEVEL: "silent", ASSAY_DATA_DIR: tempDir("assay-health-"), ASSAY_PORT: "0" }));
     try {
       const port = new URL(running.url).port;
       const ok = Bun.spawn([process.execPath, "run", "src/main.ts", "health", "--port", port], { cwd: root, stdout: "pipe" });
@@ -241,14 +241,16 @@ describe("first run", () => {
       cwd: root,
       env: { ...process.env, ASSAY_ADMIN_EMAIL: "", ASSAY_ADMIN_PASSWORD: "", ...env },
       stdout: "pipe",
-      stderr: "ignore",
+      stderr: "pipe",
     });
+    // The log (JSON lines) is on stdout, the first-run hint for a person on stderr: both are read.
     let out = "";
-    const reading = (async () => {
-      for await (const chunk of child.stdout as unknown as AsyncIterable<Uint8Array>) out += new TextDecoder().decode(chunk);
-    })();
+    const read = async (stream: ReadableStream<Uint8Array>) => {
+      for await (const chunk of stream as unknown as AsyncIterable<Uint8Array>) out += new TextDecoder().decode(chunk);
+    };
+    const reading = Promise.all([read(child.stdout), read(child.stderr)]);
     const deadline = Date.now() + 10_000;
-    while (!out.includes("listening on") && Date.now() < deadline) await Bun.sleep(20);
+    while (!out.includes("Assay listening") && Date.now() < deadline) await Bun.sleep(20);
     await Bun.sleep(300); // whatever start prints after the listening line has arrived by now
     child.kill("SIGKILL");
     await reading;
@@ -274,7 +276,7 @@ describe("first run", () => {
 
   test("once an admin exists (here from ASSAY_ADMIN_*), nothing is printed", async () => {
     const { out } = await firstLines({ ASSAY_ADMIN_EMAIL: "boss@example.com", ASSAY_ADMIN_PASSWORD: "boss-password" });
-    expect(out).toContain("listening on");
+    expect(out).toContain("Assay listening");
     expect(out).not.toContain("No user exists yet");
   }, 20_000);
 });
@@ -285,7 +287,13 @@ describe("backup and restore", () => {
     const { loadConfig } = await import("../src/config");
     const source = tempDir("assay-live-");
     const running = await startServer(
-      loadConfig({ ASSAY_DATA_DIR: source, ASSAY_PORT: "0", ASSAY_ADMIN_EMAIL: "keep@example.com", ASSAY_ADMIN_PASSWORD: "keep-password" }),
+      loadConfig({
+        ASSAY_LOG_LEVEL: "silent",
+        ASSAY_DATA_DIR: source,
+        ASSAY_PORT: "0",
+        ASSAY_ADMIN_EMAIL: "keep@example.com",
+        ASSAY_ADMIN_PASSWORD: "keep-password",
+      }),
     );
     const api = async (url: string, method = "GET", token: string | null = null, body?: unknown, at = running.url) =>
       (await (
@@ -333,7 +341,7 @@ describe("backup and restore", () => {
     expect(cli(["restore", "--from", tempDir("assay-nothing-"), "--data-dir", tempDir("assay-t-")]).err).toContain("no assay.db");
     expect(cli(["doctor", "--data-dir", target]).code).toBe(0);
 
-    const restored = await startServer(loadConfig({ ASSAY_DATA_DIR: target, ASSAY_PORT: "0" }));
+    const restored = await startServer(loadConfig({ ASSAY_LOG_LEVEL: "silent", ASSAY_DATA_DIR: target, ASSAY_PORT: "0" }));
     try {
       for (const id of before) expect((await api(`/runs/${id}`, "GET", key, undefined, restored.url)).id).toBe(id);
       const kept = await api(`/runs/${first.id}`, "GET", key, undefined, restored.url);

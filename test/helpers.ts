@@ -50,7 +50,7 @@ export function tempDir(prefix = "assay-test-"): string {
 
 export function testConfig(env: Record<string, string> = {}): Config {
   const dir = tempDir();
-  return ensureDataDir(loadConfig({ ASSAY_DATA_DIR: dir, ASSAY_PUBLIC_URL: "http://localhost", ...env }));
+  return ensureDataDir(loadConfig({ ASSAY_DATA_DIR: dir, ASSAY_PUBLIC_URL: "http://localhost", ASSAY_LOG_LEVEL: "silent", ...env }));
 }
 
 export function harness(env: Record<string, string> = {}, clock?: Clock): Harness {
@@ -136,11 +136,11 @@ export function localPath(url: string): string {
 }
 
 /** The real server as a child process (`src/main.ts serve` with `env`), resolved once `/v1/health` answers on `port`. */
-export async function spawnServer(port: number, env: Record<string, string>) {
+export async function spawnServer(port: number, env: Record<string, string>, stdout: "ignore" | "pipe" = "ignore") {
   const child = Bun.spawn([process.execPath, "src/main.ts", "serve"], {
     cwd: path.resolve(import.meta.dir, ".."),
     env: { ...process.env, ASSAY_PORT: String(port), ...env },
-    stdout: "ignore",
+    stdout,
     stderr: "ignore",
   });
   for (let i = 0; i < 200; i++) {

@@ -1,6 +1,7 @@
 // POST /prompt-templates/generate: with a model server the model writes the prompt; without one (or if it fails),
 // the deterministic composition from the category's templates.
 import type { Config } from "../config";
+import type { Logger } from "../lib/log";
 import { chooseTemplate, composePrompt, type GeneratedPrompt, type GenerateInput, type PromptTemplate } from "./prompt-generate";
 import { chatJson, ModelError } from "./providers/openai";
 import { compileSchema } from "./schema";
@@ -23,7 +24,12 @@ export interface GeneratePromptResult extends GeneratedPrompt {
   source: "model" | "template";
 }
 
-export async function generatePrompt(input: GenerateInput, templates: PromptTemplate[], llm: Config["llm"]): Promise<GeneratePromptResult> {
+export async function generatePrompt(
+  input: GenerateInput,
+  templates: PromptTemplate[],
+  llm: Config["llm"],
+  log: Logger,
+): Promise<GeneratePromptResult> {
   const composed = composePrompt(input, templates);
   if (!llm) return { ...composed, source: "template" };
   const template = chooseTemplate(input, templates);
@@ -63,7 +69,7 @@ export async function generatePrompt(input: GenerateInput, templates: PromptTemp
   } catch (err) {
     if (!(err instanceof ModelError)) throw err;
     // An unreachable or confused model must not break prompt writing: the composition is a good prompt too.
-    console.warn(`[prompt-generate] model failed (${err.code}); answering the template composition`);
+    log.warn({ code: err.code }, "prompt generation: the model failed; answering the template composition");
     return { ...composed, source: "template" };
   }
 }

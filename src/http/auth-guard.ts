@@ -21,6 +21,9 @@ function bearer(header: string | undefined): string | null {
 // fields a hook uses and parses only those (a hook taking the whole context makes it parse everything, every time).
 const callers = new WeakMap<Request, Auth>();
 
+/** The caller of a request the guard authenticated (for the request log), or undefined. */
+export const callerOf = (request: Request): Auth | undefined => callers.get(request);
+
 /** `{ auth: "runs:read" }` on a route resolves `auth` (the caller) and documents the route's security in OpenAPI. */
 export const authGuard = (ctx: Context) =>
   new Elysia({ name: "auth-guard" }).macro({

@@ -112,6 +112,6 @@ export function mapError(code: string | number, thrown: unknown, requestId: stri
   if (status >= 400 && status < 500 && STATUS_CODE[status]) {
     return { status, body: errorJson(STATUS_CODE[status], typeof error?.response === "string" ? error.response : "Request failed", requestId) };
   }
-  console.error(`[${requestId}] internal error:`, error);
+  // Not a response a client caused: app.ts logs the error itself with the request id; the client gets neither.
   return { status: 500, body: errorJson("internal_error", "Something went wrong on our side; quote the request id when reporting it", requestId) };
 }

@@ -16,11 +16,11 @@ export function registerJobs(ctx: Context): { stop(): void } {
       if (expireAbandonedUploads(ctx)) ctx.runtime.scheduler.wake("runs");
       const recovered = recoverRuns(ctx);
       if (recovered.requeued || recovered.failed) {
-        console.log(`recovered runs left running by a stopped process: ${recovered.requeued} re-queued, ${recovered.failed} failed`);
+        ctx.log.warn({ requeued: recovered.requeued, failed: recovered.failed }, "recovered runs left running by a stopped process");
         ctx.runtime.scheduler.wake("runs");
       }
     } catch (err) {
-      console.error("[recover]", err);
+      ctx.log.error({ err }, "recovery pass failed");
     }
   };
   recover();
@@ -33,7 +33,7 @@ export function registerJobs(ctx: Context): { stop(): void } {
     try {
       purgeIdempotencyKeys(ctx);
     } catch (err) {
-      console.error("[cleanup]", err);
+      ctx.log.error({ err }, "idempotency key cleanup failed");
     }
   };
   cleanup();

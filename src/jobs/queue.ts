@@ -5,6 +5,7 @@ import { eq } from "drizzle-orm";
 import type { Db } from "../db/client";
 import type { jobs, runs, webhookDeliveries } from "../db/schema";
 import type { Clock } from "../lib/clock";
+import type { Logger } from "../lib/log";
 
 type QueueTable = typeof runs | typeof jobs | typeof webhookDeliveries;
 
@@ -80,8 +81,7 @@ export class LeaseLost extends Error {
  * twice. Resolves with the work's result and the lease as it stands at the end.
  */
 export async function withLease<T>(
-  db: Db,
-  clock: Clock,
+  { db, clock, log }: { db: Db; clock: Clock; log: Logger },
   claimed: { table: QueueSpec["table"]; id: string | number; lease: number; leaseMs: number },
   work: (signal: AbortSignal, lease: () => number) => Promise<T>,
   stopping?: AbortSignal,
@@ -97,7 +97,7 @@ export async function withLease<T>(
       try {
         next = renew(db, claimed.table, claimed.id, lease, clock.now(), claimed.leaseMs);
       } catch (err) {
-        console.error(`[queue] renewing ${claimed.table} ${claimed.id} failed:`, (err as Error).message);
+        log.error({ err, table: claimed.table, id: claimed.id }, "lease renewal failed");
       }
       if (next === null) {
         clearInterval(timer);

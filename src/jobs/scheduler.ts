@@ -1,5 +1,6 @@
 // The in-process scheduler: named workers that poll for claimable rows, woken early when new work is written.
 // Work itself is always a row on the one work queue (jobs/queue.ts); this only decides when to look.
+import type { Logger } from "../lib/log";
 import { Waiters } from "../lib/waiters";
 
 export interface JobWorker {
@@ -18,6 +19,8 @@ export class Scheduler {
   private readonly loops: Promise<void>[] = [];
   private running = false;
   private readonly shutdown = new AbortController();
+
+  constructor(private readonly log: Logger) {}
 
   /** Aborted when a stop's grace period is over: work still in hand stops and gives its row back (see withLease). */
   get stopping(): AbortSignal {
@@ -70,7 +73,7 @@ export class Scheduler {
         didWork = await worker.tick();
       } catch (err) {
         // A worker's own errors are recorded on its rows; anything reaching here is a bug worth a log line, not a crash.
-        console.error(`[jobs] ${worker.name}:`, err);
+        this.log.error({ err, worker: worker.name }, "background worker failed");
       }
       if (!didWork && this.running) await this.waiters.wait(worker.name, worker.idleMs);
     }

@@ -28,13 +28,15 @@ beforeAll(async () => {
   const reader = server!.stdout.getReader();
   let out = "";
   const deadline = Date.now() + 20_000;
-  while (!/listening on (http:\/\/\S+)\/v1/.test(out)) {
+  // The startup log line (JSON, stdout is a pipe) names the address.
+  const listening = /"url":"(http:\/\/[^"]+)\/v1"/;
+  while (!listening.test(out)) {
     if (Date.now() > deadline) throw new Error(`no start: ${out}`);
     const { value, done } = await reader.read();
     if (done) throw new Error(`exited: ${out}`);
     out += new TextDecoder().decode(value);
   }
-  base = /listening on (http:\/\/\S+)\/v1/.exec(out)![1];
+  base = listening.exec(out)![1];
 }, 180_000);
 
 afterAll(() => server?.kill());

@@ -40,6 +40,7 @@ beforeAll(async () => {
   const dataDir = tempDir("assay-e2e-");
   server = await startServer(
     loadConfig({
+      ASSAY_LOG_LEVEL: "silent",
       ASSAY_DATA_DIR: dataDir,
       ASSAY_PORT: String(port),
       ASSAY_PUBLIC_URL: `http://127.0.0.1:${port}`,

@@ -3,6 +3,9 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { promptTemplates } from "../../src/catalog";
 import { generatePrompt } from "../../src/engine/generate-prompt";
+import { createLogger } from "../../src/lib/log";
+
+const quiet = createLogger("silent");
 
 let server: ReturnType<typeof Bun.serve>;
 const seen: any[] = [];
@@ -34,13 +37,13 @@ afterAll(() => server.stop(true));
 const llm = () => ({ baseUrl: `http://127.0.0.1:${server.port}/v1`, apiKey: null, model: "fake-7b", timeoutMs: 2000 });
 
 test("without a model: the deterministic composition", async () => {
-  const r = await generatePrompt({ goal: "Screen CVs for a data engineer", category: "hr" }, promptTemplates, null);
+  const r = await generatePrompt({ goal: "Screen CVs for a data engineer", category: "hr" }, promptTemplates, null, quiet);
   expect(r.source).toBe("template");
   expect(r.user_prompt).toContain("data engineer");
 });
 
 test("with a model: the model writes it from the goal, category, format and a related template", async () => {
-  const r = await generatePrompt({ goal: "Screen CVs for a data engineer", category: "hr", output_format: "xlsx" }, promptTemplates, llm());
+  const r = await generatePrompt({ goal: "Screen CVs for a data engineer", category: "hr", output_format: "xlsx" }, promptTemplates, llm(), quiet);
   expect(r).toMatchObject({ source: "model", recommended_output_format: "xlsx" });
   expect(r.user_prompt).toContain("hiring manager");
   const request = seen.at(-1);
@@ -53,7 +56,7 @@ test("with a model: the model writes it from the goal, category, format and a re
 
 test("a failing model falls back to the composition", async () => {
   mode = "broken";
-  const r = await generatePrompt({ goal: "Review NDAs", category: "legal" }, promptTemplates, llm());
+  const r = await generatePrompt({ goal: "Review NDAs", category: "legal" }, promptTemplates, llm(), quiet);
   expect(r.source).toBe("template");
   expect(r.user_prompt).toContain("NDAs");
   mode = "ok";

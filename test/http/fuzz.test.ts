@@ -58,6 +58,7 @@ async function snapshotOfB() {
 beforeAll(async () => {
   server = await startServer(
     loadConfig({
+      ASSAY_LOG_LEVEL: "silent",
       ASSAY_DATA_DIR: tempDir("assay-fuzz-"),
       ASSAY_PORT: "0",
       ASSAY_ADMIN_EMAIL: "root@example.com",

@@ -16,6 +16,7 @@ const files = tempDir("assay-linger-body-");
 beforeAll(async () => {
   server = await startServer(
     loadConfig({
+      ASSAY_LOG_LEVEL: "silent",
       ASSAY_DATA_DIR: tempDir("assay-linger-"),
       ASSAY_PORT: "0",
       ASSAY_ADMIN_EMAIL: "linger@example.com",

@@ -66,13 +66,13 @@ describe("leases", () => {
   });
 
   test("work under a lease keeps it alive past its length, and a stolen lease aborts the work at once", async () => {
-    const { db, clock, add } = setup();
+    const { h, db, clock, add } = setup();
     const id = add();
     const claimed = claim(db, QUEUE, clock.now(), 60);
     if (!claimed) throw new Error("claim failed");
     const lease = { table: "jobs" as const, id, lease: claimed.lockedUntil ?? 0, leaseMs: 60 };
     // Renewed while it works: after 3 lease lengths the lease still moved on with it.
-    const held = await withLease(db, clock, lease, async (_signal, current) => {
+    const held = await withLease(h.ctx, lease, async (_signal, current) => {
       await Bun.sleep(180);
       return current();
     });
@@ -83,7 +83,7 @@ describe("leases", () => {
     const again = { ...lease, lease: held };
     let reason: unknown = null;
     const t0 = performance.now();
-    await withLease(db, clock, again, async (signal) => {
+    await withLease(h.ctx, again, async (signal) => {
       db.update(jobs)
         .set({ lockedUntil: held + 999 })
         .run();

@@ -85,7 +85,13 @@ describe("a real server", () => {
     const port = probe.port;
     probe.stop(true);
     server = await startServer(
-      loadConfig({ ASSAY_DATA_DIR: tempDir(), ASSAY_HOST: "127.0.0.1", ASSAY_PORT: String(port), ASSAY_PUBLIC_URL: `http://127.0.0.1:${port}` }),
+      loadConfig({
+        ASSAY_LOG_LEVEL: "silent",
+        ASSAY_DATA_DIR: tempDir(),
+        ASSAY_HOST: "127.0.0.1",
+        ASSAY_PORT: String(port),
+        ASSAY_PUBLIC_URL: `http://127.0.0.1:${port}`,
+      }),
     );
     const user = await createUser(server.ctx.db, server.ctx.clock, server.ctx.config, {
       email: "real@example.com",

@@ -45,6 +45,7 @@ describe("the worst accepted schema", () => {
   beforeAll(async () => {
     server = await startServer(
       loadConfig({
+        ASSAY_LOG_LEVEL: "silent",
         ASSAY_DATA_DIR: tempDir("assay-bounds-"),
         ASSAY_PORT: "0",
         ASSAY_ADMIN_EMAIL: "b@example.com",

@@ -8,6 +8,7 @@ import { type Auth, type Authenticate, type AuthNeed, type Role, unauthenticated
 import { ApiError } from "../../http/errors";
 import type { Clock } from "../../lib/clock";
 import { base62, newId, sha256Hex } from "../../lib/ids";
+import type { Logger } from "../../lib/log";
 import { type KeyCache, type RateWindow, rateLimit } from "../keys/service";
 import { grantCredits } from "../usage/service";
 import type { LoginThrottle } from "./throttle";
@@ -126,6 +127,7 @@ export class OidcVerifier {
 
   constructor(
     private readonly oidc: NonNullable<Config["oidc"]>,
+    private readonly log: Logger,
     private readonly fetchImpl: typeof fetch = fetch,
   ) {}
 
@@ -142,7 +144,7 @@ export class OidcVerifier {
         jwksUrl = String(((await res.json()) as { jwks_uri?: string }).jwks_uri ?? "");
       } catch (err) {
         this.discoveryFailedUntil = Date.now() + 30_000;
-        console.error("[oidc] discovery failed:", (err as Error).message);
+        this.log.error({ err, issuer: this.oidc.issuer }, "OIDC discovery failed");
         throw err;
       }
     }

@@ -131,8 +131,25 @@ export async function extractStored(ctx: Context, row: DocumentRow): Promise<{ d
   const blob = await objectStore(ctx).get(row.objectKey);
   if (!blob) throw new ApiError(409, "invalid_state", "The file has not been uploaded yet: PUT it to upload_url first");
   const bytes = new Uint8Array(await blob.arrayBuffer());
-  const doc = await extractInWorker(bytes, { filename: row.filename, mimeType: row.declaredMimeType ?? undefined });
+  const doc = await extractMeasured(ctx, bytes, row);
   return { doc, size: bytes.length };
+}
+
+/** Extraction in the worker pool, timed by format for /metrics; a document that cannot be read is logged (ids only). */
+async function extractMeasured(ctx: Context, bytes: Uint8Array, row: DocumentRow): Promise<ExtractedDocument> {
+  const started = performance.now();
+  const seconds = () => (performance.now() - started) / 1000;
+  try {
+    const doc = await extractInWorker(bytes, { filename: row.filename, mimeType: row.declaredMimeType ?? undefined });
+    ctx.metrics.extractionDuration.observe({ format: doc.format, outcome: "ok" }, seconds());
+    return doc;
+  } catch (err) {
+    ctx.metrics.extractionDuration.observe({ format: "unknown", outcome: "failed" }, seconds());
+    if (err instanceof ExtractError) {
+      ctx.log.warn({ document_id: row.id, workspace_id: row.workspaceId, code: err.code, reason: err.message }, "extraction failed");
+    }
+    throw err;
+  }
 }
 
 /** The update that records a successful extraction; run it inside the caller's transaction when there is one. */
@@ -214,7 +231,7 @@ export async function createDocumentFromBytes(
   if (input.bytes.length > MAX_OBJECT_BYTES) throw new ApiError(413, "payload_too_large", `${input.filename} is over the 50 MB limit`);
   const row = await storeUploadedDocument(ctx, { ...input, stream: bytesStream(input.bytes) });
   try {
-    const doc = await extractInWorker(input.bytes, { filename: row.filename, mimeType: row.declaredMimeType ?? undefined });
+    const doc = await extractMeasured(ctx, input.bytes, row);
     markExtracted(ctx.db, row.id, doc, input.bytes.length);
   } catch (err) {
     if (!(err instanceof ExtractError)) throw err;

@@ -7,6 +7,7 @@ import { ApiError } from "../../http/errors";
 import { checkName } from "../../http/names";
 import type { Clock } from "../../lib/clock";
 import { base62, newId, sha256Hex } from "../../lib/ids";
+import type { Logger } from "../../lib/log";
 import { iso, isoOrNull } from "../../lib/time";
 
 export type ApiKeyRow = typeof apiKeys.$inferSelect;
@@ -148,6 +149,7 @@ export class KeyCache {
 
   constructor(
     private readonly db: Db,
+    private readonly log: Logger,
     private readonly ttlMs = 30_000,
   ) {}
 
@@ -208,7 +210,7 @@ export class KeyCache {
       try {
         this.db.update(apiKeys).set({ lastUsedAt: now }).where(eq(apiKeys.id, key.id)).run();
       } catch (err) {
-        console.error("last_used_at update failed:", (err as Error).message);
+        this.log.error({ err, key_id: key.id }, "last_used_at update failed");
       }
     }, 0);
   }

@@ -15,7 +15,7 @@ export const promptTemplateRoutes = (ctx: Context) =>
       response: { 200: t.Object({ data: t.Array(PromptTemplate) }), 401: ErrorBody },
       detail: { summary: "List prompt templates" },
     })
-    .post("/generate", async ({ body }) => generatePrompt(body, promptTemplates, ctx.config.llm), {
+    .post("/generate", async ({ body }) => generatePrompt(body, promptTemplates, ctx.config.llm, ctx.log), {
       auth: "workflows:write",
       body: GenerateBody,
       response: { 200: GeneratedPrompt, 400: ErrorBody },

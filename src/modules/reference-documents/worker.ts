@@ -30,7 +30,7 @@ export async function indexNext(ctx: Context): Promise<boolean> {
   if (!job) return false;
   // Renewed while it works, so a reference that takes longer than the lease is not taken over by another worker.
   const lease = { table: "jobs" as const, id: job.id, lease: job.lockedUntil ?? 0, leaseMs: INDEX_LOCK_MS };
-  await withLease(ctx.db, ctx.clock, lease, () => processIndexJob(ctx, job), ctx.runtime.scheduler.stopping);
+  await withLease(ctx, lease, () => processIndexJob(ctx, job), ctx.runtime.scheduler.stopping);
   return true;
 }
 
@@ -107,7 +107,7 @@ function setStatus(ctx: Context, id: string, status: "ready" | "failed", failure
 /** An unexpected error (disk, database, a bug): try again later, and give up with a plain reason after the last attempt. */
 function retryOrFail(ctx: Context, job: JobRow, refId: string, err: unknown): void {
   const message = err instanceof Error ? err.message : String(err);
-  console.error(`[indexing] ${refId} attempt ${job.attempts} failed:`, message);
+  ctx.log.error({ err, reference_document_id: refId, attempt: job.attempts }, "indexing failed");
   if (job.attempts < MAX_INDEX_ATTEMPTS) {
     retryJob(ctx.db, job.id, ctx.clock.now() + BACKOFF_MS[Math.min(job.attempts - 1, BACKOFF_MS.length - 1)], message);
     return;

@@ -3,7 +3,7 @@ import { and, eq, inArray } from "drizzle-orm";
 import type { ProductPricing } from "../../catalog";
 import type { Context } from "../../context";
 import { type Db, tx } from "../../db/client";
-import { documents, runs } from "../../db/schema";
+import { documents, runs, workflows } from "../../db/schema";
 import type { Auth } from "../../http/caller";
 import { ApiError } from "../../http/errors";
 import { listPage } from "../../http/pagination";
@@ -194,6 +194,9 @@ export function listRuns(
  * Moves a run to a terminal state with its credit movement and its event, in one transaction.
  * `from` (and `attempt`, for a worker) guard the move: if the run is no longer there, nothing changes and null is returned.
  */
+const productOf = (ctx: Context, workflowId: string) =>
+  ctx.db.select({ product: workflows.productCode }).from(workflows).where(eq(workflows.id, workflowId)).get()?.product ?? "unknown";
+
 export function finishRun(
   ctx: Context,
   runId: string,
@@ -228,6 +231,21 @@ export function finishRun(
   if (finished) {
     notifyWebhooks(ctx);
     runWaiters.wake(runId);
+    const seconds = ((finished.finishedAt ?? 0) - (finished.startedAt ?? finished.createdAt)) / 1000;
+    ctx.metrics.runDuration.observe({ status: to }, seconds);
+    if (ctx.config.metrics) ctx.metrics.runsFinished.inc({ status: to, product: productOf(ctx, finished.workflowId) });
+    if (finished.chargedCredits) ctx.metrics.creditsCharged.inc(finished.chargedCredits);
+    ctx.log[to === "failed" ? "warn" : "info"](
+      {
+        run_id: runId,
+        workspace_id: finished.workspaceId,
+        status: to,
+        ...(finished.error ? { code: finished.error.code } : {}),
+        credits: finished.chargedCredits,
+        duration_ms: Math.round(seconds * 1000),
+      },
+      `run ${to}`,
+    );
   }
   return finished;
 }

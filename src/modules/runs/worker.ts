@@ -85,7 +85,7 @@ const EXTENSION: Record<string, string> = { json: "json", markdown: "md", docx: 
 /** Evaluates one running run and finishes it; every failure becomes a failed run with {code, message}. */
 async function execute(ctx: Context, run: RunRow, references: EngineDocument[]): Promise<void> {
   const lease = { table: "runs" as const, id: run.id, lease: run.lockedUntil ?? 0, leaseMs: LEASE_MS };
-  await withLease(ctx.db, ctx.clock, lease, (signal) => evaluateRun(ctx, run, references, signal), ctx.runtime.scheduler.stopping);
+  await withLease(ctx, lease, (signal) => evaluateRun(ctx, run, references, signal), ctx.runtime.scheduler.stopping);
 }
 
 /**
@@ -135,17 +135,17 @@ async function evaluateRun(ctx: Context, run: RunRow, references: EngineDocument
           .set({ status: "queued", lockedUntil: null, startedAt: null, attempts: run.attempts - 1 })
           .where(and(eq(runs.id, run.id), eq(runs.status, "running"), eq(runs.attempts, run.attempts)))
           .run();
-        console.error(`[runs] ${run.id}: stopped by shutdown; back in the queue`);
+        ctx.log.warn({ run_id: run.id }, "run stopped by shutdown; back in the queue");
         return;
       }
-      console.error(`[runs] ${run.id}: ${(signal.reason as Error).message}; stopped, recovery takes it from here`);
+      ctx.log.warn({ run_id: run.id, reason: (signal.reason as Error).message }, "run stopped; recovery takes it from here");
       return;
     }
     const error =
       err instanceof EngineError
         ? { code: err.code, message: err.message }
         : { code: "internal_error", message: "The evaluation failed unexpectedly; the run's credits were released" };
-    if (!(err instanceof EngineError)) console.error(`[runs] ${run.id} failed:`, err);
+    if (!(err instanceof EngineError)) ctx.log.error({ err, run_id: run.id }, "run failed unexpectedly");
     finishRun(ctx, run.id, "running", "failed", { error }, run.attempts);
   }
 }
@@ -173,6 +173,7 @@ export async function runTick(ctx: Context): Promise<boolean> {
     .returning()
     .get();
   if (!started) return true;
+  ctx.log.info({ run_id: run.id, workspace_id: run.workspaceId, workflow_id: run.workflowId, attempt: started.attempts }, "run claimed");
   await execute(ctx, started, refs.references);
   return true;
 }

@@ -2,6 +2,7 @@
 // and the rules that decide what happens next (retry schedule, window, Retry-After, 410, disabling a dead endpoint).
 import { and, asc, count, eq, gte, inArray, isNull, lte, ne, or } from "drizzle-orm";
 import type { Config } from "../../config";
+import type { Context } from "../../context";
 import { type Db, tx } from "../../db/client";
 import { events, webhookDeliveries, webhookEndpoints } from "../../db/schema";
 import { ApiError } from "../../http/errors";
@@ -229,8 +230,9 @@ function disableEndpoint(db: Db, now: number, endpointId: string) {
  * Writes an attempt's outcome on the claimed row and releases the claim. `manual`: a retry asked for through the API;
  * when it fails on an already failed delivery, the delivery stays failed (no new schedule starts).
  */
-function recordAttempt(db: Db, clock: Clock, config: WebhookConfig, claimed: DeliveryRow, outcome: Outcome, manual = false): DeliveryRow {
-  return tx(db, () => {
+function recordAttempt(ctx: Context, claimed: DeliveryRow, outcome: Outcome, manual = false): DeliveryRow {
+  const { db, clock, config } = ctx;
+  const row = tx(db, () => {
     const now = clock.now();
     const attempts = [...claimed.attempts, outcome.attempt];
     const firstAttemptAt = claimed.firstAttemptAt ?? outcome.startedAt;
@@ -256,6 +258,23 @@ function recordAttempt(db: Db, clock: Clock, config: WebhookConfig, claimed: Del
     if (status === "failed" && outcome.attempt.status !== 410 && claimed.status === "pending") disableIfDead(db, now, claimed.endpointId, claimed.id);
     return row;
   });
+  const result = row.status === "succeeded" ? "delivered" : row.status === "failed" ? "failed" : "retrying";
+  ctx.metrics.webhookDeliveries.inc({ outcome: result });
+  ctx.log[outcome.ok ? "info" : "warn"](
+    {
+      delivery_id: claimed.id,
+      endpoint_id: claimed.endpointId,
+      event_id: claimed.eventId,
+      attempt: row.attempts.length,
+      http_status: outcome.attempt.status,
+      duration_ms: outcome.attempt.duration_ms,
+      ...(outcome.attempt.error ? { error: outcome.attempt.error } : {}),
+      outcome: result,
+      manual,
+    },
+    "webhook delivery attempt",
+  );
+  return row;
 }
 
 /** Closes a claimed delivery without an attempt (endpoint gone, or its window passed while the endpoint was disabled). */
@@ -272,7 +291,8 @@ function leaseHeld(claimed: DeliveryRow) {
 }
 
 /** Claims one due delivery and makes one attempt. Resolves false when nothing was due. */
-export async function deliverNext(db: Db, clock: Clock, config: WebhookConfig): Promise<boolean> {
+export async function deliverNext(ctx: Context): Promise<boolean> {
+  const { db, clock, config } = ctx;
   const claimed = claimDelivery(db, clock, config);
   if (!claimed) return false;
   const endpoint = db.select().from(webhookEndpoints).where(eq(webhookEndpoints.id, claimed.endpointId)).get();
@@ -281,7 +301,7 @@ export async function deliverNext(db: Db, clock: Clock, config: WebhookConfig): 
     giveUp(db, claimed);
     return true;
   }
-  recordAttempt(db, clock, config, claimed, await sendAttempt(clock, config, endpoint, claimed));
+  recordAttempt(ctx, claimed, await sendAttempt(clock, config, endpoint, claimed));
   return true;
 }
 
@@ -306,14 +326,8 @@ function limitManualRetries(endpointId: string, now: number) {
  * POST …/deliveries/<id>/retry: one attempt now, whatever next_attempt_at says, for a pending or failed delivery.
  * Success → succeeded. Failure of a pending one follows the schedule; of a failed one, it stays failed.
  */
-export async function retryDelivery(
-  db: Db,
-  clock: Clock,
-  config: WebhookConfig,
-  workspaceId: string,
-  endpointId: string,
-  deliveryId: string,
-): Promise<DeliveryRow> {
+export async function retryDelivery(ctx: Context, workspaceId: string, endpointId: string, deliveryId: string): Promise<DeliveryRow> {
+  const { db, clock, config } = ctx;
   const endpoint = getEndpoint(db, workspaceId, endpointId);
   limitManualRetries(endpoint.id, clock.now());
   const current = getDelivery(db, workspaceId, endpoint.id, deliveryId);
@@ -333,5 +347,5 @@ export async function retryDelivery(
     .returning()
     .get();
   if (!claimed) throw new ApiError(409, "invalid_state", "An attempt of this delivery is in progress; try again in a few seconds");
-  return recordAttempt(db, clock, config, claimed, await sendAttempt(clock, config, endpoint, claimed), true);
+  return recordAttempt(ctx, claimed, await sendAttempt(clock, config, endpoint, claimed), true);
 }

@@ -84,7 +84,7 @@ export const webhookRoutes = (ctx: Context) =>
     })
     .post(
       "/:whk_id/deliveries/:whd_id/retry",
-      async ({ auth, params }) => toDeliveryJson(await retryDelivery(ctx.db, ctx.clock, ctx.config, auth.workspaceId, params.whk_id, params.whd_id)),
+      async ({ auth, params }) => toDeliveryJson(await retryDelivery(ctx, auth.workspaceId, params.whk_id, params.whd_id)),
       {
         auth: "webhooks:write",
         params: DeliveryParams,

@@ -1,0 +1,35 @@
+// The structured log (pino): one JSON line per request and per notable event on stdout, human-readable when stdout is
+// a terminal. Fields are snake_case like the API's. Credentials and document text are never logged: callers pass ids,
+// and the redaction below is the safety net for a field that slips through.
+import pino, { type Logger } from "pino";
+
+export type { Logger };
+
+export const LOG_LEVELS = ["debug", "info", "warn", "error", "silent"] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
+const SECRET_FIELDS = ["authorization", "token", "password", "secret", "signature", "api_key", "cookie"];
+const REDACT = [...SECRET_FIELDS, ...SECRET_FIELDS.map((f) => `*.${f}`)];
+
+/** `pretty` defaults to whether stdout is a terminal; `destination` (a file descriptor or stream) is for tests. */
+export function createLogger(level: LogLevel, opts: { pretty?: boolean; destination?: pino.DestinationStream } = {}): Logger {
+  const options: pino.LoggerOptions = {
+    level,
+    base: undefined,
+    timestamp: pino.stdTimeFunctions.isoTime,
+    formatters: { level: (label) => ({ level: label }) },
+    redact: { paths: REDACT, censor: "[redacted]" },
+  };
+  if (level === "silent") return pino(options);
+  if (opts.destination) return pino(options, opts.destination);
+  if (opts.pretty ?? process.stdout.isTTY === true) {
+    // Loaded only for a terminal: servers under systemd or Docker never pay for it.
+    const pretty: typeof import("pino-pretty") = require("pino-pretty");
+    return pino(options, pretty({ sync: true, translateTime: "SYS:HH:MM:ss.l", ignore: "pid,hostname" }));
+  }
+  // Asynchronous writes (buffered, flushed on exit): a request never waits on the terminal or the journal.
+  return pino(options, pino.destination({ dest: 1, sync: false }));
+}
+
+/** A secret in the startup configuration line: whether it is set, never its value. */
+export const mask = (value: string | null): string | null => (value ? "[set]" : null);

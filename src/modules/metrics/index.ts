@@ -1,0 +1,82 @@
+// Route: GET /metrics, Prometheus text format. Off (404) unless ASSAY_METRICS=1; then it needs the bearer token of
+// ASSAY_METRICS_TOKEN, an admin's session, or an API key of an admin. Counters and histograms are kept where things
+// happen (lib/metrics); the gauges here are read from the database at each scrape.
+import { createHash, timingSafeEqual } from "node:crypto";
+import { eq } from "drizzle-orm";
+import { Elysia } from "elysia";
+import { Gauge } from "prom-client";
+import type { Context } from "../../context";
+import { users } from "../../db/schema";
+import { ApiError } from "../../http/errors";
+
+const digest = (s: string) => createHash("sha256").update(s).digest();
+
+function registerGauges(ctx: Context): void {
+  const registers = [ctx.metrics.registry];
+  const sql = ctx.db.$client;
+  const active = sql.prepare<{ status: string; product: string; n: number }, []>(
+    `SELECT r.status, w.product_code AS product, count(*) AS n FROM runs r JOIN workflows w ON w.id = r.workflow_id
+     WHERE r.status IN ('queued', 'running') GROUP BY 1, 2`,
+  );
+  // Per queue: rows waiting and the time the oldest has waited (runs since creation; the others since they fell due).
+  const queues = sql.prepare<{ queue: string; depth: number; oldest: number | null }, { $now: number }>(
+    `SELECT 'runs' AS queue, count(*) AS depth, min(created_at) AS oldest FROM runs WHERE status = 'queued'
+     UNION ALL SELECT 'webhook_deliveries', count(*), min(next_attempt_at) FROM webhook_deliveries
+       WHERE status = 'pending' AND next_attempt_at <= $now
+     UNION ALL SELECT 'indexing', count(*), min(next_attempt_at) FROM jobs WHERE status = 'queued' AND next_attempt_at <= $now`,
+  );
+  new Gauge({
+    name: "assay_runs_active",
+    help: "Runs queued or running now, by status and product.",
+    labelNames: ["status", "product"],
+    registers,
+    collect() {
+      this.reset();
+      for (const row of active.all()) this.set({ status: row.status, product: row.product }, row.n);
+    },
+  });
+  new Gauge({
+    name: "assay_queue_depth",
+    help: "Work waiting in each queue.",
+    labelNames: ["queue"],
+    registers,
+    collect() {
+      for (const row of queues.all({ $now: ctx.clock.now() })) this.set({ queue: row.queue }, row.depth);
+    },
+  });
+  new Gauge({
+    name: "assay_queue_oldest_age_seconds",
+    help: "How long the oldest waiting item of each queue has waited (0 when empty).",
+    labelNames: ["queue"],
+    registers,
+    collect() {
+      const now = ctx.clock.now();
+      for (const row of queues.all({ $now: now })) this.set({ queue: row.queue }, row.oldest === null ? 0 : Math.max(0, (now - row.oldest) / 1000));
+    },
+  });
+}
+
+export const metricsRoutes = (ctx: Context) => {
+  const app = new Elysia({ name: "metrics" });
+  const config = ctx.config.metrics;
+  if (!config) return app; // off: /metrics is an unknown route like any other
+  registerGauges(ctx);
+  const tokenDigest = config.token ? digest(config.token) : null;
+  const isAdmin = async (token: string) => {
+    if (tokenDigest && timingSafeEqual(digest(token), tokenDigest)) return true;
+    const caller = await ctx.runtime.authenticate(token, "any", {});
+    if (caller.kind === "session") return caller.role === "admin";
+    return ctx.db.select({ role: users.role }).from(users).where(eq(users.id, caller.userId)).get()?.role === "admin";
+  };
+  return app.get(
+    "/metrics",
+    async ({ headers }) => {
+      const match = /^bearer\s+(\S+)\s*$/i.exec(headers.authorization ?? "");
+      if (!match) throw new ApiError(401, "unauthenticated", "Missing, invalid, expired or revoked credentials");
+      if (!(await isAdmin(match[1]))) throw new ApiError(403, "forbidden", "Metrics are for administrators and the metrics token");
+      const body = await ctx.metrics.registry.metrics();
+      return new Response(body, { headers: { "content-type": ctx.metrics.registry.contentType, "cache-control": "no-store" } });
+    },
+    { detail: { hide: true } },
+  );
+};

@@ -1,0 +1,90 @@
+// The log of the real server (a child process, stdout not a terminal): every line is one JSON object; one line per
+// request with its id, route pattern, status, duration and caller; the startup line shows the configuration with its
+// secrets masked; no token, password or secret appears anywhere; ASSAY_LOG_LEVEL=warn drops the request lines.
+import { expect, test } from "bun:test";
+import { spawnServer, tempDir } from "../helpers";
+
+const PASSWORD = "log-test-password";
+const JSON_TYPE = { "content-type": "application/json" };
+const SECRET = "s3cr3t-value-that-must-not-leak-0123456789";
+
+async function session(level: string, requests: (base: string, auth: { session: string; key: string }) => Promise<string[]>) {
+  const port = 20000 + Math.floor(Math.random() * 20000);
+  const base = `http://127.0.0.1:${port}/v1`;
+  const env = {
+    ASSAY_DATA_DIR: tempDir("assay-log-"),
+    ASSAY_ADMIN_EMAIL: "log@example.com",
+    ASSAY_ADMIN_PASSWORD: PASSWORD,
+    ASSAY_SECRET: SECRET,
+    ASSAY_LOG_LEVEL: level,
+  };
+  const child = await spawnServer(port, env, "pipe");
+  const login: any = await (
+    await fetch(`${base}/auth/login`, {
+      method: "POST",
+      headers: JSON_TYPE,
+      body: JSON.stringify({ email: env.ASSAY_ADMIN_EMAIL, password: PASSWORD }),
+    })
+  ).json();
+  const key: any = await (
+    await fetch(`${base}/keys`, {
+      method: "POST",
+      headers: { ...JSON_TYPE, authorization: `Bearer ${login.token}` },
+      body: JSON.stringify({ name: "k" }),
+    })
+  ).json();
+  const ids = await requests(base, { session: login.token, key: key.token });
+  child.kill("SIGTERM");
+  const out = await new Response(child.stdout as ReadableStream).text();
+  await child.exited;
+  return { out, ids, secrets: [PASSWORD, SECRET, login.token as string, key.token as string] };
+}
+
+test("one JSON line per request and event, with ids and no secrets", async () => {
+  const { out, ids, secrets } = await session("info", async (base, auth) => {
+    const products = await fetch(`${base}/products`, { headers: { authorization: `Bearer ${auth.key}` } });
+    const missing = await fetch(`${base}/runs/run_00000000000000000000000`, { headers: { authorization: `Bearer ${auth.session}` } });
+    const denied = await fetch(`${base}/products`, { headers: { authorization: "Bearer svc_live_not_a_real_key" } });
+    return [products, missing, denied].map((r) => r.headers.get("x-request-id") ?? "");
+  });
+  const lines = out.split("\n").filter(Boolean);
+  const records = lines.map((l) => JSON.parse(l)); // throws on any line that is not JSON
+  for (const r of records) {
+    expect(typeof r.time).toBe("string");
+    expect(["debug", "info", "warn", "error"]).toContain(r.level);
+  }
+  for (const secret of secrets) expect(out).not.toContain(secret);
+
+  const startup = records.find((r) => r.msg === "Assay listening");
+  expect(startup.config.secret).toBe("[redacted]"); // the redaction net catches it before the mask does
+  expect(startup.config.adminPassword).toBe("[set]");
+  expect(startup.config.port).toBeGreaterThan(0);
+
+  const byId = (id: string) => records.find((r) => r.request_id === id);
+  const products = byId(ids[0]);
+  expect(products).toMatchObject({ method: "GET", route: "/v1/products", status: 200 });
+  expect(products.key_id).toMatch(/^key_/);
+  expect(products.user_id).toMatch(/^usr_/);
+  expect(products.workspace_id).toMatch(/^ws_/);
+  expect(products.duration_ms).toBeGreaterThanOrEqual(0);
+  const missing = byId(ids[1]);
+  expect(missing).toMatchObject({ route: "/v1/runs/:run_id", status: 404 });
+  expect(missing.key_id).toBeUndefined(); // a session: the user, no key
+  expect(missing.user_id).toMatch(/^usr_/);
+  expect(byId(ids[2])).toMatchObject({ route: "/v1/products", status: 401 });
+  expect(byId(ids[2]).user_id).toBeUndefined();
+  expect(records.some((r) => r.msg === "stopped")).toBe(true);
+}, 30_000);
+
+test("ASSAY_LOG_LEVEL=warn keeps the warnings and drops the request lines", async () => {
+  const { out } = await session("warn", async (base, auth) => {
+    await fetch(`${base}/products`, { headers: { authorization: `Bearer ${auth.key}` } });
+    return [];
+  });
+  const records = out
+    .split("\n")
+    .filter(Boolean)
+    .map((l) => JSON.parse(l));
+  expect(records.filter((r) => r.request_id)).toEqual([]);
+  expect(records.every((r) => r.level === "warn" || r.level === "error")).toBe(true);
+}, 30_000);
