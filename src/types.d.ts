@@ -1,4 +1,4 @@
-// Module declarations for files the bundler imports as text (migrations, the offline docs UI's assets).
+// Module declarations for files the bundler embeds: migrations as text, the offline docs UI's assets as files (a path).
 declare module "*.sql" {
   const text: string;
   export default text;

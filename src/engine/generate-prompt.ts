@@ -17,7 +17,6 @@ const GENERATED_SCHEMA = {
   required: ["user_prompt", "recommended_output_format"],
   additionalProperties: false,
 };
-const validator = compileSchema(GENERATED_SCHEMA);
 
 export interface GeneratePromptResult extends GeneratedPrompt {
   /** "model" when the model wrote it, "template" for the deterministic composition. */
@@ -58,7 +57,7 @@ export async function generatePrompt(
   try {
     const answer = await chatJson(
       { baseUrl: llm.baseUrl, apiKey: llm.apiKey ?? undefined, model: llm.model ?? undefined, timeoutMs: llm.timeoutMs },
-      { messages, schema: GENERATED_SCHEMA, schemaName: "generated_prompt", validate: validator.validate },
+      { messages, schema: GENERATED_SCHEMA, schemaName: "generated_prompt", validate: compileSchema(GENERATED_SCHEMA).validate },
     );
     const value = answer.value as { user_prompt: string; recommended_output_format: string };
     return {
