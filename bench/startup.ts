@@ -77,7 +77,11 @@ async function thousandRequests(port: number) {
   const base = `http://127.0.0.1:${port}/v1`;
   const json = { "content-type": "application/json" };
   const login: any = await (
-    await fetch(`${base}/auth/login`, { method: "POST", headers: json, body: JSON.stringify({ email: "bench@example.com", password: "bench-password" }) })
+    await fetch(`${base}/auth/login`, {
+      method: "POST",
+      headers: json,
+      body: JSON.stringify({ email: "bench@example.com", password: "bench-password" }),
+    })
   ).json();
   const key: any = await (
     await fetch(`${base}/keys`, {
@@ -89,7 +93,9 @@ async function thousandRequests(port: number) {
   const paths = ["/products", "/workflows", "/runs", "/usage/balance", "/health"];
   for (let i = 0; i < 1000; i += 10) {
     await Promise.all(
-      Array.from({ length: 10 }, (_, j) => fetch(`${base}${paths[(i + j) % paths.length]}`, { headers: { authorization: `Bearer ${key.token}` } }).then((r) => r.arrayBuffer())),
+      Array.from({ length: 10 }, (_, j) =>
+        fetch(`${base}${paths[(i + j) % paths.length]}`, { headers: { authorization: `Bearer ${key.token}` } }).then((r) => r.arrayBuffer()),
+      ),
     );
   }
 }
@@ -103,5 +109,7 @@ console.log(`executable: dist/assay ${mb(statSync(bin).size)} MB (floor ${mb(sta
 console.log(`median of ${runs} starts on an existing data dir:`);
 console.log(`  time to healthy  ${assay.ms.toFixed(0).padStart(5)} ms   floor ${floor.ms.toFixed(0).padStart(4)} ms   goal < 100 ms`);
 console.log(`  idle RSS         ${assay.idle.rss.toFixed(1).padStart(5)} MB   floor ${floor.idle.rss.toFixed(1).padStart(4)} MB   goal < 60 MB`);
-console.log(`    of which private ${assay.idle.anon.toFixed(1).padStart(4)} MB   floor ${floor.idle.anon.toFixed(1).padStart(4)} MB   (the rest: pages of the executable itself)`);
+console.log(
+  `    of which private ${assay.idle.anon.toFixed(1).padStart(4)} MB   floor ${floor.idle.anon.toFixed(1).padStart(4)} MB   (the rest: pages of the executable itself)`,
+);
 console.log(`  RSS after 1,000 authenticated requests: ${assay.loaded.rss.toFixed(1)} MB (private ${assay.loaded.anon.toFixed(1)} MB)`);

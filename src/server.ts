@@ -33,11 +33,13 @@ export async function startServer(baseConfig: Config, clock?: Clock): Promise<Ru
     async stop() {
       ctx.log.info({ grace_ms: config.shutdownGraceMs }, "stopping: running work has the grace period to finish");
       await app.stop(); // no new connections; requests in flight finish
+      await Bun.sleep(20); // the after-response hooks (log line, metrics) of the last answers run
       jobs.stop();
       await ctx.runtime.scheduler.stop(config.shutdownGraceMs);
       ctx.db.$client.close();
       ctx.log.info("stopped");
-      ctx.log.flush();
+      // The log is written asynchronously: wait for the last lines before the process may exit.
+      await new Promise<void>((resolve) => ctx.log.flush(() => resolve()));
     },
   };
 }

@@ -40,3 +40,23 @@ export function migrate(db: Db): void {
 export function tx<T>(db: Db, fn: () => T): T {
   return db.$client.transaction(fn).immediate();
 }
+
+const statements = new WeakMap<Db, Map<string, unknown>>();
+
+/**
+ * A statement built once per database and reused: for the hot reads (a run polled, a list paged), where building the
+ * SQL text and compiling it on every request cost more than the query itself. Pass values with sql.placeholder().
+ */
+export function prepared<T>(db: Db, name: string, build: () => T): T {
+  let forDb = statements.get(db);
+  if (!forDb) {
+    forDb = new Map();
+    statements.set(db, forDb);
+  }
+  let statement = forDb.get(name) as T | undefined;
+  if (statement === undefined) {
+    statement = build();
+    forDb.set(name, statement);
+  }
+  return statement;
+}

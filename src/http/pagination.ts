@@ -1,10 +1,10 @@
 // The one pagination helper: limit 1..100 (default 20), newest first, signed opaque cursors.
 
 import { createHmac, timingSafeEqual } from "node:crypto";
-import { and, desc, eq, lt, or, type SQL } from "drizzle-orm";
+import { and, desc, eq, getTableName, isNull, lt, or, type SQL, sql } from "drizzle-orm";
 import type { SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
 import { t } from "elysia";
-import type { Db } from "../db/client";
+import { type Db, prepared } from "../db/client";
 import { ApiError } from "./errors";
 
 export const ListQuery = {
@@ -43,16 +43,6 @@ export function decodeCursor(secret: string, cursor: string): CursorPos {
   }
 }
 
-/** WHERE fragment "older than the cursor" and ORDER BY for (created_at desc, id desc). */
-function pageClause(secret: string, cols: { createdAt: SQLiteColumn; id: SQLiteColumn }, cursor?: string) {
-  let where: SQL | undefined;
-  if (cursor) {
-    const pos = decodeCursor(secret, cursor);
-    where = or(lt(cols.createdAt, pos.c), and(eq(cols.createdAt, pos.c), lt(cols.id, pos.i)));
-  }
-  return { where, orderBy: [desc(cols.createdAt), desc(cols.id)] };
-}
-
 /** Given up to limit+1 rows fetched newest first, the page and its next cursor. */
 export function toPage<R extends { createdAt: number; id: string }, J>(secret: string, rows: R[], limit: number, toJson: (row: R) => J) {
   const more = rows.length > limit;
@@ -63,24 +53,46 @@ export function toPage<R extends { createdAt: number; id: string }, J>(secret: s
 
 type ListTable = SQLiteTable & { createdAt: SQLiteColumn; id: SQLiteColumn };
 
-/** One page of a table's rows matching `filters`, newest first: every list endpoint answers through this. */
+/** Equality filters by column: a value matches it, null matches IS NULL, undefined (or absent) filters nothing. */
+export type ListFilter<T extends ListTable> = { [K in keyof T["$inferSelect"]]?: string | number | null };
+
+/**
+ * One page of a table's rows matching `filter`, newest first: every list endpoint answers through this. The statement
+ * is prepared once per shape of filter (which columns, which are null, with or without a cursor) and reused.
+ */
 export function listPage<T extends ListTable, J>(
   db: Db,
   secret: string,
   table: T,
-  filters: (SQL | undefined)[],
+  filter: ListFilter<T>,
   q: { limit?: number; cursor?: string },
   toJson: (row: T["$inferSelect"]) => J,
 ) {
   const limit = q.limit ?? 20;
-  const { where, orderBy } = pageClause(secret, table, q.cursor);
-  // drizzle's select() over a generic table type does not narrow; the rows are the table's, cast once below.
-  const rows = db
-    .select()
-    .from(table as SQLiteTable)
-    .where(and(...filters, where))
-    .orderBy(...orderBy)
-    .limit(limit + 1)
-    .all() as (T["$inferSelect"] & { createdAt: number; id: string })[];
+  const pos = q.cursor ? decodeCursor(secret, q.cursor) : null;
+  const values = filter as Record<string, string | number | null | undefined>;
+  const keys = Object.keys(values)
+    .filter((k) => values[k] !== undefined)
+    .sort();
+  const shape = `list:${getTableName(table)}:${keys.map((k) => (values[k] === null ? `${k} null` : k)).join(",")}:${pos ? "after" : "first"}`;
+  const statement = prepared(db, shape, () => {
+    const column = (k: string) => (table as unknown as Record<string, SQLiteColumn>)[k];
+    const conditions = keys.map((k) => (values[k] === null ? isNull(column(k)) : eq(column(k), sql.placeholder(k))));
+    if (pos) {
+      const c = sql.placeholder("_c");
+      conditions.push(or(lt(table.createdAt, c), and(eq(table.createdAt, c), lt(table.id, sql.placeholder("_i")))) as SQL);
+    }
+    return db
+      .select()
+      .from(table as SQLiteTable)
+      .where(and(...conditions))
+      .orderBy(desc(table.createdAt), desc(table.id))
+      .limit(sql.placeholder("_limit"))
+      .prepare();
+  });
+  const params: Record<string, unknown> = { _limit: limit + 1, ...(pos ? { _c: pos.c, _i: pos.i } : {}) };
+  for (const k of keys) if (values[k] !== null) params[k] = values[k];
+  // drizzle's select() over a generic table type does not narrow; the rows are the table's.
+  const rows = statement.all(params) as (T["$inferSelect"] & { createdAt: number; id: string })[];
   return toPage(secret, rows, limit, toJson);
 }

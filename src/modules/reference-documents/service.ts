@@ -126,14 +126,7 @@ export async function completeReference(ctx: Context, workspaceId: string, id: s
 }
 
 export function listReferences(db: Db, secret: string, workspaceId: string, q: { limit?: number; cursor?: string }) {
-  return listPage(
-    db,
-    secret,
-    referenceDocuments,
-    [eq(referenceDocuments.workspaceId, workspaceId), isNull(referenceDocuments.deletedAt)],
-    q,
-    toReferenceDocumentJson,
-  );
+  return listPage(db, secret, referenceDocuments, { workspaceId, deletedAt: null }, q, toReferenceDocumentJson);
 }
 
 /** Removes the pointer only: the stored original (documents row and object) stays in the workspace. */

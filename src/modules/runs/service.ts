@@ -1,8 +1,8 @@
 // Runs: quote + hold + insert in one transaction, read, cancel, wait (sync mode), and the state machine's terminal moves.
-import { and, eq, inArray } from "drizzle-orm";
+import { and, eq, inArray, sql } from "drizzle-orm";
 import type { ProductPricing } from "../../catalog";
 import type { Context } from "../../context";
-import { type Db, tx } from "../../db/client";
+import { type Db, prepared, tx } from "../../db/client";
 import { documents, runs, workflows } from "../../db/schema";
 import type { Auth } from "../../http/caller";
 import { ApiError } from "../../http/errors";
@@ -139,7 +139,13 @@ export function createRun(ctx: Context, auth: Auth, input: CreateRunInput, inTra
 }
 
 function findRun(db: Db, runId: string): RunRow | undefined {
-  return db.select().from(runs).where(eq(runs.id, runId)).get();
+  return prepared(db, "run-by-id", () =>
+    db
+      .select()
+      .from(runs)
+      .where(eq(runs.id, sql.placeholder("id")))
+      .prepare(),
+  ).get({ id: runId });
 }
 
 /** Which runs a caller sees: an API key only those of its own mode (test and live data stay apart), a session both. */
@@ -149,11 +155,21 @@ export function visibleMode(auth: Auth): KeyMode | null {
 
 /** A run of the workspace; with `mode`, only a run of that mode (another mode's run is not found, as Stripe does). */
 export function getRun(db: Db, workspaceId: string, runId: string, mode: KeyMode | null = null): RunRow {
-  const row = db
-    .select()
-    .from(runs)
-    .where(and(eq(runs.id, runId), eq(runs.workspaceId, workspaceId), mode ? eq(runs.keyMode, mode) : undefined))
-    .get();
+  // The endpoint every client polls: one statement per mode filter, prepared once.
+  const statement = prepared(db, mode ? "run-in-workspace-mode" : "run-in-workspace", () =>
+    db
+      .select()
+      .from(runs)
+      .where(
+        and(
+          eq(runs.id, sql.placeholder("id")),
+          eq(runs.workspaceId, sql.placeholder("workspaceId")),
+          mode ? eq(runs.keyMode, sql.placeholder("mode")) : undefined,
+        ),
+      )
+      .prepare(),
+  );
+  const row = statement.get({ id: runId, workspaceId, ...(mode ? { mode } : {}) });
   if (!row) throw new ApiError(404, "not_found", `No run ${runId}`);
   return row;
 }
@@ -180,14 +196,10 @@ export function listRuns(
   mode: KeyMode | null,
   q: { limit?: number; cursor?: string; workflow_id?: string; status?: RunStatus; mode?: KeyMode },
 ) {
-  const filters = [
-    eq(runs.workspaceId, workspaceId),
-    mode ? eq(runs.keyMode, mode) : undefined,
-    q.mode ? eq(runs.keyMode, q.mode) : undefined,
-    q.workflow_id ? eq(runs.workflowId, q.workflow_id) : undefined,
-    q.status ? eq(runs.status, q.status) : undefined,
-  ];
-  return listPage(ctx.db, ctx.config.secret, runs, filters, q, (row) => runJson(ctx, row));
+  // A key sees its own mode only: asking for the other one finds nothing.
+  if (mode && q.mode && mode !== q.mode) return { data: [], next_cursor: null };
+  const filter = { workspaceId, keyMode: mode ?? q.mode, workflowId: q.workflow_id, status: q.status };
+  return listPage(ctx.db, ctx.config.secret, runs, filter, q, (row) => runJson(ctx, row));
 }
 
 /**

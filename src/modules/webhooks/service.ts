@@ -67,14 +67,7 @@ export function getEndpoint(db: Db, workspaceId: string, endpointId: string): En
 }
 
 export function listEndpoints(db: Db, secret: string, workspaceId: string, query: { limit?: number; cursor?: string }) {
-  return listPage(
-    db,
-    secret,
-    webhookEndpoints,
-    [eq(webhookEndpoints.workspaceId, workspaceId), isNull(webhookEndpoints.deletedAt)],
-    query,
-    toEndpointJson,
-  );
+  return listPage(db, secret, webhookEndpoints, { workspaceId, deletedAt: null }, query, toEndpointJson);
 }
 
 export function updateEndpoint(
@@ -110,8 +103,7 @@ export function deleteEndpoint(db: Db, clock: Clock, workspaceId: string, endpoi
 
 export function listDeliveries(db: Db, secret: string, workspaceId: string, endpointId: string, query: { limit?: number; cursor?: string }) {
   const endpoint = getEndpoint(db, workspaceId, endpointId);
-  const filters = [eq(webhookDeliveries.endpointId, endpoint.id), eq(webhookDeliveries.workspaceId, workspaceId)];
-  return listPage(db, secret, webhookDeliveries, filters, query, toDeliveryJson);
+  return listPage(db, secret, webhookDeliveries, { endpointId: endpoint.id, workspaceId }, query, toDeliveryJson);
 }
 
 /** One delivery of one live endpoint of the workspace, or 404. */

@@ -178,7 +178,7 @@ export function getWorkflow(db: Db, workspaceId: string, id: string, includeDele
 }
 
 export function listWorkflows(db: Db, secret: string, workspaceId: string, q: { limit?: number; cursor?: string }) {
-  return listPage(db, secret, workflows, [eq(workflows.workspaceId, workspaceId), isNull(workflows.deletedAt)], q, toWorkflowJson);
+  return listPage(db, secret, workflows, { workspaceId, deletedAt: null }, q, toWorkflowJson);
 }
 
 export function updateWorkflow(
