@@ -23,8 +23,8 @@ test("the Dockerfile's final stage has no RUN step and runs as a numeric non-roo
   expect(finalStage.some((l) => l.startsWith(`COPY --from=build --chown=${uid}:${gid ?? uid}`) && l.endsWith(" /data"))).toBe(true);
 });
 
-// systemd-analyze comes with systemd, on every Debian machine; CI runs there.
-test.skipIf(!existsSync("/usr/bin/systemd-analyze"))("deploy/assay.service passes systemd-analyze verify without a warning", () => {
+// systemd-analyze comes with systemd; CI installs it (and fails here without it), elsewhere its absence is a skip.
+test.skipIf(!existsSync("/usr/bin/systemd-analyze") && !process.env.ASSAY_CI)("deploy/assay.service passes systemd-analyze verify without a warning", () => {
   const dir = tempDir("assay-unit-");
   // verify checks that ExecStart's program exists: point it at one that does.
   const unit = readFileSync(path.join(root, "deploy/assay.service"), "utf8").replace("ExecStart=/usr/local/bin/assay", "ExecStart=/bin/true");

@@ -88,3 +88,23 @@ test("ASSAY_LOG_LEVEL=warn keeps the warnings and drops the request lines", asyn
   expect(records.filter((r) => r.request_id)).toEqual([]);
   expect(records.every((r) => r.level === "warn" || r.level === "error")).toBe(true);
 }, 30_000);
+
+test("on a terminal the log is readable lines, not JSON", async () => {
+  const port = 20000 + Math.floor(Math.random() * 20000);
+  const cmd = [process.execPath, "src/main.ts", "serve", "--port", String(port), "--data-dir", tempDir("assay-tty-")].join(" ");
+  // script(1) runs the server on a pseudo-terminal (util-linux, on every Debian machine).
+  const child = Bun.spawn(["script", "-qfec", cmd, "/dev/null"], { cwd: `${import.meta.dir}/../..`, stdout: "pipe", stderr: "ignore", stdin: "pipe" });
+  let out = "";
+  const reader = (child.stdout as ReadableStream<Uint8Array>).getReader();
+  const deadline = Date.now() + 15_000;
+  while (!out.includes("Assay listening") && Date.now() < deadline) {
+    const { value, done } = await reader.read();
+    if (done) break;
+    out += new TextDecoder().decode(value);
+  }
+  child.kill("SIGKILL");
+  Bun.spawnSync(["pkill", "-f", `serve --port ${port} `]); // the server under script(1) outlives script itself
+  const line = out.split("\n").find((l) => l.includes("Assay listening")) ?? "";
+  expect(line).toMatch(/^\[\d\d:\d\d:\d\d\.\d{3}\] .*INFO.*: .*Assay listening/);
+  expect(line.trimStart().startsWith("{")).toBe(false);
+}, 30_000);
