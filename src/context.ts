@@ -7,6 +7,7 @@ import type { Scheduler } from "./jobs/scheduler";
 import type { Clock } from "./lib/clock";
 import type { Logger } from "./lib/log";
 import type { Metrics } from "./lib/metrics";
+import type { SetupGate } from "./modules/auth/setup";
 
 export interface Context {
   config: Config;
@@ -25,6 +26,8 @@ interface Runtime {
   authenticate: Authenticate;
   /** Drops a revoked key from the authenticator's cache, so it stops working at once. */
   forgetKey(tokenHash: string): void;
+  /** The first run's one-time setup token (POST /v1/auth/setup). */
+  setup: SetupGate;
   /** Background workers; `scheduler.wake(name)` after writing new work (runs, jobs, webhooks). */
   scheduler: Scheduler;
 }

@@ -9,6 +9,7 @@ import { type Clock, systemClock } from "./lib/clock";
 import { createLogger } from "./lib/log";
 import { createMetrics } from "./lib/metrics";
 import { authenticator, OidcVerifier } from "./modules/auth/service";
+import { SetupGate } from "./modules/auth/setup";
 import { KeyCache } from "./modules/keys/service";
 
 /** Opens the database of `config.dataDir`. `config.secret` must be set (see ensureDataDir). */
@@ -27,6 +28,7 @@ export function createContext(config: Config, clock: Clock = systemClock): Conte
       authenticate: authenticator({ db, clock, config, keys, oidc }),
       forgetKey: (tokenHash) => keys.forget(tokenHash),
       scheduler: new Scheduler(log),
+      setup: new SetupGate(),
     },
   };
 }

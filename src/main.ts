@@ -6,7 +6,7 @@ import { copyFileSync, cpSync, existsSync, mkdirSync, readdirSync, rmSync } from
 import path from "node:path";
 import { type ParseArgsConfig, parseArgs } from "node:util";
 import pkg from "../package.json" with { type: "json" };
-import { ConfigError, ensureDataDir, flagsToEnv, loadConfig, settingOptions } from "./config";
+import { type Config, ConfigError, ensureDataDir, flagsToEnv, loadConfig, settingOptions } from "./config";
 import { createContext } from "./create-context";
 import { ApiError } from "./http/errors";
 import { createUser, findUserByEmail, hasUsers } from "./modules/auth/service";
@@ -65,7 +65,10 @@ const commands: Command[] = [
     async run(values) {
       const running = await startServer(configOf(values));
       // The first-run hint is for a person: on stderr, so stdout stays one JSON object per line.
-      if (!hasUsers(running.ctx.db)) console.error(firstRunMessage(running.ctx.config.dataDir));
+      if (!hasUsers(running.ctx.db)) {
+        const setup = running.ctx.runtime.setup.open(running.ctx.clock.now());
+        console.error(firstRunMessage(running.ctx.config, setup.token));
+      }
       let stopping = false;
       const stop = async () => {
         if (stopping) process.exit(1); // a second signal: stop now
@@ -265,7 +268,8 @@ function checkBackup(dir: string): string | null {
 }
 
 /** Printed at start while no user exists: how to create the first admin, as a command to paste. */
-function firstRunMessage(dataDir: string): string {
+function firstRunMessage(config: Config, setupToken: string): string {
+  const dataDir = config.dataDir;
   // A compiled binary runs from Bun's embedded file system; from a checkout, npx finds the Bun that npm installed.
   const assay = Bun.main.startsWith("/$bunfs/") ? process.execPath : "npx bun run src/main.ts";
   return [
@@ -274,7 +278,12 @@ function firstRunMessage(dataDir: string): string {
     "",
     `  ${assay} user create --email you@example.com --password 'a long password' --role admin --data-dir ${JSON.stringify(dataDir)}`,
     "",
-    "(or start the server with ASSAY_ADMIN_EMAIL and ASSAY_ADMIN_PASSWORD set). Until then no request can authenticate.",
+    "(or start the server with ASSAY_ADMIN_EMAIL and ASSAY_ADMIN_PASSWORD set), or open this one-time setup link",
+    "(valid for an hour, until a restart, and shown nowhere else):",
+    "",
+    `  ${config.publicUrl}/console/setup?token=${setupToken}`,
+    "",
+    "Until then no request can authenticate.",
     "",
   ].join("\n");
 }

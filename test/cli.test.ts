@@ -267,6 +267,8 @@ describe("first run", () => {
         ?.trim() ?? "";
     expect(command).toContain("--role admin");
     expect(command).toContain(JSON.stringify(dir));
+    // And the console's one-time setup link (POST /v1/auth/setup takes its token; test/modules/setup.test.ts).
+    expect(out).toMatch(/http:\/\/localhost:\d+\/console\/setup\?token=setup_[0-9A-Za-z]{32}\n/);
     // The printed command works as printed (with a real email and password).
     const args = ["user", "create", "--email", "first@example.com", "--password", "a long password", "--role", "admin", "--data-dir", dir];
     const made = cli(args);

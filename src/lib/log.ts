@@ -8,15 +8,16 @@ export type { Logger };
 export const LOG_LEVELS = ["debug", "info", "warn", "error", "silent"] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
 
+// Top-level and one level down (the startup line's config): wildcard paths ("*.token") cost 5 µs on every line.
 const SECRET_FIELDS = ["authorization", "token", "password", "secret", "signature", "api_key", "cookie"];
-const REDACT = [...SECRET_FIELDS, ...SECRET_FIELDS.map((f) => `*.${f}`)];
+const REDACT = [...SECRET_FIELDS, ...["secret", "adminPassword"].map((f) => `config.${f}`)];
 
 /** `pretty` defaults to whether stdout is a terminal; `destination` (a file descriptor or stream) is for tests. */
 export function createLogger(level: LogLevel, opts: { pretty?: boolean; destination?: pino.DestinationStream } = {}): Logger {
   const options: pino.LoggerOptions = {
     level,
     base: undefined,
-    timestamp: pino.stdTimeFunctions.isoTime,
+    timestamp: () => `,"time":"${new Date().toISOString()}"`, // pino's isoTime, without its extra call
     formatters: { level: (label) => ({ level: label }) },
     redact: { paths: REDACT, censor: "[redacted]" },
   };
@@ -27,8 +28,11 @@ export function createLogger(level: LogLevel, opts: { pretty?: boolean; destinat
     const pretty: typeof import("pino-pretty") = require("pino-pretty");
     return pino(options, pretty({ sync: true, translateTime: "SYS:HH:MM:ss.l", ignore: "pid,hostname" }));
   }
-  // Asynchronous writes (buffered, flushed on exit): a request never waits on the terminal or the journal.
-  return pino(options, pino.destination({ dest: 1, sync: false }));
+  // Buffered asynchronous writes: lines leave in blocks of 8 kB, or within 250 ms on a quiet server (a write per line
+  // cost more than the line itself under load). Flushed at shutdown (server.ts).
+  const destination = pino.destination({ dest: 1, sync: false, minLength: 8 * 1024 });
+  setInterval(() => destination.flush(), 250).unref();
+  return pino(options, destination);
 }
 
 /** A secret in the startup configuration line: whether it is set, never its value. */

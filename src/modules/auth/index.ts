@@ -5,8 +5,8 @@ import type { Context } from "../../context";
 import { users, workspaces } from "../../db/schema";
 import { authGuard } from "../../http/auth-guard";
 import { ApiError, ErrorBody } from "../../http/errors";
-import { LoginBody, Me, Session } from "./model";
-import { login, revokeSession, toUserJson } from "./service";
+import { LoginBody, Me, Session, SetupBody } from "./model";
+import { createUser, hasUsers, login, revokeSession, startSession, toUserJson } from "./service";
 import { LoginThrottle } from "./throttle";
 
 export const authRoutes = (ctx: Context) => {
@@ -22,6 +22,28 @@ export const authRoutes = (ctx: Context) => {
         return { token, token_type: "Bearer" as const, expires_at: new Date(expiresAt).toISOString(), user: toUserJson(user) };
       },
       { body: LoginBody, response: { 200: Session, 401: ErrorBody }, detail: { summary: "Log in with email and password" } },
+    )
+    .post(
+      "/setup",
+      async ({ body, set }) => {
+        if (hasUsers(ctx.db)) throw new ApiError(403, "setup_closed", "Setup is done: a user exists. Log in instead");
+        if (!ctx.runtime.setup.consume(body.token, ctx.clock.now())) {
+          throw new ApiError(401, "invalid_setup_token", "This setup link is not valid (expired, used, or from before a restart)");
+        }
+        const user = await createUser(ctx.db, ctx.clock, ctx.config, { email: body.email, password: body.password, role: "admin" });
+        const { token, expiresAt } = startSession(ctx.db, ctx.clock, user);
+        set.status = 201;
+        return { token, token_type: "Bearer" as const, expires_at: new Date(expiresAt).toISOString(), user: toUserJson(user) };
+      },
+      {
+        body: SetupBody,
+        response: { 201: Session, 401: ErrorBody, 403: ErrorBody },
+        detail: {
+          summary: "Create the first administrator with the one-time setup token",
+          description:
+            "Only while no user exists. The server prints the token (as a console link) to its terminal at start; it works once, for an hour, and a restart replaces it. Answers a session for the new admin.",
+        },
+      },
     )
     .post(
       "/logout",

@@ -8,6 +8,12 @@ export const LoginBody = t.Object({
   password: t.String({ minLength: 1, maxLength: 1024, examples: ["correct horse battery staple"] }),
 });
 
+export const SetupBody = t.Object({
+  token: t.String({ minLength: 1, maxLength: 200, description: "The setup_… token of the link the server printed at its first start" }),
+  email: t.String({ minLength: 1, maxLength: 320, examples: ["admin@example.com"] }),
+  password: t.String({ minLength: 8, maxLength: 1024, examples: ["correct horse battery staple"] }),
+});
+
 export const Session = t.Object(
   {
     token: t.String({ description: "sess_… bearer token, valid 24 hours" }),

@@ -89,6 +89,11 @@ export async function login(db: Db, clock: Clock, throttle: LoginThrottle, input
   const ok = await Bun.password.verify(input.password, user?.passwordHash ?? (await dummyHash));
   if (!user?.passwordHash || !ok) throw new ApiError(401, "invalid_credentials", "Email or password is incorrect");
   throttle.succeeded(attempt);
+  return startSession(db, clock, user);
+}
+
+/** A new session for a user whose credentials were just checked (a login, or the first-run setup). */
+export function startSession(db: Db, clock: Clock, user: UserRow) {
   const token = `sess_${base62(40)}`;
   const now = clock.now();
   const expiresAt = now + SESSION_TTL_MS;
