@@ -24,14 +24,17 @@ test("the Dockerfile's final stage has no RUN step and runs as a numeric non-roo
 });
 
 // systemd-analyze comes with systemd; CI installs it (and fails here without it), elsewhere its absence is a skip.
-test.skipIf(!existsSync("/usr/bin/systemd-analyze") && !process.env.ASSAY_CI)("deploy/assay.service passes systemd-analyze verify without a warning", () => {
-  const dir = tempDir("assay-unit-");
-  // verify checks that ExecStart's program exists: point it at one that does.
-  const unit = readFileSync(path.join(root, "deploy/assay.service"), "utf8").replace("ExecStart=/usr/local/bin/assay", "ExecStart=/bin/true");
-  expect(unit).toContain("ExecStart=/bin/true serve");
-  const file = path.join(dir, "assay.service");
-  writeFileSync(file, unit);
-  const r = Bun.spawnSync(["systemd-analyze", "verify", file], { stdout: "pipe", stderr: "pipe" });
-  expect(`${r.stdout}${r.stderr}`.trim()).toBe("");
-  expect(r.exitCode).toBe(0);
-});
+test.skipIf(!existsSync("/usr/bin/systemd-analyze") && !process.env.ASSAY_CI)(
+  "deploy/assay.service passes systemd-analyze verify without a warning",
+  () => {
+    const dir = tempDir("assay-unit-");
+    // verify checks that ExecStart's program exists: point it at one that does.
+    const unit = readFileSync(path.join(root, "deploy/assay.service"), "utf8").replace("ExecStart=/usr/local/bin/assay", "ExecStart=/bin/true");
+    expect(unit).toContain("ExecStart=/bin/true serve");
+    const file = path.join(dir, "assay.service");
+    writeFileSync(file, unit);
+    const r = Bun.spawnSync(["systemd-analyze", "verify", file], { stdout: "pipe", stderr: "pipe" });
+    expect(`${r.stdout}${r.stderr}`.trim()).toBe("");
+    expect(r.exitCode).toBe(0);
+  },
+);

@@ -93,7 +93,12 @@ test("on a terminal the log is readable lines, not JSON", async () => {
   const port = 20000 + Math.floor(Math.random() * 20000);
   const cmd = [process.execPath, "src/main.ts", "serve", "--port", String(port), "--data-dir", tempDir("assay-tty-")].join(" ");
   // script(1) runs the server on a pseudo-terminal (util-linux, on every Debian machine).
-  const child = Bun.spawn(["script", "-qfec", cmd, "/dev/null"], { cwd: `${import.meta.dir}/../..`, stdout: "pipe", stderr: "ignore", stdin: "pipe" });
+  const child = Bun.spawn(["script", "-qfec", cmd, "/dev/null"], {
+    cwd: `${import.meta.dir}/../..`,
+    stdout: "pipe",
+    stderr: "ignore",
+    stdin: "pipe",
+  });
   let out = "";
   const reader = (child.stdout as ReadableStream<Uint8Array>).getReader();
   const deadline = Date.now() + 15_000;
