@@ -42,7 +42,8 @@ let files = "";
 let runId = "";
 const browserErrors: string[] = [];
 
-const shot = (name: string) => page.screenshot({ path: path.join(shots, `${name}.png`), fullPage: true });
+// Long pages (a run) are shot as the visible window only, which keeps the PNGs small enough for docs/console/.
+const shot = (name: string, fullPage = true) => page.screenshot({ path: path.join(shots, `${name}.png`), fullPage });
 const nav = (name: string) => page.getByRole("navigation", { name: "Main" }).getByRole("link", { name, exact: true }).click();
 
 describe.skipIf(!enabled)("web console in Chromium", () => {
@@ -161,7 +162,7 @@ describe.skipIf(!enabled)("web console in Chromium", () => {
     expect(score).toBeLessThanOrEqual(100);
     expect(await page.locator("article.criterion").count()).toBeGreaterThan(0);
     expect(await page.locator("article.criterion blockquote").count()).toBeGreaterThan(0);
-    await shot("run");
+    await shot("run", false);
   }, 45_000);
 
   test("the run's output file downloads as a DOCX", async () => {
@@ -215,6 +216,29 @@ describe.skipIf(!enabled)("web console in Chromium", () => {
     await shot("webhooks");
   });
 
+  test("a workflow is archived, restored and deleted; a reference document is deleted", async () => {
+    await nav("Workflows");
+    await page.getByLabel("Name").fill("Scratch");
+    await page.getByRole("button", { name: "Create workflow" }).click();
+    const row = page.locator('tr[data-workflow="Scratch"]');
+    await row.getByRole("button", { name: "Archive Scratch" }).click();
+    await row.getByText("archived").waitFor();
+    await row.getByRole("button", { name: "Restore Scratch" }).click();
+    await row.getByText("active").waitFor();
+    page.once("dialog", (d) => d.accept());
+    await row.getByRole("button", { name: "Delete Scratch" }).click();
+    await row.waitFor({ state: "detached" });
+
+    await nav("References");
+    writeFileSync(path.join(files, "notes.txt"), "Notes that are not needed.");
+    await page.getByLabel("Upload reference documents").setInputFiles(path.join(files, "notes.txt"));
+    const ref = page.locator('tr[data-ref="notes"]');
+    await ref.getByText("ready").waitFor({ timeout: 20_000 });
+    page.once("dialog", (d) => d.accept());
+    await ref.getByRole("button", { name: "Delete notes" }).click();
+    await ref.waitFor({ state: "detached" });
+  }, 30_000);
+
   test("readable at 360 px wide (no sideways scrolling) and in dark mode", async () => {
     await page.setViewportSize({ width: 360, height: 800 });
     for (const href of ["/console", `/console/runs/${runId}`, "/console/workflows", "/console/keys"]) {
@@ -227,12 +251,12 @@ describe.skipIf(!enabled)("web console in Chromium", () => {
     }
     await page.goto(`${base}/console/runs/${runId}`);
     await page.getByRole("heading", { name: "Evaluation" }).waitFor();
-    await shot("run-360");
+    await shot("run-360", false);
     await page.emulateMedia({ colorScheme: "dark" });
     await page.setViewportSize({ width: 1100, height: 800 });
     const background = await page.evaluate<string>("getComputedStyle(document.body).backgroundColor");
     expect(background).toBe("rgb(13, 17, 23)");
-    await shot("run-dark");
+    await shot("run-dark", false);
     await page.emulateMedia({ colorScheme: "light" });
   }, 30_000);
 
