@@ -41,6 +41,10 @@ let shots = "";
 let files = "";
 let runId = "";
 const browserErrors: string[] = [];
+// A real webhook receiver in this process, answering whatever status the test sets.
+let receiverStatus = 200;
+const receiver = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: () => new Response("ok", { status: receiverStatus }) });
+const receiverUrl = `http://127.0.0.1:${receiver.port}`;
 
 // Long pages (a run) are shot as the visible window only, which keeps the PNGs small enough for docs/console/.
 const shot = (name: string, fullPage = true) => page.screenshot({ path: path.join(shots, `${name}.png`), fullPage });
@@ -86,6 +90,7 @@ describe.skipIf(!enabled)("web console in Chromium", () => {
   afterAll(async () => {
     await browser?.close();
     server?.kill();
+    receiver.stop(true);
   });
 
   test("GET / redirects to /console: the page has no-cache and a strict CSP, hashed assets are immutable", async () => {
@@ -206,15 +211,27 @@ describe.skipIf(!enabled)("web console in Chromium", () => {
     expect((await me()).status).toBe(401);
   });
 
-  test("a webhook endpoint is created with its secret shown once, and its deliveries open", async () => {
+  test("a webhook endpoint is created (secret shown once); a failed delivery shows its attempt and is retried now", async () => {
     await nav("Webhooks");
-    await page.getByLabel("URL").fill("https://example.com/hooks/assay");
+    await page.getByLabel("URL").fill(`${receiverUrl}/hook`);
     await page.getByRole("button", { name: "Create endpoint" }).click();
     expect(await page.locator("[data-secret]").textContent()).toMatch(/^whsec_/);
-    await page.getByRole("button", { name: "Deliveries to https://example.com/hooks/assay" }).click();
-    await page.getByText("No deliveries yet.").waitFor();
+    // An event: a reference document becomes ready; the receiver refuses it first.
+    receiverStatus = 500;
+    await nav("References");
+    writeFileSync(path.join(files, "notes.txt"), "Notes that are not needed.");
+    await page.getByLabel("Upload reference documents").setInputFiles(path.join(files, "notes.txt"));
+    await page.locator('tr[data-ref="notes"]').getByText("ready").waitFor({ timeout: 20_000 });
+    await nav("Webhooks");
+    await page.getByRole("button", { name: `Deliveries to ${receiverUrl}/hook` }).click();
+    const delivery = page.locator("ul.deliveries > li").first();
+    await delivery.getByText(/: 500 in \d+ ms/).waitFor({ timeout: 15_000 });
+    receiverStatus = 200;
+    await delivery.getByRole("button", { name: "Retry now" }).click();
+    await delivery.getByText("succeeded").waitFor();
+    expect(await delivery.getByText(/: 200 in \d+ ms/).count()).toBe(1);
     await shot("webhooks");
-  });
+  }, 45_000);
 
   test("a workflow is archived, restored and deleted; a reference document is deleted", async () => {
     await nav("Workflows");
@@ -230,10 +247,7 @@ describe.skipIf(!enabled)("web console in Chromium", () => {
     await row.waitFor({ state: "detached" });
 
     await nav("References");
-    writeFileSync(path.join(files, "notes.txt"), "Notes that are not needed.");
-    await page.getByLabel("Upload reference documents").setInputFiles(path.join(files, "notes.txt"));
     const ref = page.locator('tr[data-ref="notes"]');
-    await ref.getByText("ready").waitFor({ timeout: 20_000 });
     page.once("dialog", (d) => d.accept());
     await ref.getByRole("button", { name: "Delete notes" }).click();
     await ref.waitFor({ state: "detached" });
