@@ -72,7 +72,10 @@ export function usePoll<T>(load: () => Promise<T>, everyMs: number, keepPolling:
         setError(null);
         if (keepPolling(v)) timer = setTimeout(run, everyMs);
       } catch (err) {
-        if (!stopped) setError(err);
+        if (stopped) return;
+        setError(err);
+        // A polled view keeps trying (slower) after a failure: a restarting server should not freeze the page.
+        if (everyMs) timer = setTimeout(run, everyMs * 3);
       }
     };
     run();
