@@ -4,8 +4,10 @@ import process from "node:process";
 
 const steps: [string, string[]][] = [
   ["typecheck (tsc)", ["npx", "tsc", "--noEmit"]],
+  // The console is browser code (DOM types, Preact's JSX): its own tsconfig.
+  ["typecheck console (tsc)", ["npx", "tsc", "--noEmit", "-p", "console"]],
   ["lint + format (Biome)", ["npx", "biome", "check", "--error-on-warnings", "."]],
-  ["import rules (dependency-cruiser)", ["npx", "depcruise", "src", "test", "bench", "scripts", "--output-type", "err-long"]],
+  ["import rules (dependency-cruiser)", ["npx", "depcruise", "src", "test", "bench", "scripts", "console", "--output-type", "err-long"]],
   ["dead code (knip)", ["npx", "knip", "--no-progress"]],
 ];
 

@@ -8,6 +8,7 @@ import { openApiRoutes } from "./http/openapi";
 import { base62 } from "./lib/ids";
 import { adminRoutes } from "./modules/admin";
 import { authRoutes } from "./modules/auth";
+import { consoleRoutes } from "./modules/console";
 import { documentRoutes } from "./modules/documents";
 import { healthRoutes } from "./modules/health";
 import { keyRoutes } from "./modules/keys";
@@ -104,7 +105,8 @@ export function createApp(ctx: Context) {
     .use(workflowRoutes(ctx))
     .use(runRoutes(ctx))
     .use(usageRoutes(ctx))
-    .use(adminRoutes(ctx));
+    .use(adminRoutes(ctx))
+    .use(consoleRoutes());
   // Registered last and built lazily from app.routes, so the document covers every route above.
   app.use(openApiRoutes(() => app, ctx.config.publicUrl));
   return app;

@@ -107,6 +107,17 @@ test("the docs UI is served from the binary", async () => {
   expect(((await (await fetch(`${base}/v1/openapi.json`)).json()) as any).openapi).toMatch(/^3\.1/);
 });
 
+test("the web console is served from the binary (embedded with --asset), with its CSP", async () => {
+  const page = await fetch(`${base}/console`);
+  expect(page.headers.get("content-security-policy")).toContain("default-src 'self'");
+  const html = await page.text();
+  const js = /src="(\/console\/[^"]+\.js)"/.exec(html)![1];
+  const asset = await fetch(`${base}${js}`);
+  expect(asset.status).toBe(200);
+  expect(asset.headers.get("cache-control")).toContain("immutable");
+  expect((await asset.text()).length).toBeGreaterThan(10_000);
+});
+
 test("extraction runs in the worker inside the binary", () => {
   const manifest = JSON.parse(readFileSync(path.join(CORPUS, "manifest.json"), "utf8")) as { file: string; expected_phrases?: string[] }[];
   for (const entry of manifest.filter((e) => /\.(pdf|docx|xlsx|pptx)$/.test(e.file)).slice(0, 4)) {

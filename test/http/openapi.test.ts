@@ -3,7 +3,17 @@ import { describe, expect, test } from "bun:test";
 import { harness } from "../helpers";
 
 const h = harness();
-const INTERNAL = new Set(["/docs", "/docs/json", "/docs/assets/swagger-ui-bundle.js", "/docs/assets/swagger-ui.css", "/v1/openapi.json"]);
+// Pages and files, not API operations: the docs UI and the web console (GET / redirects to it).
+const INTERNAL = new Set([
+  "/docs",
+  "/docs/json",
+  "/docs/assets/swagger-ui-bundle.js",
+  "/docs/assets/swagger-ui.css",
+  "/v1/openapi.json",
+  "/",
+  "/console",
+  "/console/*",
+]);
 
 describe("GET /v1/openapi.json", async () => {
   const doc = (await h.call("GET", "/v1/openapi.json")).body;

@@ -1,0 +1,122 @@
+// API keys: create (name, mode, scopes), the token shown once with a copy button, list, revoke with confirmation.
+import { useState } from "preact/hooks";
+import { type ApiKey, api, SCOPES, type SecretApiKey } from "../api";
+import { ErrorBox, H1, Secret, Status, usePoll, when } from "../ui";
+
+export function KeysPage() {
+  const list = usePoll(api.keys, 0, () => false);
+  const [name, setName] = useState("");
+  const [mode, setMode] = useState<"live" | "test">("live");
+  const [scopes, setScopes] = useState<string[]>([...SCOPES]);
+  const [created, setCreated] = useState<SecretApiKey | null>(null);
+  const [error, setError] = useState<unknown>(null);
+  const [busy, setBusy] = useState(false);
+
+  const create = async (e: Event) => {
+    e.preventDefault();
+    setBusy(true);
+    setError(null);
+    try {
+      setCreated(await api.createKey({ name, mode, scopes }));
+      setName("");
+      list.reload();
+    } catch (err) {
+      setError(err);
+    } finally {
+      setBusy(false);
+    }
+  };
+  const revoke = async (key: ApiKey) => {
+    if (!confirm(`Revoke the key "${key.name}" (…${key.last4})? Programs using it stop working at once.`)) return;
+    setError(null);
+    try {
+      await api.revokeKey(key.public_id);
+      list.reload();
+    } catch (err) {
+      setError(err);
+    }
+  };
+
+  return (
+    <>
+      <H1>API keys</H1>
+      <form class="panel" onSubmit={create} aria-labelledby="key-new">
+        <h2 id="key-new">New key</h2>
+        <label for="key-name">Name</label>
+        <input id="key-name" required maxLength={100} value={name} onInput={(e) => setName(e.currentTarget.value)} />
+        <fieldset>
+          <legend>Mode</legend>
+          <label class="check">
+            <input type="radio" name="key-mode" checked={mode === "live"} onChange={() => setMode("live")} /> live (spends credits)
+          </label>
+          <label class="check">
+            <input type="radio" name="key-mode" checked={mode === "test"} onChange={() => setMode("test")} /> test (stubbed output, free)
+          </label>
+        </fieldset>
+        <fieldset>
+          <legend>Scopes</legend>
+          {SCOPES.map((s) => (
+            <label key={s} class="check">
+              <input
+                type="checkbox"
+                checked={scopes.includes(s)}
+                onChange={(e) => setScopes(e.currentTarget.checked ? [...scopes, s] : scopes.filter((x) => x !== s))}
+              />{" "}
+              {s}
+            </label>
+          ))}
+        </fieldset>
+        <button type="submit" disabled={busy || scopes.length === 0}>
+          Create key
+        </button>
+      </form>
+      {created && <Secret label={`Key "${created.name}":`} value={created.token} warning={created.warning} />}
+      <ErrorBox error={error || list.error} />
+      {list.value && (
+        <div class="scroll">
+          <table>
+            <thead>
+              <tr>
+                <th scope="col">Name</th>
+                <th scope="col">Key</th>
+                <th scope="col">Mode</th>
+                <th scope="col">Status</th>
+                <th scope="col">Last used</th>
+                <th scope="col">
+                  <span class="sr">Actions</span>
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {list.value.data.map((k) => (
+                <tr key={k.public_id} data-key={k.name}>
+                  <td>
+                    {k.name}
+                    <div class="hint">{k.scopes.join(", ")}</div>
+                  </td>
+                  <td>
+                    <code>
+                      {k.key_prefix}…{k.last4}
+                    </code>
+                  </td>
+                  <td>{k.mode}</td>
+                  <td>
+                    <Status value={k.status} />
+                  </td>
+                  <td>{when(k.last_used_at)}</td>
+                  <td>
+                    {k.status === "active" && (
+                      <button type="button" class="danger" onClick={() => revoke(k)} aria-label={`Revoke ${k.name}`}>
+                        Revoke
+                      </button>
+                    )}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </>
+  );
+}

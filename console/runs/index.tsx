@@ -1,0 +1,134 @@
+// Runs: start one from a workflow by dropping input files (presigned upload, then POST …/runs), list with a status
+// filter and cursor paging; RunPage shows one run with its evaluation, output download and cancel.
+import { useState } from "preact/hooks";
+import { api, RUN_STATUSES, type Run } from "../api";
+import { RunTable } from "../home";
+import { ErrorBox, FileDrop, H1, navigate, usePoll } from "../ui";
+
+export { RunPage } from "./run";
+
+function StartRun() {
+  const workflows = usePoll(
+    () => api.workflows(),
+    0,
+    () => false,
+  );
+  const [picked, setPicked] = useState(new URLSearchParams(location.search).get("workflow") ?? "");
+  const [progress, setProgress] = useState<string | null>(null);
+  const [error, setError] = useState<unknown>(null);
+  const active = (workflows.value?.data ?? []).filter((w) => w.status === "active");
+  const workflowId = picked || active[0]?.id || "";
+
+  const start = async (files: File[]) => {
+    setError(null);
+    try {
+      const ids: string[] = [];
+      for (const [i, file] of files.entries()) {
+        setProgress(`Uploading ${file.name} (${i + 1} of ${files.length})…`);
+        const doc = await api.uploadDocument(file, (f) =>
+          setProgress(`Uploading ${file.name} (${i + 1} of ${files.length}): ${Math.round(f * 100)}%`),
+        );
+        ids.push(doc.id);
+      }
+      setProgress("Starting the run…");
+      const run = await api.startRun(workflowId, ids);
+      navigate(`/console/runs/${run.id}`);
+    } catch (err) {
+      setError(err);
+      setProgress(null);
+    }
+  };
+
+  return (
+    <section class="panel" aria-labelledby="run-new">
+      <h2 id="run-new">Start a run</h2>
+      <ErrorBox error={workflows.error} />
+      {workflows.value && active.length === 0 && <p>Create an active workflow first.</p>}
+      {active.length > 0 && (
+        <>
+          <label for="run-workflow">Workflow</label>
+          <select id="run-workflow" value={workflowId} onChange={(e) => setPicked(e.currentTarget.value)}>
+            {active.map((w) => (
+              <option key={w.id} value={w.id}>
+                {w.name}
+              </option>
+            ))}
+          </select>
+          <FileDrop
+            id="run-files"
+            label="Input documents (each upload becomes one input of the run)"
+            multiple
+            onFiles={start}
+            disabled={!!progress}
+          />
+          {progress && <p aria-live="polite">{progress}</p>}
+          <ErrorBox error={error} />
+        </>
+      )}
+    </section>
+  );
+}
+
+export function RunsPage() {
+  const [status, setStatus] = useState("");
+  // Cursors of the pages before this one (Previous pops), and this page's own cursor.
+  const [history, setHistory] = useState<(string | null)[]>([]);
+  const [cursor, setCursor] = useState<string | null>(null);
+  const list = usePoll(
+    () => api.runs({ status, cursor }),
+    2000,
+    (page) => page.data.some((r: Run) => r.status === "queued" || r.status === "running"),
+    [status, cursor],
+  );
+  const next = list.value?.next_cursor;
+  return (
+    <>
+      <H1>Runs</H1>
+      <StartRun />
+      <section aria-labelledby="runs-list">
+        <h2 id="runs-list">All runs</h2>
+        <label for="runs-status">Status</label>
+        <select
+          id="runs-status"
+          value={status}
+          onChange={(e) => {
+            setStatus(e.currentTarget.value);
+            setHistory([]);
+            setCursor(null);
+          }}
+        >
+          <option value="">any</option>
+          {RUN_STATUSES.map((s) => (
+            <option key={s} value={s}>
+              {s}
+            </option>
+          ))}
+        </select>
+        <ErrorBox error={list.error} />
+        {list.value && <RunTable runs={list.value.data} />}
+        <div class="pager">
+          <button
+            type="button"
+            disabled={history.length === 0}
+            onClick={() => {
+              setCursor(history[history.length - 1]);
+              setHistory(history.slice(0, -1));
+            }}
+          >
+            Previous page
+          </button>
+          <button
+            type="button"
+            disabled={!next}
+            onClick={() => {
+              setHistory([...history, cursor]);
+              setCursor(next ?? null);
+            }}
+          >
+            Next page
+          </button>
+        </div>
+      </section>
+    </>
+  );
+}

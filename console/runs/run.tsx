@@ -1,0 +1,148 @@
+// One run: status (polled while queued or running), timing, credits, the evaluation, the output file, cancel.
+import { useState } from "preact/hooks";
+import { api, type Criterion, type Run } from "../api";
+import { credits, ErrorBox, H1, Link, Status, usePoll, when } from "../ui";
+
+const seconds = (a: string | null, b: string | null) => (a && b ? `${((Date.parse(b) - Date.parse(a)) / 1000).toFixed(1)} s` : "—");
+const where = (loc: Record<string, string | number>) =>
+  Object.entries(loc)
+    .map(([k, v]) => `${k} ${v}`)
+    .join(", ");
+
+function CriterionView({ c }: { c: Criterion }) {
+  return (
+    <article class="criterion">
+      <h3>
+        {c.title}{" "}
+        <span class="score">
+          {c.score} / {c.max_score}
+        </span>
+      </h3>
+      <p>{c.rationale}</p>
+      {c.evidence.length > 0 && (
+        <ul class="evidence" aria-label={`Evidence for ${c.title}`}>
+          {c.evidence.map((e) => (
+            <li key={`${e.document_id}:${e.quote}`}>
+              <blockquote>{e.quote}</blockquote>
+              <span class="hint">
+                {e.document_id}
+                {Object.keys(e.location).length ? ` · ${where(e.location)}` : ""}
+              </span>
+            </li>
+          ))}
+        </ul>
+      )}
+    </article>
+  );
+}
+
+function Evaluation({ run }: { run: Run }) {
+  const out = run.output;
+  if (!out) return null;
+  // A workflow with its own output schema returns its own shape: show it as JSON.
+  if (typeof out.score !== "number" || !Array.isArray(out.criteria)) {
+    return (
+      <section aria-labelledby="run-output">
+        <h2 id="run-output">Output</h2>
+        <pre>{JSON.stringify(out, null, 2)}</pre>
+      </section>
+    );
+  }
+  return (
+    <section aria-labelledby="run-eval">
+      <h2 id="run-eval">Evaluation</h2>
+      <p class="verdict">
+        Score <strong data-testid="score">{out.score}</strong> / 100 · verdict <Status value={String(out.verdict)} />
+      </p>
+      <p>{out.summary}</p>
+      {out.criteria.map((c) => (
+        <CriterionView key={c.id} c={c} />
+      ))}
+    </section>
+  );
+}
+
+export function RunPage({ runId }: { runId: string }) {
+  const run = usePoll(
+    () => api.run(runId),
+    1000,
+    (r) => r.status === "queued" || r.status === "running",
+    [runId],
+  );
+  const [error, setError] = useState<unknown>(null);
+  const r = run.value;
+  const download = async () => {
+    setError(null);
+    try {
+      const file = await api.runOutput(runId);
+      // A same-origin navigation to the signed URL: the server answers with the file as an attachment.
+      const url = new URL(file.url);
+      location.assign(url.pathname + url.search);
+    } catch (err) {
+      setError(err);
+    }
+  };
+  const cancel = async () => {
+    setError(null);
+    try {
+      await api.cancelRun(runId);
+      run.reload();
+    } catch (err) {
+      setError(err);
+    }
+  };
+  return (
+    <>
+      <p>
+        <Link href="/console/runs">← Runs</Link>
+      </p>
+      <H1>Run {runId}</H1>
+      <ErrorBox error={error || run.error} />
+      {r && (
+        <>
+          <dl class="facts">
+            <dt>Status</dt>
+            <dd data-testid="run-status">
+              <Status value={r.status} />
+              {!r.livemode && <span class="tag">test</span>}
+            </dd>
+            <dt>Workflow</dt>
+            <dd>{r.workflow_id}</dd>
+            <dt>Created</dt>
+            <dd>{when(r.created_at)}</dd>
+            <dt>Waited</dt>
+            <dd>{seconds(r.created_at, r.started_at)}</dd>
+            <dt>Ran</dt>
+            <dd>{seconds(r.started_at, r.finished_at)}</dd>
+            <dt>Credits</dt>
+            <dd>
+              {credits(r.charged_credits)} charged · {credits(r.quoted_credits)} quoted
+            </dd>
+            <dt>Model</dt>
+            <dd>{r.usage.model ?? "—"}</dd>
+            <dt>Inputs</dt>
+            <dd>{r.input_documents.join(", ")}</dd>
+          </dl>
+          {r.error && (
+            <p class="error" role="alert">
+              {r.error.message ?? "The run failed"} {r.error.code ? `[${r.error.code}]` : ""}
+            </p>
+          )}
+          <div class="actions">
+            {r.status === "queued" && (
+              <button type="button" class="danger" onClick={cancel}>
+                Cancel run
+              </button>
+            )}
+            {r.output_file && (
+              <button type="button" onClick={download}>
+                Download output ({r.output_format})
+              </button>
+            )}
+          </div>
+          <Evaluation run={r} />
+        </>
+      )}
+    </>
+  );
+}

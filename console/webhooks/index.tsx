@@ -1,0 +1,157 @@
+// Webhooks: endpoints (create with the secret shown once, delete) and an endpoint's deliveries with "retry now".
+import { useState } from "preact/hooks";
+import { api, EVENT_TYPES, type WebhookEndpoint } from "../api";
+import { ErrorBox, H1, Secret, Status, usePoll, when } from "../ui";
+
+function Deliveries({ endpoint }: { endpoint: WebhookEndpoint }) {
+  const list = usePoll(
+    () => api.deliveries(endpoint.id),
+    3000,
+    (p) => p.data.some((d) => d.status === "pending"),
+    [endpoint.id],
+  );
+  const [error, setError] = useState<unknown>(null);
+  const retry = async (id: string) => {
+    setError(null);
+    try {
+      await api.retryDelivery(endpoint.id, id);
+      list.reload();
+    } catch (err) {
+      setError(err);
+    }
+  };
+  return (
+    <section aria-labelledby="whk-deliveries">
+      <h2 id="whk-deliveries">Deliveries to {endpoint.url}</h2>
+      <ErrorBox error={error || list.error} />
+      {list.value?.data.length === 0 && <p>No deliveries yet.</p>}
+      <ul class="deliveries">
+        {list.value?.data.map((d) => (
+          <li key={d.id}>
+            <strong>{d.event_type}</strong> <Status value={d.status} /> <span class="hint">{when(d.created_at)}</span>
+            {d.next_attempt_at && <span class="hint"> · next attempt {when(d.next_attempt_at)}</span>}
+            <ol aria-label="Attempts">
+              {d.attempts.map((a) => (
+                <li key={a.at}>
+                  {when(a.at)}: {a.status ?? "no answer"} in {a.duration_ms} ms{a.error ? ` (${a.error})` : ""}
+                </li>
+              ))}
+            </ol>
+            {d.status !== "succeeded" && (
+              <button type="button" onClick={() => retry(d.id)}>
+                Retry now
+              </button>
+            )}
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}
+
+export function WebhooksPage() {
+  const list = usePoll(api.webhooks, 0, () => false);
+  const [url, setUrl] = useState("");
+  const [events, setEvents] = useState<string[]>([...EVENT_TYPES]);
+  const [created, setCreated] = useState<{ url: string; secret: string; warning: string } | null>(null);
+  const [open, setOpen] = useState<WebhookEndpoint | null>(null);
+  const [error, setError] = useState<unknown>(null);
+
+  const create = async (e: Event) => {
+    e.preventDefault();
+    setError(null);
+    try {
+      setCreated(await api.createWebhook(url, events));
+      setUrl("");
+      list.reload();
+    } catch (err) {
+      setError(err);
+    }
+  };
+  const remove = async (ep: WebhookEndpoint) => {
+    if (!confirm(`Delete the endpoint ${ep.url}?`)) return;
+    setError(null);
+    try {
+      await api.deleteWebhook(ep.id);
+      if (open?.id === ep.id) setOpen(null);
+      list.reload();
+    } catch (err) {
+      setError(err);
+    }
+  };
+
+  return (
+    <>
+      <H1>Webhooks</H1>
+      <form class="panel" onSubmit={create} aria-labelledby="whk-new">
+        <h2 id="whk-new">New endpoint</h2>
+        <label for="whk-url">URL</label>
+        <input
+          id="whk-url"
+          type="url"
+          required
+          placeholder="https://example.com/hooks/assay"
+          value={url}
+          onInput={(e) => setUrl(e.currentTarget.value)}
+        />
+        <fieldset>
+          <legend>Events</legend>
+          {EVENT_TYPES.map((t) => (
+            <label key={t} class="check">
+              <input
+                type="checkbox"
+                checked={events.includes(t)}
+                onChange={(e) => setEvents(e.currentTarget.checked ? [...events, t] : events.filter((x) => x !== t))}
+              />{" "}
+              {t}
+            </label>
+          ))}
+        </fieldset>
+        <button type="submit" disabled={events.length === 0}>
+          Create endpoint
+        </button>
+      </form>
+      {created && <Secret label={`Signing secret for ${created.url}:`} value={created.secret} warning={created.warning} />}
+      <ErrorBox error={error || list.error} />
+      {list.value && list.value.data.length === 0 && <p>No endpoints yet.</p>}
+      {list.value && list.value.data.length > 0 && (
+        <div class="scroll">
+          <table>
+            <thead>
+              <tr>
+                <th scope="col">URL</th>
+                <th scope="col">Events</th>
+                <th scope="col">Status</th>
+                <th scope="col">Created</th>
+                <th scope="col">
+                  <span class="sr">Actions</span>
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {list.value.data.map((ep) => (
+                <tr key={ep.id}>
+                  <td>{ep.url}</td>
+                  <td>{ep.events.join(", ")}</td>
+                  <td>
+                    <Status value={ep.status} />
+                  </td>
+                  <td>{when(ep.created_at)}</td>
+                  <td class="actions">
+                    <button type="button" onClick={() => setOpen(ep)} aria-label={`Deliveries to ${ep.url}`}>
+                      Deliveries
+                    </button>
+                    <button type="button" class="danger" onClick={() => remove(ep)} aria-label={`Delete ${ep.url}`}>
+                      Delete
+                    </button>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      {open && <Deliveries endpoint={open} />}
+    </>
+  );
+}

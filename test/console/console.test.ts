@@ -1,0 +1,311 @@
+// The web console end to end: the real server (src/main.ts serve) as a child process, driven in Debian's headless
+// Chromium through playwright-core. No mocks: a rubric is uploaded and indexed, a workflow created, an essay run
+// through the local evaluator, a key created and revoked — all through the console's pages and the public /v1 API.
+// Screenshots go to ASSAY_CONSOLE_SHOTS (default: a temp folder, printed); docs/console/ holds a few of them.
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core";
+import { spawnServer, tempDir } from "../helpers";
+
+const CHROMIUM = "/usr/bin/chromium";
+const root = path.resolve(import.meta.dir, "../..");
+// CI installs Debian's chromium (.ci/run) and fails here without it; elsewhere a missing browser is a skip.
+const enabled = existsSync(CHROMIUM) || !!process.env.ASSAY_CI;
+
+const ADMIN = { email: "admin@example.com", password: "console-admin-password" };
+const RUBRIC = `# Essay rubric
+
+## Thesis
+The essay states a clear thesis about renewable energy in its first paragraph.
+
+## Evidence
+Claims are supported with concrete examples, figures or sources.
+
+## Structure
+Paragraphs follow a logical order with an introduction and a conclusion.
+`;
+const ESSAY = `Renewable energy is the most practical path to a stable climate, and this essay argues that solar power should
+lead the transition. In 2023 solar panels supplied more new capacity than any other source, and their price fell by
+almost ninety percent over a decade. For example, a town in Spain cut its electricity bills by a third after building
+a community solar farm. Wind power complements solar at night. In conclusion, the evidence shows that renewable
+energy, led by solar, is affordable, reliable and ready today.
+`;
+
+let server: Awaited<ReturnType<typeof spawnServer>> | null = null;
+let browser: Browser | null = null;
+let context: BrowserContext;
+let page: Page;
+let base = "";
+let shots = "";
+let files = "";
+let runId = "";
+const browserErrors: string[] = [];
+// A real webhook receiver in this process, answering whatever status the test sets.
+let receiverStatus = 200;
+const receiver = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: () => new Response("ok", { status: receiverStatus }) });
+const receiverUrl = `http://127.0.0.1:${receiver.port}`;
+
+// Long pages (a run) are shot as the visible window only, which keeps the PNGs small enough for docs/console/.
+const shot = (name: string, fullPage = true) => page.screenshot({ path: path.join(shots, `${name}.png`), fullPage });
+const nav = (name: string) => page.getByRole("navigation", { name: "Main" }).getByRole("link", { name, exact: true }).click();
+
+describe.skipIf(!enabled)("web console in Chromium", () => {
+  beforeAll(async () => {
+    const build = Bun.spawnSync([process.execPath, "run", "scripts/build-console.ts"], { cwd: root, stdout: "pipe", stderr: "pipe" });
+    if (build.exitCode !== 0) throw new Error(`console build failed: ${build.stderr}`);
+    const port = 20_000 + Math.floor(Math.random() * 20_000);
+    base = `http://127.0.0.1:${port}`;
+    server = await spawnServer(port, {
+      ASSAY_DATA_DIR: tempDir("assay-console-"),
+      ASSAY_PUBLIC_URL: base,
+      ASSAY_LOG_LEVEL: "silent",
+      ASSAY_ADMIN_EMAIL: ADMIN.email,
+      ASSAY_ADMIN_PASSWORD: ADMIN.password,
+    });
+    shots = process.env.ASSAY_CONSOLE_SHOTS ?? tempDir("assay-console-shots-");
+    mkdirSync(shots, { recursive: true });
+    console.log(`console screenshots: ${shots}`);
+    files = tempDir("assay-console-files-");
+    writeFileSync(path.join(files, "rubric.md"), RUBRIC);
+    writeFileSync(path.join(files, "essay.txt"), ESSAY);
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      args: [
+        "--headless",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        "--no-first-run",
+      ],
+    });
+    context = await browser.newContext({ viewport: { width: 1100, height: 800 }, acceptDownloads: true });
+    page = await context.newPage();
+    page.on("console", (m) => m.type() === "error" && browserErrors.push(m.text()));
+    page.on("pageerror", (e) => browserErrors.push(String(e)));
+  }, 120_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    server?.kill();
+    receiver.stop(true);
+  });
+
+  test("GET / redirects to /console: the page has no-cache and a strict CSP, hashed assets are immutable", async () => {
+    const root = await fetch(`${base}/`, { redirect: "manual" });
+    expect(root.status).toBe(302);
+    expect(root.headers.get("location")).toBe("/console");
+    const html = await fetch(`${base}/console`);
+    expect(html.headers.get("cache-control")).toBe("no-cache");
+    expect(html.headers.get("content-security-policy")).toContain("default-src 'self'");
+    expect(html.headers.get("content-security-policy")).toContain("script-src 'self'");
+    const text = await html.text();
+    expect(text).not.toMatch(/<script(?![^>]*\bsrc=)[^>]*>/); // no inline script
+    const js = /src="(\/console\/[^"]+\.js)"/.exec(text)![1];
+    const asset = await fetch(`${base}${js}`);
+    expect(asset.status).toBe(200);
+    expect(asset.headers.get("cache-control")).toBe("public, max-age=31536000, immutable");
+    // A console path is the app's (client-side routing); an unknown file name is never read from disk.
+    expect((await fetch(`${base}/console/runs/run_x`)).headers.get("content-type")).toContain("text/html");
+    expect(await (await fetch(`${base}/console/..%2f..%2fpackage.json`)).text()).toContain("<!doctype html>");
+  });
+
+  test("signing in with the keyboard only lands on the home page with the balance and latest runs", async () => {
+    await page.goto(`${base}/`);
+    await expect(page.getByRole("heading", { name: "Sign in to Assay" }).isVisible()).resolves.toBe(true);
+    await page.keyboard.press("Tab");
+    await page.keyboard.type(ADMIN.email);
+    await page.keyboard.press("Tab");
+    await page.keyboard.type(ADMIN.password);
+    await page.keyboard.press("Enter");
+    await page.getByRole("heading", { name: "Home" }).waitFor();
+    await page.getByTestId("balance").waitFor();
+    expect(await page.getByTestId("balance").textContent()).toBe("100"); // ASSAY_INITIAL_CREDITS' default
+    await page.getByText("No runs yet.").waitFor();
+    await shot("home-empty");
+  });
+
+  test("an admin grants credits on the admin page", async () => {
+    await nav("Admin");
+    await page.getByLabel("User's email").fill(ADMIN.email);
+    await page.getByLabel("Amount (negative to debit)").fill("400");
+    await page.getByRole("button", { name: "Grant" }).click();
+    await page.getByRole("status").getByText(`${ADMIN.email} now has 500 pro credits`).waitFor();
+    await shot("admin");
+  });
+
+  test("a markdown rubric uploads and becomes ready", async () => {
+    await nav("References");
+    await page.getByLabel("Upload reference documents").setInputFiles(path.join(files, "rubric.md"));
+    const row = page.locator('tr[data-ref="rubric"]');
+    await row.getByText("ready").waitFor({ timeout: 20_000 });
+    await shot("references");
+  }, 30_000);
+
+  test("a workflow is created with the rubric, a prompt and DOCX output", async () => {
+    await nav("Workflows");
+    await page.getByLabel("Name").fill("Year 10 essays");
+    await page.getByLabel("Prompt").fill("Grade the essay against the rubric; quote it as evidence.");
+    await page.getByRole("checkbox", { name: /rubric/ }).check();
+    await page.getByLabel("Output format").selectOption("docx");
+    await page.getByRole("button", { name: "Create workflow" }).click();
+    await page.locator('tr[data-workflow="Year 10 essays"]').waitFor();
+    await shot("workflows");
+  });
+
+  test("an essay dropped on the workflow runs to success and its evaluation shows criteria and evidence", async () => {
+    await page.locator('tr[data-workflow="Year 10 essays"]').getByRole("link", { name: "Start a run" }).click();
+    await page.getByLabel(/Input documents/).setInputFiles(path.join(files, "essay.txt"));
+    await page.waitForURL(/\/console\/runs\/run_/);
+    runId = page.url().split("/").pop()!;
+    await page.getByTestId("run-status").getByText("succeeded").waitFor({ timeout: 30_000 });
+    await page.getByRole("heading", { name: "Evaluation" }).waitFor();
+    const score = Number(await page.getByTestId("score").textContent());
+    expect(score).toBeGreaterThanOrEqual(0);
+    expect(score).toBeLessThanOrEqual(100);
+    expect(await page.locator("article.criterion").count()).toBeGreaterThan(0);
+    expect(await page.locator("article.criterion blockquote").count()).toBeGreaterThan(0);
+    await shot("run", false);
+  }, 45_000);
+
+  test("the run's output file downloads as a DOCX", async () => {
+    const [download] = await Promise.all([page.waitForEvent("download"), page.getByRole("button", { name: /Download output/ }).click()]);
+    expect(download.suggestedFilename()).toMatch(/\.docx$/);
+    const bytes = await Bun.file((await download.path())!).bytes();
+    expect(String.fromCharCode(bytes[0], bytes[1])).toBe("PK"); // a DOCX is a ZIP
+  });
+
+  test("the runs list filters by status and links to the run; the home page shows it", async () => {
+    await nav("Runs");
+    await page.getByLabel("Status").selectOption("succeeded");
+    await page.getByRole("link", { name: runId }).waitFor();
+    await page.getByLabel("Status").selectOption("failed");
+    await page.getByText("No runs yet.").waitFor();
+    await page.getByLabel("Status").selectOption("");
+    await shot("runs");
+    await nav("Home");
+    await page.getByRole("link", { name: runId }).waitFor();
+    await shot("home");
+  });
+
+  test("an API key is created with chosen scopes, its token shown once, and revoked after confirmation", async () => {
+    await nav("API keys");
+    await page.getByLabel("Name").fill("ci pipeline");
+    await page.getByRole("radio", { name: /test/ }).check();
+    await page.getByRole("checkbox", { name: "webhooks:write" }).uncheck();
+    await page.getByRole("button", { name: "Create key" }).click();
+    const token = await page.locator("[data-secret]").textContent();
+    expect(token).toMatch(/^svc_test_/);
+    const row = page.locator('tr[data-key="ci pipeline"]');
+    await row.getByText("active").waitFor();
+    expect(await row.textContent()).not.toContain("webhooks:write");
+    await shot("keys");
+    // The key works against the API, then stops working once revoked.
+    const me = () => fetch(`${base}/v1/auth/me`, { headers: { authorization: `Bearer ${token}` } });
+    expect((await me()).status).toBe(200);
+    page.once("dialog", (d) => d.accept());
+    await row.getByRole("button", { name: "Revoke ci pipeline" }).click();
+    await row.getByText("revoked").waitFor();
+    expect((await me()).status).toBe(401);
+  });
+
+  test("a webhook endpoint is created (secret shown once); a failed delivery shows its attempt and is retried now", async () => {
+    await nav("Webhooks");
+    await page.getByLabel("URL").fill(`${receiverUrl}/hook`);
+    await page.getByRole("button", { name: "Create endpoint" }).click();
+    expect(await page.locator("[data-secret]").textContent()).toMatch(/^whsec_/);
+    // An event: a reference document becomes ready; the receiver refuses it first.
+    receiverStatus = 500;
+    await nav("References");
+    writeFileSync(path.join(files, "notes.txt"), "Notes that are not needed.");
+    await page.getByLabel("Upload reference documents").setInputFiles(path.join(files, "notes.txt"));
+    await page.locator('tr[data-ref="notes"]').getByText("ready").waitFor({ timeout: 20_000 });
+    await nav("Webhooks");
+    await page.getByRole("button", { name: `Deliveries to ${receiverUrl}/hook` }).click();
+    const delivery = page.locator("ul.deliveries > li").first();
+    await delivery.getByText(/: 500 in \d+ ms/).waitFor({ timeout: 15_000 });
+    receiverStatus = 200;
+    await delivery.getByRole("button", { name: "Retry now" }).click();
+    await delivery.getByText("succeeded").waitFor();
+    expect(await delivery.getByText(/: 200 in \d+ ms/).count()).toBe(1);
+    await shot("webhooks");
+  }, 45_000);
+
+  test("a workflow is archived, restored and deleted; a reference document is deleted", async () => {
+    await nav("Workflows");
+    await page.getByLabel("Name").fill("Scratch");
+    await page.getByRole("button", { name: "Create workflow" }).click();
+    const row = page.locator('tr[data-workflow="Scratch"]');
+    await row.getByRole("button", { name: "Archive Scratch" }).click();
+    await row.getByText("archived").waitFor();
+    await row.getByRole("button", { name: "Restore Scratch" }).click();
+    await row.getByText("active").waitFor();
+    page.once("dialog", (d) => d.accept());
+    await row.getByRole("button", { name: "Delete Scratch" }).click();
+    await row.waitFor({ state: "detached" });
+
+    await nav("References");
+    const ref = page.locator('tr[data-ref="notes"]');
+    page.once("dialog", (d) => d.accept());
+    await ref.getByRole("button", { name: "Delete notes" }).click();
+    await ref.waitFor({ state: "detached" });
+  }, 30_000);
+
+  test("readable at 360 px wide (no sideways scrolling) and in dark mode", async () => {
+    await page.setViewportSize({ width: 360, height: 800 });
+    for (const href of ["/console", `/console/runs/${runId}`, "/console/workflows", "/console/keys"]) {
+      await page.goto(`${base}${href}`);
+      await page.locator("main h1").waitFor();
+      await page.waitForLoadState("networkidle");
+      // Browser-side expressions as strings: this file is type-checked without the DOM library.
+      const overflow = await page.evaluate<number>("document.documentElement.scrollWidth - document.documentElement.clientWidth");
+      expect(overflow, href).toBeLessThanOrEqual(0);
+    }
+    await page.goto(`${base}/console/runs/${runId}`);
+    await page.getByRole("heading", { name: "Evaluation" }).waitFor();
+    await shot("run-360", false);
+    await page.emulateMedia({ colorScheme: "dark" });
+    await page.setViewportSize({ width: 1100, height: 800 });
+    const background = await page.evaluate<string>("getComputedStyle(document.body).backgroundColor");
+    expect(background).toBe("rgb(13, 17, 23)");
+    await shot("run-dark", false);
+    await page.emulateMedia({ colorScheme: "light" });
+  }, 30_000);
+
+  test("logging out returns to the sign-in page and forgets the session", async () => {
+    await page.getByRole("button", { name: "Log out" }).click();
+    await page.getByRole("heading", { name: "Sign in to Assay" }).waitFor();
+    await page.reload();
+    await page.getByRole("heading", { name: "Sign in to Assay" }).waitFor();
+  });
+
+  test("no errors appeared in the browser console along the way", () => {
+    expect(browserErrors).toEqual([]);
+  });
+
+  test("an API error is shown in words with its request id (wrong password, bad setup token)", async () => {
+    const other = await context.newPage();
+    await other.goto(`${base}/console`);
+    await other.getByLabel("Email").fill(ADMIN.email);
+    await other.getByLabel("Password").fill("not the password");
+    await other.getByRole("button", { name: "Sign in" }).click();
+    const alert = other.getByRole("alert");
+    await alert.waitFor();
+    expect(await alert.textContent()).toMatch(/invalid_credentials, HTTP 401\] — request id req_\w+/);
+    await other.screenshot({ path: path.join(shots, "login-error.png") });
+    // The setup page posts to POST /v1/auth/setup; whatever the answer (no such endpoint yet, a refused token, setup
+    // closed), it is shown with its request id.
+    await other.goto(`${base}/console/setup?token=not-a-real-token`);
+    await other.getByLabel("Email").fill("first@example.com");
+    await other.getByLabel("Password", { exact: true }).fill("a long enough passphrase");
+    expect(await other.locator("#setup-strength").textContent()).not.toBe("");
+    await other.getByLabel("Password again").fill("a long enough passphrase");
+    await other.getByRole("button", { name: "Create administrator" }).click();
+    await other.getByRole("alert").waitFor();
+    expect(await other.getByRole("alert").textContent()).toMatch(/request id req_\w+/);
+    await other.screenshot({ path: path.join(shots, "setup.png") });
+    await other.close();
+  });
+});
