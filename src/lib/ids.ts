@@ -1,13 +1,20 @@
 // Random identifiers and tokens: a prefix plus base62 characters from a CSPRNG (rejection sampling, no modulo bias).
 const ALPHABET = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
 
+// Random bytes are drawn 4 kB at a time (one getRandomValues call per ~150 ids, not one per id: ids are made on
+// every request). A byte is used once and never again.
+const pool = new Uint8Array(4096);
+let next = pool.length;
+
 export function base62(length: number): string {
   let out = "";
   while (out.length < length) {
-    const bytes = crypto.getRandomValues(new Uint8Array(length * 2));
-    for (const b of bytes) {
-      if (b < 248 && out.length < length) out += ALPHABET[b % 62];
+    if (next === pool.length) {
+      crypto.getRandomValues(pool);
+      next = 0;
     }
+    const b = pool[next++];
+    if (b < 248) out += ALPHABET[b % 62];
   }
   return out;
 }
