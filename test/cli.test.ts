@@ -206,7 +206,7 @@ describe("usage", () => {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
-  });
+  }, 60_000); // a compile takes seconds, more on a busy machine
 
   test.each([
     ["an unknown command", ["frobnicate"], "unknown command: frobnicate"],
