@@ -152,7 +152,7 @@ function rows(): { op: Operation; field: string; value: Json }[] {
   return out;
 }
 
-const tokenFor = (op: Operation) => (op.key === "POST /v1/auth/login" ? undefined : admin.session);
+const tokenFor = (op: Operation) => (op.key === "POST /v1/auth/login" || op.key === "POST /v1/auth/setup" ? undefined : admin.session);
 
 describe("the table is built from the document", () => {
   test("every JSON body has an example, and lists its fields", () => {
@@ -208,7 +208,9 @@ describe("a wrong JSON type in any field is 400 validation_error naming it", () 
     for (const op of jsonOperations()) {
       for (const keep of EXCLUSIVE[op.key] ?? [undefined]) {
         const r = await h.call(op.method, op.path, { token: tokenFor(op), body: baseline(op, keep) });
-        expect(r.status, `${op.key} keeping ${keep}: ${r.text.slice(0, 200)}`).toBeLessThan(300);
+        // Setup needs a server without users; here a valid body passes validation and meets that rule instead.
+        if (op.key === "POST /v1/auth/setup") expect(r.body.error?.code).toBe("setup_closed");
+        else expect(r.status, `${op.key} keeping ${keep}: ${r.text.slice(0, 200)}`).toBeLessThan(300);
       }
     }
   }, 30_000);
