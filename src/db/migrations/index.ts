@@ -6,6 +6,7 @@ import m2 from "./0002_documents_object_key.sql" with { type: "text" };
 import m3 from "./0003_credit_balances.sql" with { type: "text" };
 import m4 from "./0004_queue_indexes.sql" with { type: "text" };
 import m5 from "./0005_events_drop_extra_endpoint.sql" with { type: "text" };
+import m6 from "./0006_idempotency_owner.sql" with { type: "text" };
 import journal from "./meta/_journal.json";
 
 export const migrationSql: Record<string, string> = {
@@ -15,5 +16,6 @@ export const migrationSql: Record<string, string> = {
   "0003_credit_balances": m3,
   "0004_queue_indexes": m4,
   "0005_events_drop_extra_endpoint": m5,
+  "0006_idempotency_owner": m6,
 };
 export { journal };

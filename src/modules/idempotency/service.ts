@@ -1,5 +1,6 @@
 // Idempotency-Key: one stored response per (credential, method, path, key) for 24 hours; replays, conflicts,
 // in-progress, and a stored response committed in the same transaction as what the request created.
+import os from "node:os";
 import { and, eq } from "drizzle-orm";
 import type { Context } from "../../context";
 import { tx } from "../../db/client";
@@ -8,6 +9,15 @@ import { ApiError } from "../../http/errors";
 import { sha256Hex } from "../../lib/ids";
 
 const IDEMPOTENCY_RETENTION_MS = 24 * 3600 * 1000;
+/**
+ * How long a request may hold its key "in progress". The hold ends when the request's effect commits (a run's
+ * creation transaction), which takes milliseconds; past this a key held by a process that died is taken over, so
+ * several processes sharing the database never wait on each other's dead requests for long.
+ */
+export const IN_PROGRESS_LEASE_MS = 30_000;
+
+/** This process, as the owner of the keys it holds: host, pid and start time (a reused pid is another owner). */
+const OWNER = `${os.hostname()}:${process.pid}:${Date.now()}`;
 
 export interface Outcome {
   status: number;
@@ -47,9 +57,20 @@ export async function withIdempotency(
   const existing = tx(db, () => {
     const now = clock.now();
     const row = db.select().from(idempotencyKeys).where(eq(idempotencyKeys.scope, id)).get();
-    if (row && now - row.createdAt < IDEMPOTENCY_RETENTION_MS) return row;
+    // A key held in progress past its lease belongs to a request whose process died: nothing was committed for it.
+    const abandoned = row?.status === "in_progress" && (row.lockedUntil ?? 0) <= now;
+    if (row && now - row.createdAt < IDEMPOTENCY_RETENTION_MS && !abandoned) return row;
     if (row) db.delete(idempotencyKeys).where(eq(idempotencyKeys.scope, id)).run();
-    db.insert(idempotencyKeys).values({ scope: id, requestHash: scope.requestHash, status: "in_progress", createdAt: now }).run();
+    db.insert(idempotencyKeys)
+      .values({
+        scope: id,
+        requestHash: scope.requestHash,
+        status: "in_progress",
+        createdAt: now,
+        owner: OWNER,
+        lockedUntil: now + IN_PROGRESS_LEASE_MS,
+      })
+      .run();
     return null;
   });
   if (existing) {
@@ -81,7 +102,7 @@ export async function withIdempotency(
 function store(ctx: Context, id: string, result: Result) {
   ctx.db
     .update(idempotencyKeys)
-    .set({ status: "done", responseStatus: result.status, responseBody: JSON.stringify(result.body) })
+    .set({ status: "done", responseStatus: result.status, responseBody: JSON.stringify(result.body), owner: null, lockedUntil: null })
     .where(eq(idempotencyKeys.scope, id))
     .run();
 }
@@ -92,9 +113,33 @@ export function purgeIdempotencyKeys(ctx: Context): number {
 }
 
 /**
- * At start: a key still "in progress" belongs to a request the previous process never finished. Its effect and its
- * response commit together, so "in progress" means nothing was committed for it: free it for a retry.
+ * At start: a key still "in progress" whose owner is gone belongs to a request that never finished. Its effect and
+ * its response commit together, so "in progress" means nothing was committed for it: free it for a retry at once.
+ * Gone: a process of this host that no longer runs, or (any host) a lease that has run out. Keys held by live
+ * processes sharing the database are left alone.
  */
 export function releaseInterruptedKeys(ctx: Context): number {
-  return ctx.db.$client.run("DELETE FROM idempotency_keys WHERE status = 'in_progress'").changes;
+  const held = ctx.db.$client.query("SELECT scope, owner, locked_until AS lockedUntil FROM idempotency_keys WHERE status = 'in_progress'").all() as {
+    scope: string;
+    owner: string | null;
+    lockedUntil: number | null;
+  }[];
+  const now = ctx.clock.now();
+  const gone = held.filter((k) => k.owner !== OWNER && (k.owner === null || (k.lockedUntil ?? 0) <= now || deadHere(k.owner)));
+  const release = ctx.db.$client.prepare("DELETE FROM idempotency_keys WHERE scope = ? AND status = 'in_progress'");
+  for (const k of gone) release.run(k.scope);
+  return gone.length;
+}
+
+/** The owner ran on this host and its process no longer exists (or is not the one that took the key). */
+function deadHere(owner: string): boolean {
+  const [host, pid] = owner.split(":");
+  if (host !== os.hostname()) return false;
+  if (Number(pid) === process.pid) return true; // our pid, another start: a previous process of ours
+  try {
+    process.kill(Number(pid), 0);
+    return false;
+  } catch (err) {
+    return (err as { code?: string }).code === "ESRCH";
+  }
 }

@@ -1,0 +1,2 @@
+ALTER TABLE `idempotency_keys` ADD `owner` text;--> statement-breakpoint
+ALTER TABLE `idempotency_keys` ADD `locked_until` integer;
