@@ -1,9 +1,9 @@
 // Idempotency-Key: one stored response per (credential, method, path, key) for 24 hours; replays, conflicts,
 // in-progress, and a stored response committed in the same transaction as what the request created.
 import os from "node:os";
-import { and, eq } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import type { Context } from "../../context";
-import { tx } from "../../db/client";
+import { type Db, prepared, tx } from "../../db/client";
 import { idempotencyKeys } from "../../db/schema";
 import { ApiError } from "../../http/errors";
 import { sha256Hex } from "../../lib/ids";
@@ -54,9 +54,10 @@ export async function withIdempotency(
   if (!key.trim() || key.length > 255) throw new ApiError(400, "validation_error", "Idempotency-Key must be 1 to 255 characters", "Idempotency-Key");
   const id = sha256Hex(`${scope.credential}\n${scope.method}\n${scope.path}\n${key}`);
   const { db, clock } = ctx;
+  const statements = keyStatements(db);
   const existing = tx(db, () => {
     const now = clock.now();
-    const row = db.select().from(idempotencyKeys).where(eq(idempotencyKeys.scope, id)).get();
+    const row = statements.find.get({ scope: id });
     // A key held in progress past its lease belongs to a request whose process died: nothing was committed for it.
     const abandoned = row?.status === "in_progress" && (row.lockedUntil ?? 0) <= now;
     if (row && now - row.createdAt < IDEMPOTENCY_RETENTION_MS && !abandoned) return row;
@@ -82,7 +83,13 @@ export async function withIdempotency(
     }
     return { status: existing.responseStatus ?? 200, body: JSON.parse(existing.responseBody ?? "null"), replayed: true };
   }
-  const reservation: Reservation = { store: (status, body) => store(ctx, id, { status, body }) };
+  let committed: string | null = null;
+  const reservation: Reservation = {
+    store: (status, body) => {
+      committed = JSON.stringify({ status, body });
+      store(ctx, id, { status, body });
+    },
+  };
   let result: Result;
   try {
     result = await execute(reservation);
@@ -94,18 +101,36 @@ export async function withIdempotency(
       .run();
     throw err;
   }
-  // The final answer (a sync run's 200 once it finished) replaces what was committed with the effect.
-  store(ctx, id, result);
+  // The final answer (a sync run's 200 once it finished) replaces what was committed with the effect; an async
+  // request's answer is the one committed already, and is not written twice.
+  if (committed !== JSON.stringify({ status: result.status, body: result.body })) store(ctx, id, result);
   return { ...result, replayed: false };
 }
 
 function store(ctx: Context, id: string, result: Result) {
-  ctx.db
-    .update(idempotencyKeys)
-    .set({ status: "done", responseStatus: result.status, responseBody: JSON.stringify(result.body), owner: null, lockedUntil: null })
-    .where(eq(idempotencyKeys.scope, id))
-    .run();
+  keyStatements(ctx.db).store.run({ scope: id, status: result.status, body: JSON.stringify(result.body) });
 }
+
+/** The statements every idempotent request runs, prepared once per database. */
+const keyStatements = (db: Db) =>
+  prepared(db, "idempotency-keys", () => ({
+    find: db
+      .select()
+      .from(idempotencyKeys)
+      .where(eq(idempotencyKeys.scope, sql.placeholder("scope")))
+      .prepare(),
+    store: db
+      .update(idempotencyKeys)
+      .set({
+        status: "done",
+        responseStatus: sql`${sql.placeholder("status")}`,
+        responseBody: sql`${sql.placeholder("body")}`,
+        owner: null,
+        lockedUntil: null,
+      })
+      .where(eq(idempotencyKeys.scope, sql.placeholder("scope")))
+      .prepare(),
+  }));
 
 /** Cleanup job: forget keys older than the retention. */
 export function purgeIdempotencyKeys(ctx: Context): number {

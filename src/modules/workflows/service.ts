@@ -1,8 +1,8 @@
 // Workflows: validation against the catalog and the workspace's own resources, create, read, update, soft delete.
-import { and, eq, inArray, isNull } from "drizzle-orm";
+import { and, eq, inArray, isNull, sql } from "drizzle-orm";
 import { promptTemplates } from "../../catalog";
 import type { Context } from "../../context";
-import type { Db } from "../../db/client";
+import { type Db, prepared } from "../../db/client";
 import { documents, referenceDocuments, webhookEndpoints, workflows } from "../../db/schema";
 import { resolveOutputSchema } from "../../engine/output-schema";
 import { isPlainObject, SchemaError } from "../../engine/schema";
@@ -168,11 +168,14 @@ export async function createWorkflow(ctx: Context, workspaceId: string, input: C
 
 /** A workflow of the workspace; deleted ones are gone (404) unless `includeDeleted` (runs keep reading theirs). */
 export function getWorkflow(db: Db, workspaceId: string, id: string, includeDeleted = false): WorkflowRow {
-  const row = db
-    .select()
-    .from(workflows)
-    .where(and(eq(workflows.id, id), eq(workflows.workspaceId, workspaceId)))
-    .get();
+  // Read on every run creation and every run the worker takes: prepared once.
+  const row = prepared(db, "workflow-in-workspace", () =>
+    db
+      .select()
+      .from(workflows)
+      .where(and(eq(workflows.id, sql.placeholder("id")), eq(workflows.workspaceId, sql.placeholder("workspaceId"))))
+      .prepare(),
+  ).get({ id, workspaceId });
   if (!row || (row.deletedAt !== null && !includeDeleted)) throw new ApiError(404, "not_found", `No workflow ${id}`);
   return row;
 }
