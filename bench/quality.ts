@@ -134,11 +134,10 @@ async function grade(essay: Essay, key: string, workflowId: string): Promise<Gra
   }
 }
 
-// biome-ignore lint/suspicious/noExplicitAny: a bench reads loosely typed JSON answers
 async function call(method: string, url: string, token: string | null = null, body?: unknown, headers: Record<string, string> = {}): Promise<any> {
   const h: Record<string, string> = { ...headers };
   if (token) h.authorization = `Bearer ${token}`;
-  let payload: BodyInit | undefined;
+  let payload: FormData | string | undefined;
   if (body instanceof FormData) payload = body;
   else if (body !== undefined) {
     h["content-type"] = "application/json";

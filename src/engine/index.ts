@@ -39,6 +39,8 @@ export interface EvaluateInput {
   /** null: the built-in local evaluator. */
   llm: Config["llm"];
   contextBudgetChars: number;
+  /** ASSAY_PASS_THRESHOLD: percent of the maximum that passes when neither the prompt nor the rubric says (default 60). */
+  passThreshold?: number;
   /** Seeds test-mode stubs. */
   runId?: string;
   /** Aborted when the work must stop (the run's lease was lost): the model call ends and evaluate rejects. */
@@ -105,6 +107,7 @@ export async function evaluate(input: EvaluateInput): Promise<EvaluateResult> {
       inputs: input.inputs,
       prompt: workflow.userPrompt,
       referenceTexts: sources.map((s) => s.sections.map((x) => x.text).join("\n\n")),
+      passThreshold: input.passThreshold,
     });
   } else {
     const answer = await evaluateWithModel({
