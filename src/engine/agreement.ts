@@ -14,7 +14,7 @@ export function ranks(values: number[]): number[] {
 }
 
 /** Pearson's correlation; NaN when either side is constant or the lists are shorter than 2. */
-export function pearson(a: number[], b: number[]): number {
+function pearson(a: number[], b: number[]): number {
   if (a.length !== b.length) throw new Error("pearson: lists of different lengths");
   const n = a.length;
   if (n < 2) return Number.NaN;
@@ -95,7 +95,7 @@ export interface AgreementOptions {
   passAt: number;
 }
 
-export interface CriterionAgreement {
+interface CriterionAgreement {
   title: string;
   n: number;
   spearman: number;

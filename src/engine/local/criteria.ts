@@ -16,7 +16,7 @@ export interface RubricCriterion {
   levels?: Level[];
 }
 
-export interface Level {
+interface Level {
   value: number;
   descriptor: string;
 }
