@@ -29,6 +29,8 @@ export interface Config {
   llm: { baseUrl: string; apiKey: string | null; model: string | null; timeoutMs: number } | null;
   /** Characters of reference + input text the fulltext policy may send to a model. */
   contextBudgetChars: number;
+  /** Default pass threshold (percent of the rubric's maximum) when neither the workflow's prompt nor the rubric states one. */
+  passThreshold: number;
   oidc: { issuer: string; audience: string | null; jwksUrl: string | null } | null;
   logLevel: LogLevel;
   /** GET /metrics: off (null), or on with an optional bearer token for scrapers (admins may always read it). */
@@ -64,6 +66,7 @@ export const SETTINGS = [
   "ASSAY_LLM_MODEL",
   "ASSAY_LLM_TIMEOUT_MS",
   "ASSAY_CONTEXT_BUDGET_CHARS",
+  "ASSAY_PASS_THRESHOLD",
   "ASSAY_SHUTDOWN_GRACE_MS",
   "ASSAY_OIDC_ISSUER",
   "ASSAY_OIDC_AUDIENCE",
@@ -204,6 +207,7 @@ export function loadConfig(env: Source = process.env, flags: Source = {}): Confi
         }
       : null,
     contextBudgetChars: int("ASSAY_CONTEXT_BUDGET_CHARS", 400_000, 1_000, 100_000_000),
+    passThreshold: int("ASSAY_PASS_THRESHOLD", 60, 1, 100),
     oidc: oidcIssuer
       ? {
           issuer: oidcIssuer,

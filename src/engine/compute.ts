@@ -3,6 +3,7 @@
 import { workerUrl } from "../lib/worker-url";
 import type { ComputeReply, ComputeRequest } from "./compute-worker";
 import { EngineError } from "./errors";
+import type { FillResult, FillSource } from "./schema-fill";
 
 /** Longer than any schema within the workflow limits needs (well under a second); a run fails past it. */
 const COMPUTE_TIMEOUT_MS = 10_000;
@@ -45,3 +46,7 @@ export const stubInWorker = (schema: object, seed: string, timeoutMs = COMPUTE_T
 /** null when `value` validates against `schema`, else the problem; checked off the server's thread. */
 export const validateInWorker = async (schema: object, value: unknown, timeoutMs = COMPUTE_TIMEOUT_MS) =>
   (await run({ kind: "validate", schema, value }, timeoutMs)) as string | null;
+
+/** The local evaluation mapped onto a workflow's output schema (schema-fill.ts), off the server's thread. */
+export const fillInWorker = async (schema: object, seed: string, source: FillSource, timeoutMs = COMPUTE_TIMEOUT_MS) =>
+  (await run({ kind: "fill", schema, seed, source }, timeoutMs)) as FillResult;

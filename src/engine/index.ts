@@ -4,7 +4,7 @@ import type { Config } from "../config";
 import type { Db } from "../db/client";
 import type { Section } from "../extract/types";
 import { verifyCitations } from "./citations";
-import { stubInWorker, validateInWorker } from "./compute";
+import { fillInWorker, stubInWorker, validateInWorker } from "./compute";
 import { EngineError } from "./errors";
 import { findCriteria } from "./local/criteria";
 import { evaluateLocally } from "./local/evaluate";
@@ -39,6 +39,8 @@ export interface EvaluateInput {
   /** null: the built-in local evaluator. */
   llm: Config["llm"];
   contextBudgetChars: number;
+  /** ASSAY_PASS_THRESHOLD: percent of the maximum that passes when neither the prompt nor the rubric says (default 60). */
+  passThreshold?: number;
   /** Seeds test-mode stubs. */
   runId?: string;
   /** Aborted when the work must stop (the run's lease was lost): the model call ends and evaluate rejects. */
@@ -100,12 +102,26 @@ export async function evaluate(input: EvaluateInput): Promise<EvaluateResult> {
     usage.model = "local";
     const sources = localReferenceSources(input.references, plan, needsRetrieval);
     const { criteria } = findCriteria(sources, workflow.userPrompt);
-    value = evaluateLocally({
+    const evaluation = evaluateLocally({
       criteria,
       inputs: input.inputs,
       prompt: workflow.userPrompt,
       referenceTexts: sources.map((s) => s.sections.map((x) => x.text).join("\n\n")),
+      passThreshold: input.passThreshold,
     });
+    value = evaluation;
+    if (custom) {
+      // No model to write the workflow's own shape: the evaluation is mapped onto its fields by name, type and description.
+      const text = input.inputs.map((d) => d.content.text).join("\n\n");
+      const filled = await fillInWorker(workflow.outputSchema as object, input.runId ?? "local", { evaluation, text });
+      if (filled.problem !== null) {
+        throw new EngineError(
+          "output_invalid",
+          `No output can satisfy this workflow's output schema, so the built-in local evaluator cannot produce one: ${filled.problem}. Change that part of the schema.`,
+        );
+      }
+      value = filled.value;
+    }
   } else {
     const answer = await evaluateWithModel({
       llm: input.llm as NonNullable<Config["llm"]>,
@@ -124,13 +140,7 @@ export async function evaluate(input: EvaluateInput): Promise<EvaluateResult> {
   if (custom) {
     const problem = await validateInWorker(workflow.outputSchema as object, value);
     if (problem !== null) {
-      throw new EngineError(
-        "output_invalid",
-        provider === "local"
-          ? "The built-in local evaluator produces the standard evaluation object, which does not match this workflow's " +
-              `output schema (${problem}). Configure a model server (ASSAY_LLM_BASE_URL) for custom output schemas.`
-          : `The output does not match the workflow's output schema: ${problem}`,
-      );
+      throw new EngineError("output_invalid", `The output does not match the workflow's output schema: ${problem}`);
     }
     if (!isPlainObject(value)) throw new EngineError("output_invalid", "The output is not a JSON object; a run's output must be one.");
   }

@@ -306,11 +306,15 @@ describe("test mode", () => {
 });
 
 describe("output", () => {
-  test("the local evaluator's evaluation cannot meet a custom schema that asks for something else: output_invalid", async () => {
+  test("the local evaluator fills a custom schema; only a schema nothing satisfies fails with output_invalid, naming the part", async () => {
     const schema = { type: "object", properties: { grade: { type: "string" } }, required: ["grade"] };
-    const err = await engineError(evaluate(input({ schema })));
+    const r = await evaluate(input({ schema }));
+    expect(r.custom).toBe(true);
+    expect(r.value).toEqual({ grade: expect.stringMatching(/^[A-F]$/) });
+    const impossible = { type: "object", properties: { grade: { type: "string" }, flag: { not: {} } }, required: ["grade", "flag"] };
+    const err = await engineError(evaluate(input({ schema: impossible })));
     expect(err.code).toBe("output_invalid");
-    expect(err.message).toContain("grade");
+    expect(err.message).toContain("/flag");
   });
 
   const FORMATS: [OutputFormat, string, string][] = [

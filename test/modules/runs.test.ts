@@ -247,7 +247,7 @@ describe("state transitions", () => {
     expect(c.status).toBe(409);
   });
 
-  test("→ failed: output that misses the workflow's schema fails with output_invalid and releases the hold", async () => {
+  test("→ failed: a workflow schema no output can satisfy fails with output_invalid naming the part, and releases the hold", async () => {
     const w = await h.call("POST", "/v1/workflows", {
       token: u.liveKey,
       body: {
@@ -255,7 +255,8 @@ describe("state transitions", () => {
         name: "strict",
         output_schema: {
           type: "object",
-          properties: { impossible: { type: "string", enum: ["never produced"] } },
+          // The local evaluator fills any satisfiable schema; "not": {} admits no value at all.
+          properties: { impossible: { not: {} } },
           required: ["impossible"],
           additionalProperties: false,
         },
@@ -267,6 +268,7 @@ describe("state transitions", () => {
     const run = (await h.call("GET", `/v1/runs/${r.body.id}`, { token: u.liveKey })).body;
     expect(run.status).toBe("failed");
     expect(run.error.code).toBe("output_invalid");
+    expect(run.error.message).toContain("/impossible");
     expect(run.charged_credits).toBe(0);
     expect(run.output).toBeNull();
     expect(getBalance(h.ctx.db, u.workspaceId).pro_credits).toBeCloseTo(before, 6);

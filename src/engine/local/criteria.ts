@@ -9,6 +9,16 @@ export interface RubricCriterion {
   maxScore: number;
   /** Whether maxScore came from the rubric (else the default of 10). */
   hasPoints: boolean;
+  /**
+   * The rubric's own levels for this criterion ("3: clearly focused…", "Score 6 …", "Excellent (4)"), lowest first,
+   * when it states them: a score is then one of these values, and maxScore is the top one.
+   */
+  levels?: Level[];
+}
+
+interface Level {
+  value: number;
+  descriptor: string;
 }
 
 export type CriteriaSource = "references" | "prompt" | "generic";
@@ -146,6 +156,44 @@ interface Candidate {
   title: string;
   description: string;
   points: number | null;
+  levels?: Level[];
+}
+
+// "- 3: Tells a story…", "Level 2 – …", "Score 1. …", "4 points: …" on a line of a criterion's body.
+const LEVEL_LINE = /^(?:[-*•+]\s*)?(?:(?:level|score|band|score point)\s*)?(\d{1,2}(?:\.\d)?)\s*(?:points?|pts|marks?)?\s*[:\-–—.)=]\s*(.{3,})$/i;
+
+/**
+ * The level scale a criterion's body spells out, one line per level, each value once; null when it has none.
+ * Repeated values mean the body holds several criteria's scales (a parent heading), not one.
+ */
+function levelScale(body: string): Level[] | null {
+  const levels: Level[] = [];
+  for (const line of body.split("\n")) {
+    const m = LEVEL_LINE.exec(line.trim());
+    if (!m) continue;
+    const value = Number(m[1]);
+    if (levels.some((l) => l.value === value)) return null;
+    levels.push({ value, descriptor: m[2].trim() });
+  }
+  if (levels.length < 2 || Math.max(...levels.map((l) => l.value)) > 20) return null;
+  return levels.sort((a, b) => a.value - b.value);
+}
+
+/** A heading's candidate: its points from the title, or the level scale of its body (described by the top level). */
+function headingCandidate(title: string, body: string): Candidate {
+  const { points, rest } = parsePoints(title);
+  const levels = levelScale(body);
+  if (levels && (points === null || points === levels[levels.length - 1].value)) {
+    const top = levels[levels.length - 1];
+    // The top level describes the work the criterion asks for; the text outside the level lines stays too.
+    const other = body
+      .split("\n")
+      .filter((l) => !LEVEL_LINE.test(l.trim()))
+      .join("\n")
+      .trim();
+    return { title: tidyTitle(rest), description: [top.descriptor, other].filter(Boolean).join("\n"), points: top.value, levels };
+  }
+  return { title: tidyTitle(rest), description: body.trim(), points };
 }
 
 interface CandidateSet {
@@ -256,7 +304,13 @@ function tableCandidates(rows: string[][]): Candidate[] {
     if (descCol >= 0) parts.push(row[descCol] ?? "");
     if (!top && descCol < 0) parts.push(...row.filter((_, i) => i !== titleCol && i !== pointsCol));
     if (pointsCol >= 0 && pointsCol !== descCol && cellPoints(row[pointsCol] ?? "") === null) parts.push(row[pointsCol] ?? "");
-    out.push({ title, description: parts.filter(Boolean).join("\n"), points });
+    // Level columns with values are the criterion's scale when its points are the top level's.
+    const valued = levels.filter((l) => l.value !== null);
+    const scale =
+      isLevelTable && valued.length >= 2 && new Set(valued.map((l) => l.value)).size === valued.length && points === levelMax
+        ? valued.map((l) => ({ value: l.value as number, descriptor: row[l.index] ?? "" })).sort((a, b) => a.value - b.value)
+        : undefined;
+    out.push({ title, description: parts.filter(Boolean).join("\n"), points, levels: scale });
   }
   // A two-column table without points and with one-word "descriptions" is a key/value list, not a rubric.
   return out.some((c) => c.points !== null || c.description.length > 20) ? out : [];
@@ -308,10 +362,7 @@ function headingSet(lines: Line[]): CandidateSet | null {
   for (const level of levels) {
     const items = blocks
       .filter((b) => b.level === level)
-      .map((b) => {
-        const { points, rest } = parsePoints(b.title);
-        return { title: tidyTitle(rest), description: b.body.join("\n").trim(), points };
-      })
+      .map((b) => headingCandidate(b.title, b.body.join("\n")))
       .filter((c) => c.title && !META_HEADING.test(c.title) && !TOTAL_ROW.test(c.title));
     if (items.length < 2) continue;
     const points = items.filter((c) => c.points !== null).length;
@@ -450,11 +501,19 @@ function collapseScale(set: CandidateSet): Candidate[] {
   const numbered = valued.filter((v) => Number.isFinite(v.value));
   const top = numbered.length ? numbered.reduce((a, b) => (b.value > a.value ? b : a)) : valued[0];
   const max = numbered.length ? Math.max(...numbered.map((v) => v.value)) : DEFAULT_MAX_SCORE;
+  const distinct = new Set(numbered.map((v) => v.value)).size === numbered.length;
+  const levels =
+    numbered.length >= 2 && distinct
+      ? numbered
+          .map((v) => ({ value: v.value, descriptor: [v.c.title, v.c.description].filter(Boolean).join(": ") }))
+          .sort((a, b) => a.value - b.value)
+      : undefined;
   return [
     {
       title: set.scaleTitle && !META_HEADING.test(set.scaleTitle) ? tidyTitle(set.scaleTitle) : "Overall quality",
       description: [top.c.title, top.c.description].filter(Boolean).join(": "),
       points: max > 0 ? max : null,
+      levels,
     },
   ];
 }
@@ -538,6 +597,7 @@ function finalize(found: Candidate[]): RubricCriterion[] {
       description: c.description,
       maxScore: c.points ?? DEFAULT_MAX_SCORE,
       hasPoints: c.points !== null,
+      ...(c.levels ? { levels: c.levels } : {}),
     };
   });
 }

@@ -5,6 +5,7 @@ import type { Criterion, EngineDocument, Evaluation, Evidence } from "../types";
 import type { RubricCriterion } from "./criteria";
 import { FACET_STEMS, type Facet, facetMarkers, targetWords, WRITING_STEMS, type WritingSignals, writingSignals } from "./signals";
 import { contentTerms, isGenericStem, keyTermsOf, termCounts, titleTermsOf, tokenize, topicTermsOf } from "./terms";
+import { type PassLevel, passLevel } from "./verdict";
 
 export interface LocalInput {
   criteria: RubricCriterion[];
@@ -12,10 +13,17 @@ export interface LocalInput {
   prompt: string | null;
   /** Reference text the task's topic and length are read from (the same text the criteria came from). */
   referenceTexts: string[];
+  /** ASSAY_PASS_THRESHOLD: percent of the maximum that passes when neither the prompt nor the rubric says (default 60). */
+  passThreshold?: number;
 }
 
-const PASS_AT = 70;
-const REVIEW_AT = 50;
+/**
+ * The evidence strength (0..1) at which a criterion's top level counts as met. The strength multiplies saturating
+ * signals, so even work that meets every descriptor stays below 1: the engine's own exemplar (the strong essay of
+ * test/engine/fixtures.ts, written to meet each top descriptor of its rubric) reads 0.79–0.91. A criterion's share
+ * of its maximum is its strength over this anchor, capped at 1.
+ */
+const MEETS_TOP = 0.75;
 const MAX_KEY_TERMS = 25;
 const MAX_EVIDENCE = 3;
 const TOPIC_TERMS = 30;
@@ -51,7 +59,7 @@ export function evaluateLocally(input: LocalInput): Evaluation {
   const ranked = rankedPassages(input.inputs, passages, prepared);
 
   const criteria: Criterion[] = prepared.map((p, i) => {
-    const s = scoreCriterion(p, docCounts, passageTerms, signals, relevance.gate);
+    const s = scoreCriterion(p, docCounts, passageTerms, signals, relevance);
     const evidence = pickEvidence(p, passages, passageTerms, ranked[i]);
     return {
       id: p.criterion.id,
@@ -65,9 +73,44 @@ export function evaluateLocally(input: LocalInput): Evaluation {
 
   const max = criteria.reduce((n, c) => n + c.max_score, 0);
   const got = criteria.reduce((n, c) => n + c.score, 0);
+  // The share of the rubric's maximum the evidence supports.
   const score = max > 0 ? Math.round((100 * got) / max) : 0;
-  const verdict: Evaluation["verdict"] = score >= PASS_AT ? "pass" : score >= REVIEW_AT ? "needs_review" : "fail";
-  return { summary: summary(criteria, score, verdict, signals, relevance), score, verdict, criteria };
+  const pass = passLevel(input.criteria, input.prompt, input.referenceTexts, input.passThreshold ?? DEFAULT_PASS_PERCENT);
+  const verdict = decide(score, pass, criteria);
+  return { summary: summary(criteria, score, verdict, signals, relevance, pass), score, verdict, criteria };
+}
+
+const DEFAULT_PASS_PERCENT = 60;
+/** Points (of 100) either side of the pass line within which disagreeing criteria leave the verdict to a person. */
+const REVIEW_MARGIN = 4;
+
+/**
+ * pass at or above the pass line, fail below it; needs_review when the evidence cannot decide: the score sits at the
+ * line while the criteria contradict each other (one at its top, another at its bottom), or a pass rests on criteria
+ * for which no passage of the input could be quoted.
+ */
+function decide(score: number, pass: PassLevel, criteria: Criterion[]): Evaluation["verdict"] {
+  const line = 100 * pass.share;
+  const shares = criteria.map((c) => (c.max_score > 0 ? c.score / c.max_score : 0));
+  const contradictory = shares.length > 1 && Math.max(...shares) - Math.min(...shares) >= 0.67;
+  if (Math.abs(score - line) <= REVIEW_MARGIN && contradictory) return "needs_review";
+  if (score >= line) {
+    const unquoted = criteria.filter((c) => c.score > 0 && c.evidence.length === 0).length;
+    return unquoted * 2 > criteria.length ? "needs_review" : "pass";
+  }
+  return "fail";
+}
+
+/** A strength (0..1) on the criterion's own scale: its levels when the rubric states them, else whole or half points. */
+function toScale(criterion: RubricCriterion, strength: number): number {
+  const share = Math.min(1, Math.max(0, strength / MEETS_TOP));
+  const max = criterion.maxScore;
+  if (criterion.levels && criterion.levels.length >= 2) {
+    const target = share * max;
+    // The nearest level the rubric defines (a tie goes to the lower: the higher level is not shown to be met).
+    return criterion.levels.reduce((best, l) => (Math.abs(l.value - target) < Math.abs(best.value - target) - 1e-9 ? l : best)).value;
+  }
+  return max >= 5 ? Math.round(max * share) : Math.round(max * share * 2) / 2;
 }
 
 // ---------------------------------------------------------------------------
@@ -131,6 +174,12 @@ function topicRelevance(input: LocalInput, docCounts: Map<string, number>): Rele
   // reviewing guidance that names no topic.
   const statement = (input.prompt ?? "").trim().split(/\n\s*\n/)[0] ?? "";
   let counts = termCounts(topicOf(statement));
+  // A rubric that carries the task ("## Prompt", "Task:") names the topic there, not in its scoring words.
+  let fromTask = false;
+  if (counts.size < 3) {
+    counts = termCounts(input.referenceTexts.flatMap((t) => topicOf(taskSection(t))));
+    fromTask = counts.size >= 3;
+  }
   if (counts.size < 3) counts = termCounts(input.referenceTexts.flatMap(topicOf));
   if (counts.size < 3) return { coverage: null, gate: 1, missing: [] };
   const words = new Map<string, string>();
@@ -155,9 +204,28 @@ function topicRelevance(input: LocalInput, docCounts: Map<string, number>): Rele
     ownTotal += w;
     if (taskTerms.has(stem)) ownFound += w;
   }
-  const coverage = Math.sqrt((found / total) * (ownTotal > 0 ? ownFound / ownTotal : 0));
+  const taskSide = found / total;
+  const ownSide = ownTotal > 0 ? ownFound / ownTotal : 0;
+  // A short task statement ("Write a story about patience") leaves a response's own words (its story) unnamed: the
+  // input's side counts only when the task's topic comes from the whole prompt or references.
+  const coverage = fromTask ? Math.sqrt(taskSide * Math.max(ownSide, taskSide)) : Math.sqrt(taskSide * ownSide);
   // Work that shares almost no words with its task is off-topic: every criterion is held down.
   return { coverage, gate: 0.4 + 0.6 * Math.min(1, coverage / 0.25), missing };
+}
+
+const TASK_HEADING = /^\s*(?:#{1,6}\s*)?(?:the\s+)?(?:writing\s+|essay\s+)?(?:prompt|task|assignment|question|topic)\s*:?\s*$/i;
+
+/** The text under a reference's task heading ("## Prompt", "Task:"), up to the next heading; empty when it has none. */
+function taskSection(text: string): string {
+  const lines = text.split("\n");
+  const at = lines.findIndex((l) => TASK_HEADING.test(l));
+  if (at < 0) return "";
+  const out: string[] = [];
+  for (const line of lines.slice(at + 1)) {
+    if (/^\s*#{1,6}\s/.test(line)) break;
+    out.push(line);
+  }
+  return out.join("\n");
 }
 
 // ---------------------------------------------------------------------------
@@ -181,8 +249,9 @@ function scoreCriterion(
   docCounts: Map<string, number>,
   passageTerms: Set<string>[],
   signals: WritingSignals,
-  gate: number,
+  relevance: Relevance,
 ): CriterionScore {
+  const gate = relevance.gate;
   const content = p.terms.filter((t) => !t.craft);
   const craftWeight = p.terms.filter((t) => t.craft).reduce((n, t) => n + t.weight, 0);
   const contentWeight = content.reduce((n, t) => n + t.weight, 0);
@@ -210,6 +279,9 @@ function scoreCriterion(
   }
   // Terms that never meet in one passage are weak evidence that the criterion is addressed.
   if (lexical !== null) lexical *= 0.6 + 0.4 * Math.min(1, supporting / 2);
+  // A criterion with level descriptors ("clearly focused on the topic", "connections between events") describes
+  // qualities of the work, not words it must repeat: its subject side is how much the work is about the task.
+  if (lexical !== null && p.criterion.levels && relevance.coverage !== null) lexical = Math.max(lexical, Math.min(1, relevance.coverage / 0.25));
   // Craft words ("evidence", "organisation"): judged by the writing signals of the facets the criterion is about.
   const facets: Facet[] = p.facets.length > 0 ? p.facets : craftWeight > 0 ? ["evidence", "organisation", "language", "argument"] : [];
   const craft = facets.length > 0 ? facets.reduce((n, f) => n + signals.facets[f], 0) / facets.length : null;
@@ -225,10 +297,9 @@ function scoreCriterion(
     base = (1 - craftShare) * credit(lexical) + craftShare * craft;
   }
   const boost = lexical === null ? 0 : Math.min(0.1, 0.035 * Math.max(0, supporting - 1));
-  const development = 0.55 + 0.45 * signals.development;
+  const development = 0.3 + 0.7 * signals.development;
   const fraction = Math.min(1, Math.max(0, (base + boost) * development * gate));
-  const max = p.criterion.maxScore;
-  const score = max >= 5 ? Math.round(max * fraction) : Math.round(max * fraction * 2) / 2;
+  const score = toScale(p.criterion, fraction);
 
   const found = content.filter((t) => docCounts.has(t.stem));
   const missing = content.filter((t) => !docCounts.has(t.stem));
@@ -341,10 +412,24 @@ function rationale(p: Prepared, s: CriterionScore, signals: WritingSignals, rele
   return parts.join(" ");
 }
 
-function summary(criteria: Criterion[], score: number, verdict: Evaluation["verdict"], signals: WritingSignals, relevance: Relevance): string {
+const PASS_SOURCE: Record<PassLevel["source"], string> = {
+  prompt: "the pass mark the workflow's prompt states",
+  rubric: "the pass mark the rubric states",
+  levels: "the level the rubric calls adequate",
+  setting: "the server's default threshold",
+};
+
+function summary(
+  criteria: Criterion[],
+  score: number,
+  verdict: Evaluation["verdict"],
+  signals: WritingSignals,
+  relevance: Relevance,
+  pass: PassLevel,
+): string {
   const label = verdict === "needs_review" ? "needs review" : verdict;
   const parts = [
-    `Overall ${score}/100 (${label}) on ${criteria.length} criteri${criteria.length === 1 ? "on" : "a"}, scored by the built-in local evaluator.`,
+    `Overall ${score}/100 (${label}; passes at ${Math.round(100 * pass.share)}, ${PASS_SOURCE[pass.source]}) on ${criteria.length} criteri${criteria.length === 1 ? "on" : "a"}, scored by the built-in local evaluator.`,
   ];
   if (criteria.length > 1) {
     const ratio = (c: Criterion) => (c.max_score > 0 ? c.score / c.max_score : 0);

@@ -264,7 +264,12 @@ export function writingSignals(texts: string[], passages: Passage[], target: num
   const transitions = distinctMatches(text, RE.transition);
   const last = blocks.at(-1) ?? "";
   const concludes = blocks.length >= 2 && (last.match(RE.conclusion)?.length ?? 0) > 0;
-  const organisation = clamp01(0.45 * clamp01((paragraphs - 1) / 3) + 0.4 * sat(transitions, 3) + 0.15 * (concludes ? 1 : 0));
+  // Text with no line break at all (a transcribed or pasted essay) has lost its paragraphing: absence of evidence is
+  // not evidence of one block, so only its transitions are judged.
+  const paragraphingKnown = text.trim().includes("\n") || words < 120;
+  const organisation = paragraphingKnown
+    ? clamp01(0.45 * clamp01((paragraphs - 1) / 3) + 0.4 * sat(transitions, 3) + 0.15 * (concludes ? 1 : 0))
+    : sat(transitions, 3);
 
   // Language: sentence length in a readable range, varied vocabulary, longer words, sentences that start with a capital.
   const asl = words / sentences;

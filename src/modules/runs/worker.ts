@@ -110,6 +110,7 @@ async function evaluateRun(ctx: Context, run: RunRow, references: EngineDocument
       inputs,
       llm: ctx.config.llm,
       contextBudgetChars: ctx.config.contextBudgetChars,
+      passThreshold: ctx.config.passThreshold,
       runId: run.id,
       signal,
     });

@@ -1,0 +1,65 @@
+// Where a run passes: a pass mark the workflow's prompt states, else the rubric's own (stated, or the level its descriptors call adequate), else ASSAY_PASS_THRESHOLD.
+import type { RubricCriterion } from "./criteria";
+
+export interface PassLevel {
+  /** Share of the rubric's maximum (0..1) at which the verdict is pass. */
+  share: number;
+  source: "prompt" | "rubric" | "levels" | "setting";
+}
+
+// "pass mark: 16/24", "passing score 60%", "pass at 16", "passes at 70 percent", "pass threshold of 3 out of 4".
+const STATED =
+  /\bpass(?:es|ed|ing)?(?:\s+(?:mark|score|level|threshold|grade|line))?\s*(?:is|:|=|at|of|from|>=|≥)?\s*(?:at least\s*|of\s*)?(\d{1,4}(?:\.\d+)?)\s*(%|percent\b|\/\s*(\d{1,4})|out of\s*(\d{1,4})|of\s*(\d{1,4}))?/i;
+
+/** A pass mark a text states, as a share of `total` (the rubric's maximum); null when it states none. */
+export function statedPassShare(text: string, total: number): number | null {
+  const m = STATED.exec(text);
+  if (!m) return null;
+  const value = Number(m[1]);
+  const of = Number(m[3] ?? m[4] ?? m[5] ?? Number.NaN);
+  let share: number;
+  if (m[2] && /%|percent/i.test(m[2])) share = value / 100;
+  else if (Number.isFinite(of) && of > 0) share = value / of;
+  // A bare number is on the rubric's own scale when it fits it, else a percentage.
+  else if (total > 0 && value <= total) share = value / total;
+  else share = value / 100;
+  return share > 0 && share <= 1 ? share : null;
+}
+
+// The level a descriptor calls good enough: "Adequate command…", "Proficient", "Meets expectations", "Satisfactory".
+const ADEQUATE = /\b(?:adequate|adequately|proficient|meets|satisfactory|competent|sufficient|acceptable|pass)\b/i;
+const NEGATED =
+  /\b(?:not|never|partially|fails? to|does not|doesn't)\s+(?:\w+\s+)?(?:adequate|adequately|proficient|meets|satisfactory|competent|sufficient|acceptable|pass)\b/i;
+
+/** The share the rubric's level descriptors put the pass line at (weighted by each criterion's maximum), or null. */
+export function levelPassShare(criteria: RubricCriterion[]): number | null {
+  let weight = 0;
+  let sum = 0;
+  for (const c of criteria) {
+    if (!c.levels || c.levels.length < 2) continue;
+    const min = c.levels[0].value;
+    const max = c.levels[c.levels.length - 1].value;
+    const pass = c.levels.find((l) => ADEQUATE.test(l.descriptor) && !NEGATED.test(l.descriptor));
+    if (!pass || max <= min) continue;
+    weight += c.maxScore;
+    sum += c.maxScore * (pass.value / max);
+  }
+  return weight > 0 ? sum / weight : null;
+}
+
+/**
+ * The pass line: the workflow's prompt wins (it is this workflow's own threshold), then a pass mark the rubric
+ * states, then the level its descriptors call adequate, then the server's default (ASSAY_PASS_THRESHOLD percent).
+ */
+export function passLevel(criteria: RubricCriterion[], prompt: string | null, referenceTexts: string[], defaultPercent: number): PassLevel {
+  const total = criteria.reduce((n, c) => n + c.maxScore, 0);
+  const fromPrompt = prompt ? statedPassShare(prompt, total) : null;
+  if (fromPrompt !== null) return { share: fromPrompt, source: "prompt" };
+  for (const text of referenceTexts) {
+    const s = statedPassShare(text, total);
+    if (s !== null) return { share: s, source: "rubric" };
+  }
+  const levels = levelPassShare(criteria);
+  if (levels !== null) return { share: levels, source: "levels" };
+  return { share: defaultPercent / 100, source: "setting" };
+}

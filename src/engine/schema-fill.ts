@@ -1,0 +1,357 @@
+// Any output schema, offline: the local evaluator's findings mapped onto a workflow's own schema by field name, type and description.
+//
+// The start is the schema-valid stub (stub.ts); each field the evaluation can answer (a score, a verdict, a summary, the
+// criteria, names and dates found in the input) replaces the stub's value, and a replacement the schema refuses is
+// undone, so the result validates whenever the stub does. What nothing can satisfy ("not": {}) is reported by path.
+import { compileSchema, isPlainObject, type JsonSchema } from "./schema";
+import { stubFromSchema } from "./stub";
+import type { Criterion, Evaluation } from "./types";
+
+export interface FillSource {
+  evaluation: Evaluation;
+  /** The input documents' text, where names, emails and dates are found. */
+  text: string;
+}
+
+export interface FillResult {
+  value: unknown;
+  /** null when `value` validates; else why no value could (the validator's message, with its path). */
+  problem: string | null;
+}
+
+const MAX_ARRAY = 50;
+
+/** The evaluation as an object valid against `schema`, or the problem that stops any value from being valid. */
+export function fillSchema(schema: object, seed: string, source: FillSource): FillResult {
+  const { validate } = compileSchema(schema);
+  const root = { value: stubFromSchema(schema, seed) };
+  const problem = validate(root.value);
+  if (problem !== null) return { value: root.value, problem };
+  const filler = new Filler(schema as JsonSchema, seed, source, () => validate(root.value) === null);
+  filler.fill(schema as JsonSchema, root, "value", { name: "", text: "" }, null);
+  return { value: root.value, problem: validate(root.value) };
+}
+
+interface Field {
+  name: string;
+  /** Name, title and description, lower-case words: what the field means. */
+  text: string;
+}
+
+type Holder = Record<string, unknown>;
+
+class Filler {
+  private readonly facts: Facts;
+
+  constructor(
+    private readonly root: JsonSchema,
+    private readonly seed: string,
+    private readonly source: FillSource,
+    private valid: () => boolean,
+  ) {
+    this.facts = facts(source.text);
+  }
+
+  /** Fills holder[key] (whose schema is `schema`) and, for objects and arrays, what is inside it. */
+  fill(schema: JsonSchema | boolean, holder: Holder, key: string, field: Field, criterion: Criterion | null, depth = 0): void {
+    if (depth > 12) return;
+    const s = this.resolve(schema);
+    if (!s) return;
+    const candidate = this.candidate(s, field, criterion);
+    // A list the evaluation made (criteria objects, strengths) is complete: its items are not filled again.
+    const made = candidate !== undefined && this.trySet(holder, key, candidate) && Array.isArray(candidate);
+    const current = holder[key];
+    if (isPlainObject(current) && isPlainObject(s.properties)) {
+      for (const [name, sub] of Object.entries(s.properties as Record<string, JsonSchema | boolean>)) {
+        const subSchema = this.resolve(sub);
+        if (!(name in current)) {
+          // An optional field the evaluation can answer is worth adding; the rest stays out.
+          if (!subSchema || this.candidate(subSchema, fieldOf(name, subSchema), criterion) === undefined) continue;
+          const added = stubOf(this.root, subSchema, `${this.seed}/${name}`);
+          if (!this.trySet(current, name, added)) continue;
+        }
+        this.fill(sub, current, name, fieldOf(name, subSchema ?? {}), criterion, depth + 1);
+      }
+    }
+    if (!made && Array.isArray(current) && current.length > 0) {
+      const items = this.resolve((s.items ?? (Array.isArray(s.prefixItems) ? undefined : true)) as JsonSchema | boolean);
+      if (!items || !typesOf(items).has("object")) return;
+      current.forEach((_, i) => {
+        this.fill(items, current as unknown as Holder, String(i), { name: singular(field.name), text: field.text }, criterion ?? null, depth + 1);
+      });
+    }
+  }
+
+  /** Sets holder[key] = value if the whole output still validates; else puts the old value back. */
+  private trySet(holder: Holder, key: string, value: unknown): boolean {
+    const had = key in holder;
+    const old = holder[key];
+    holder[key] = value;
+    if (this.valid()) return true;
+    if (had) holder[key] = old;
+    else delete holder[key];
+    return false;
+  }
+
+  /** What the evaluation says for a field of this schema, or undefined when it says nothing. */
+  private candidate(s: JsonSchema, field: Field, criterion: Criterion | null): unknown {
+    const types = typesOf(s);
+    const text = field.text;
+    const e = this.source.evaluation;
+    if (Array.isArray(s.enum) && s.enum.length > 0) return enumChoice(s.enum, text, e, criterion);
+    if (types.has("integer") || types.has("number")) {
+      const n = this.number(s, text, criterion);
+      if (n === undefined) return undefined;
+      return types.has("integer") || !types.has("number") ? Math.round(n) : Math.round(n * 100) / 100;
+    }
+    if (types.has("boolean")) return this.boolean(text, criterion);
+    if (types.has("string")) return this.string(s, text, criterion);
+    if (types.has("array")) {
+      const items = this.resolve((s.items ?? true) as JsonSchema | boolean);
+      if (!items) return undefined;
+      const itemTypes = typesOf(items);
+      const max = typeof s.maxItems === "number" ? s.maxItems : MAX_ARRAY;
+      if (
+        itemTypes.has("object") &&
+        !criterion &&
+        /\b(criteri|score|rubric|trait|dimension|categor|breakdown|finding|assessment|result|section|item|aspect|area|skill|requirement|competenc|evaluation)/.test(
+          text,
+        )
+      ) {
+        // One object per criterion: a stub each, filled in that criterion's context by fill().
+        return e.criteria.slice(0, max).map((c) => this.criterionObject(items, c));
+      }
+      if (itemTypes.has("string")) {
+        const list = this.strings(text, criterion);
+        return list ? list.slice(0, max) : undefined;
+      }
+      return undefined;
+    }
+    return undefined;
+  }
+
+  private criterionObject(items: JsonSchema, c: Criterion): unknown {
+    const holder: Holder = { v: stubOf(this.root, items, `${this.seed}/${c.id}`) };
+    // Filled here (not via fill()'s array pass) so that each item knows its criterion.
+    const saved = this.valid;
+    const { validate } = compileSchema(withDefs(this.root, items));
+    this.valid = () => validate(holder.v) === null;
+    try {
+      this.fill(items, holder, "v", { name: "criterion", text: "" }, c);
+    } finally {
+      this.valid = saved;
+    }
+    return holder.v;
+  }
+
+  private number(s: JsonSchema, text: string, c: Criterion | null): number | undefined {
+    const max = typeof s.maximum === "number" ? s.maximum : typeof s.exclusiveMaximum === "number" ? s.exclusiveMaximum : null;
+    const min = typeof s.minimum === "number" ? s.minimum : 0;
+    const e = this.source.evaluation;
+    if (/\b(confiden|probabil|certaint)/.test(text)) return undefined;
+    if (/\byears?\b.*\bexperience|\bexperience\b/.test(text)) return this.facts.years ?? undefined;
+    if (c) {
+      if (/\b(max|maximum|out of|possible|available)\b/.test(text)) return max !== null ? Math.min(max, c.max_score) : c.max_score;
+      if (/\b(score|grade|point|mark|rating|level|result|value)s?\b/.test(text) || text.trim() === "") {
+        const share = c.max_score > 0 ? c.score / c.max_score : 0;
+        if (/\b(percent|percentage)\b|%/.test(text)) return 100 * share;
+        return max !== null && max !== c.max_score ? min + share * (max - min) : c.score;
+      }
+      return undefined;
+    }
+    if (!/\b(score|grade|point|mark|rating|percent|percentage|total|overall|result|level|band)s?\b|%/.test(text)) return undefined;
+    const share = e.score / 100;
+    if (/\b(percent|percentage)\b|%/.test(text) || max === null || max === 100) {
+      if (/\b(points?|marks?)\b/.test(text) && max === null) return e.criteria.reduce((n, x) => n + x.score, 0);
+      return max !== null && max < 100 ? min + share * (max - min) : e.score;
+    }
+    return min + share * (max - min);
+  }
+
+  private boolean(text: string, c: Criterion | null): boolean | undefined {
+    const verdict = this.source.evaluation.verdict;
+    const passed = c ? c.max_score > 0 && c.score / c.max_score >= 0.6 : verdict === "pass";
+    if (/\b(fail|failed|reject|rejected|disqualif)/.test(text)) return c ? !passed : verdict === "fail";
+    if (/\b(review|flag|uncertain|manual)/.test(text)) return verdict === "needs_review";
+    if (/\b(pass|passed|passes|meets?|met|qualif|recommend|accept|eligible|hire|approv|suitable|shortlist|proceed|success|satisf)/.test(text))
+      return passed;
+    return undefined;
+  }
+
+  private string(s: JsonSchema, text: string, c: Criterion | null): string | undefined {
+    const e = this.source.evaluation;
+    const format = typeof s.format === "string" ? s.format : "";
+    if (format === "date" || format === "date-time" || /\b(date|dob|born|birth|issued|since)\b/.test(text)) {
+      const d = this.facts.date;
+      if (!d) return undefined;
+      return format === "date-time" ? `${d}T00:00:00Z` : d;
+    }
+    if (format === "email" || /\be-?mail\b/.test(text)) return this.facts.email ?? undefined;
+    if (/\b(phone|telephone|mobile)\b/.test(text)) return this.facts.phone ?? undefined;
+    if (c) {
+      if (/\b(rationale|reason|comment|feedback|explanation|justification|notes?|assessment|summary|description|remarks?)\b/.test(text))
+        return c.rationale;
+      if (/\b(quote|evidence|excerpt|citation)\b/.test(text)) return c.evidence[0]?.quote;
+      if (/\b(id|key|code)\b/.test(text)) return c.id;
+      if (/\b(title|name|criterion|label|category|trait|dimension|aspect)\b/.test(text)) return c.title;
+      return undefined;
+    }
+    if (/\b(verdict|decision|outcome|recommendation|status)\b/.test(text)) return e.verdict;
+    if (
+      /\b(summary|overview|comment|comments|feedback|rationale|explanation|reason|reasoning|justification|notes?|assessment|remarks?|evaluation|conclusion)\b/.test(
+        text,
+      )
+    )
+      return e.summary;
+    if (/\b(strength|strengths|positive)\b/.test(text)) return this.strings(text, null)?.join(" ");
+    if (/\b(weakness|weaknesses|improvement|improvements|gap|gaps|concern|concerns)\b/.test(text)) return this.strings(text, null)?.join(" ");
+    if (/\b(grade|letter)\b/.test(text)) return letterGrade(e.score);
+    if (
+      /\b(name|candidate|applicant|student|author|person|full name)\b/.test(text) &&
+      !/\b(file|document|company|employer|school|title)\b/.test(text)
+    )
+      return this.facts.name ?? undefined;
+    return undefined;
+  }
+
+  private strings(text: string, c: Criterion | null): string[] | undefined {
+    const e = this.source.evaluation;
+    const share = (x: Criterion) => (x.max_score > 0 ? x.score / x.max_score : 0);
+    if (c && /\b(quote|quotes|evidence|excerpt)/.test(text)) return c.evidence.map((q) => q.quote);
+    if (c) return undefined;
+    if (/\b(strength|strengths|positive|positives)\b/.test(text))
+      return e.criteria.filter((x) => share(x) >= 0.67).map((x) => `${x.title}: ${x.score}/${x.max_score}`);
+    if (/\b(weakness|weaknesses|improvement|improvements|gap|gaps|concern|concerns|missing|risk|risks)\b/.test(text))
+      return e.criteria.filter((x) => share(x) < 0.67).map((x) => `${x.title}: ${x.score}/${x.max_score}. ${x.rationale}`);
+    if (/\b(quote|quotes|evidence|excerpts?)\b/.test(text)) return e.criteria.flatMap((x) => x.evidence.map((q) => q.quote));
+    if (/\b(criteria|findings|comments|feedback|notes|observations|rationales?)\b/.test(text))
+      return e.criteria.map((x) => `${x.title}: ${x.rationale}`);
+    return undefined;
+  }
+
+  /** A schema with its local $ref resolved (one level at a time) and allOf of one part unwrapped. */
+  private resolve(schema: JsonSchema | boolean | undefined): JsonSchema | null {
+    let s = schema;
+    for (let i = 0; i < 8 && isPlainObject(s) && typeof s.$ref === "string"; i++) s = pointer(this.root, s.$ref);
+    return isPlainObject(s) ? s : s === true ? {} : null;
+  }
+}
+
+function fieldOf(name: string, s: JsonSchema): Field {
+  const words = [name, typeof s.title === "string" ? s.title : "", typeof s.description === "string" ? s.description : ""]
+    .join(" ")
+    .replace(/([a-z])([A-Z])/g, "$1 $2")
+    .replace(/[_\-.]+/g, " ")
+    .toLowerCase();
+  return { name, text: words };
+}
+
+function typesOf(s: JsonSchema): Set<string> {
+  if (typeof s.type === "string") return new Set([s.type]);
+  if (Array.isArray(s.type)) return new Set(s.type as string[]);
+  if (isPlainObject(s.properties)) return new Set(["object"]);
+  if (s.items !== undefined) return new Set(["array"]);
+  return new Set();
+}
+
+const VERDICT_WORDS: Record<Evaluation["verdict"], RegExp> = {
+  pass: /^(?:pass|passed|yes|true|accept|accepted|approve|approved|hire|recommend|recommended|shortlist|shortlisted|proceed|advance|qualified|meets|meets expectations|strong|strong yes|good|satisfactory|competent|proficient|adequate)$/i,
+  fail: /^(?:fail|failed|no|false|reject|rejected|decline|declined|not recommended|do not hire|unqualified|does not meet|below expectations|weak|insufficient|unsatisfactory|poor|strong no)$/i,
+  needs_review:
+    /^(?:needs[ _]review|review|maybe|consider|borderline|hold|on hold|uncertain|unsure|partially meets|manual review|undecided|pending)$/i,
+};
+
+/** The enum member that says the verdict (or, for letter grades, the score's letter); undefined when none does. */
+function enumChoice(members: unknown[], text: string, e: Evaluation, c: Criterion | null): unknown {
+  const strings = members.filter((m): m is string => typeof m === "string");
+  const verdict: Evaluation["verdict"] = c ? (c.max_score > 0 && c.score / c.max_score >= 0.6 ? "pass" : "fail") : e.verdict;
+  const hit = strings.find((m) => VERDICT_WORDS[verdict].test(m.trim()));
+  if (hit !== undefined) return hit;
+  if (verdict === "needs_review") {
+    // No member says "review": the evaluation's score decides between the others.
+    const lean = e.score >= 50 ? "pass" : "fail";
+    const fallback = strings.find((m) => VERDICT_WORDS[lean].test(m.trim()));
+    if (fallback !== undefined) return fallback;
+  }
+  if (strings.length > 0 && strings.every((m) => /^[A-F][+-]?$/i.test(m.trim()))) {
+    const letter = letterGrade(c ? (100 * c.score) / Math.max(1, c.max_score) : e.score);
+    return strings.find((m) => m.trim().toUpperCase() === letter) ?? strings.find((m) => m.trim().toUpperCase()[0] === letter);
+  }
+  // Levels named by quality ("excellent", "good", "fair", "poor"), or numbers: the one nearest the score.
+  const numbers = members.filter((m): m is number => typeof m === "number");
+  if (numbers.length === members.length && /\b(score|grade|rating|level|points?|band)\b/.test(text)) {
+    const lo = Math.min(...numbers);
+    const hi = Math.max(...numbers);
+    const share = c ? c.score / Math.max(1, c.max_score) : e.score / 100;
+    const target = lo + share * (hi - lo);
+    return numbers.reduce((a, b) => (Math.abs(b - target) < Math.abs(a - target) ? b : a));
+  }
+  return undefined;
+}
+
+function letterGrade(score: number): string {
+  return score >= 90 ? "A" : score >= 80 ? "B" : score >= 70 ? "C" : score >= 60 ? "D" : "F";
+}
+
+interface Facts {
+  name: string | null;
+  email: string | null;
+  phone: string | null;
+  date: string | null;
+  years: number | null;
+}
+
+const MONTHS = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"];
+
+/** Names, contacts, the first date and years of experience the input states. */
+function facts(text: string): Facts {
+  const email = /[\w.+-]+@[\w-]+(?:\.[\w-]+)+/.exec(text)?.[0] ?? null;
+  const phone = /(?:\+\d{1,3}[\s-]?)?(?:\(\d{2,4}\)[\s-]?)?\d{3,4}[\s-]\d{3,4}(?:[\s-]\d{2,4})?/.exec(text)?.[0]?.trim() ?? null;
+  const labelled = /\b(?:name|candidate|applicant|student|author)\s*:\s*([\p{Lu}][\p{L}'’-]+(?:\s+[\p{Lu}][\p{L}'’.-]+){1,3})/u.exec(text)?.[1];
+  // A CV or letter opens with its author's name on a line of its own.
+  const firstLine = text
+    .split("\n")
+    .map((l) => l.replace(/^#+\s*/, "").trim())
+    .find((l) => l.length > 0);
+  const heading = firstLine && /^[\p{Lu}][\p{L}'’-]+(?:\s+[\p{Lu}][\p{L}'’.-]+){1,3}$/u.test(firstLine) ? firstLine : null;
+  let date: string | null = null;
+  const iso = /\b(\d{4})-(\d{2})-(\d{2})\b/.exec(text);
+  const named = /\b(\d{1,2})?\s*(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+(\d{1,2},\s*)?(\d{4})\b/i.exec(text);
+  if (iso && Number(iso[2]) >= 1 && Number(iso[2]) <= 12 && Number(iso[3]) >= 1 && Number(iso[3]) <= 31) date = iso[0];
+  else if (named) {
+    const month = MONTHS.indexOf(named[2].toLowerCase()) + 1;
+    const day = Number(named[1] ?? named[3]?.replace(/\D/g, "") ?? 1) || 1;
+    date = `${named[4]}-${String(month).padStart(2, "0")}-${String(Math.min(28, day)).padStart(2, "0")}`;
+  }
+  const years = /\b(\d{1,2})\+?\s*(?:years?|yrs?)\b(?:\s+of)?(?:\s+\w+){0,3}\s+experience/i.exec(text);
+  return { name: labelled ?? heading, email, phone, date, years: years ? Number(years[1]) : null };
+}
+
+function stubOf(root: JsonSchema, s: JsonSchema, seed: string): unknown {
+  try {
+    return stubFromSchema(withDefs(root, s), seed);
+  } catch {
+    return null;
+  }
+}
+
+/** A sub-schema that keeps the root's definitions, so its local $refs still resolve. */
+function withDefs(root: JsonSchema, s: JsonSchema): JsonSchema {
+  const out: JsonSchema = { ...s };
+  for (const k of ["$schema", "$defs", "definitions"]) if (root[k] !== undefined && out[k] === undefined) out[k] = root[k];
+  return out;
+}
+
+function pointer(root: JsonSchema, ref: string): JsonSchema | boolean | undefined {
+  if (!ref.startsWith("#")) return undefined;
+  let node: unknown = root;
+  for (const part of ref.slice(1).split("/").filter(Boolean)) {
+    const key = decodeURIComponent(part).replace(/~1/g, "/").replace(/~0/g, "~");
+    node = isPlainObject(node) ? node[key] : undefined;
+  }
+  return isPlainObject(node) || typeof node === "boolean" ? node : undefined;
+}
+
+function singular(name: string): string {
+  return name.endsWith("ies") ? `${name.slice(0, -3)}y` : name.endsWith("s") && !name.endsWith("ss") ? name.slice(0, -1) : name;
+}

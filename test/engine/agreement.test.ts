@@ -1,0 +1,67 @@
+// The agreement statistics bench/quality.ts reports: Spearman with ties, quadratic weighted kappa, verdict and per-criterion agreement.
+import { describe, expect, test } from "bun:test";
+import { agreement, formatAgreement, quadraticWeightedKappa, ranks, spearman, toScale } from "../../src/engine/agreement";
+
+describe("agreement", () => {
+  test("ranks average ties; Spearman is 1 for any increasing relation and -1 for a decreasing one", () => {
+    expect(ranks([10, 20, 20, 30])).toEqual([1, 2.5, 2.5, 4]);
+    expect(spearman([1, 2, 3, 4], [1, 8, 27, 64])).toBeCloseTo(1);
+    expect(spearman([1, 2, 3, 4], [4, 3, 2, 1])).toBeCloseTo(-1);
+    expect(Number.isNaN(spearman([1, 1, 1], [1, 2, 3]))).toBe(true);
+  });
+
+  test("QWK: 1 for identical ratings, below 0 for reversed ones, and an off-by-one costs less than off-by-many", () => {
+    const human = [0, 1, 2, 3, 4, 4, 2];
+    expect(quadraticWeightedKappa(human, human, 0, 4)).toBeCloseTo(1);
+    expect(
+      quadraticWeightedKappa(
+        human,
+        human.map((x) => 4 - x),
+        0,
+        4,
+      ),
+    ).toBeLessThan(0);
+    const near = quadraticWeightedKappa(
+      human,
+      human.map((x) => Math.min(4, x + 1)),
+      0,
+      4,
+    );
+    const far = quadraticWeightedKappa(
+      human,
+      human.map((x) => Math.min(4, x + 3)),
+      0,
+      4,
+    );
+    expect(near).toBeGreaterThan(far);
+    // A textbook case (Cohen 1968 style): hand-computed value.
+    expect(quadraticWeightedKappa([0, 1, 2], [0, 2, 2], 0, 2)).toBeCloseTo(0.8, 5);
+  });
+
+  test("the engine's 0–100 maps linearly onto the human scale; verdicts count needs_review as undecided", () => {
+    expect(toScale(100, 0, 24)).toBe(24);
+    expect(toScale(50, 0, 24)).toBe(12);
+    const a = agreement(
+      [
+        { human: 24, score: 100, verdict: "pass", words: 300, humanCriteria: { ideas: 3 }, criteria: [{ title: "Ideas", score: 3, max_score: 3 }] },
+        { human: 6, score: 20, verdict: "fail", words: 50, humanCriteria: { ideas: 1 }, criteria: [{ title: "Ideas", score: 0, max_score: 3 }] },
+        {
+          human: 16,
+          score: 60,
+          verdict: "needs_review",
+          words: 150,
+          humanCriteria: { ideas: 2 },
+          criteria: [{ title: "Ideas", score: 2, max_score: 3 }],
+        },
+      ],
+      { min: 0, max: 24, passAt: 16 },
+    );
+    expect(a.verdictAgreement).toBeCloseTo(2 / 3);
+    expect(a.decidedAgreement).toBe(1);
+    expect(a.needsReview).toBe(1);
+    expect(a.spearman).toBeCloseTo(1);
+    expect(a.wordCountSpearman).toBeCloseTo(1);
+    expect(a.criteria).toEqual([expect.objectContaining({ title: "ideas", n: 3, exact: 2 / 3, adjacent: 1 })]);
+    expect(formatAgreement(a, { min: 0, max: 24, passAt: 16 })).toContain("QWK on 0–24");
+  });
+});

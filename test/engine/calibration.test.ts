@@ -1,0 +1,147 @@
+// Scores mean what the rubric means: criteria on the rubric's own scale, verdicts at its pass line, a strong piece passes.
+import { describe, expect, test } from "bun:test";
+import { type EvaluateInput, evaluate } from "../../src/engine";
+import { findCriteria } from "../../src/engine/local/criteria";
+import { levelPassShare, passLevel, statedPassShare } from "../../src/engine/local/verdict";
+import type { EngineDocument, Evaluation } from "../../src/engine/types";
+import { textDoc } from "./fixtures";
+
+// A descriptor rubric with levels 0–3 per trait, written for these tests.
+const LEVEL_RUBRIC = `# Narrative writing: a story about kindness
+
+## Task
+
+Write a story about a time when you or someone you know showed kindness to a stranger, a neighbour or a friend.
+
+## Traits
+
+### Ideas
+- 3: Tells a story about kindness with ideas that are clearly focused and thoroughly developed with specific, relevant details.
+- 2: Tells a story about kindness with ideas that are adequately focused and developed with some specific details.
+- 1: Ideas are minimally focused on kindness and developed with limited details.
+- 0: Ideas are not focused on the task.
+
+### Organization
+- 3: Events are clearly and logically sequenced, with smooth connections between them.
+- 2: Events are logically sequenced; connections are adequate.
+- 1: Sequence and connections between events are weak.
+- 0: No organization evident.
+
+### Conventions
+- 3: Consistent, correct grammar, spelling, capitalization and punctuation.
+- 2: Adequate grammar, spelling, capitalization and punctuation.
+- 1: Limited control of grammar, spelling and punctuation.
+- 0: Errors make the story hard to read.
+`;
+
+const KIND_STORY = `Last winter, the snow came early to our street, and I learned what kindness really looks like.
+
+Our neighbour, Mrs. Alvarez, is eighty-one and lives alone in the yellow house on the corner. One morning I noticed that her path had not been cleared and that her newspapers were piling up on the step. My mother said she had hurt her wrist the week before, so she could not hold a shovel.
+
+First, I went over with my brother and we shovelled her path and her steps. It took almost an hour, because the snow was heavy and wet, and our hands were freezing by the end. When she opened the door, she was surprised and a little embarrassed. She kept saying that we did not have to do it. However, we told her that we wanted to, and that neighbours should help each other.
+
+After that, we made a plan. Every day before school, one of us checked her step, brought in her newspaper and asked whether she needed anything from the shop. Sometimes we carried her groceries; once we fixed the latch on her gate, which had been banging in the wind for days. In return she taught us how to make her famous cinnamon bread, and she told us stories about growing up by the sea.
+
+By the time the snow melted in March, Mrs. Alvarez's wrist had healed, but we kept visiting her anyway. Helping her took only a little time each day, yet it changed how I see the people who live around me. Kindness, I realised, is not a grand gesture: it is noticing someone who needs help and doing something about it, again and again.
+
+In the end, the kindness went both ways. We cleared a path through the snow, and she opened her door and her kitchen to us. I still think about that winter whenever I see an unshovelled step on our street.
+`;
+
+const OFF_TOPIC = `The water cycle has four stages. Water evaporates from oceans, condenses into clouds, falls as precipitation and collects in rivers and lakes.`;
+
+function run(references: EngineDocument[], inputs: EngineDocument[], prompt: string | null = null, passThreshold?: number): Promise<Evaluation> {
+  const input: EvaluateInput = {
+    workspaceId: "ws_test",
+    mode: "live",
+    workflow: { userPrompt: prompt, outputSchema: null, modelPolicy: "auto", productCode: "education" },
+    references,
+    inputs,
+    llm: null,
+    contextBudgetChars: 400_000,
+    passThreshold,
+  };
+  return evaluate(input).then((r) => r.value as Evaluation);
+}
+
+const rubric = await textDoc("ref_levels", "rubric.md", LEVEL_RUBRIC);
+
+describe("scores on the rubric's scale", () => {
+  test("a criterion's max_score equals the rubric's scale (levels 0–3 under each trait heading), described by the top level", async () => {
+    const { criteria } = findCriteria([rubric.content], null);
+    expect(criteria.map((c) => [c.title, c.maxScore])).toEqual([
+      ["Ideas", 3],
+      ["Organization", 3],
+      ["Conventions", 3],
+    ]);
+    expect(criteria[0].description).toContain("thoroughly developed");
+    expect(criteria[0].levels?.map((l) => l.value)).toEqual([0, 1, 2, 3]);
+    const out = await run([rubric], [await textDoc("doc_story", "story.txt", KIND_STORY)]);
+    for (const c of out.criteria) {
+      expect(c.max_score).toBe(3);
+      expect([0, 1, 2, 3]).toContain(c.score); // a level the rubric defines, not a fraction of one
+    }
+  });
+
+  test("a strong story against the level rubric passes; an off-topic text and a blank-ish one fail", async () => {
+    const strong = await run([rubric], [await textDoc("doc_story", "story.txt", KIND_STORY)]);
+    expect(strong.verdict).toBe("pass");
+    expect(strong.score).toBeGreaterThanOrEqual(67);
+    expect(strong.summary).toContain("the level the rubric calls adequate");
+    const off = await run([rubric], [await textDoc("doc_off", "off.txt", OFF_TOPIC)]);
+    expect(off.verdict).toBe("fail");
+    expect(off.score).toBeLessThan(strong.score);
+    const blank = await run([rubric], [await textDoc("doc_blank", "blank.txt", "kindness")]);
+    expect(blank.verdict).toBe("fail");
+    expect(blank.score).toBeLessThanOrEqual(34);
+  });
+
+  test("the score is the share of the rubric's maximum the criteria earned", async () => {
+    const out = await run([rubric], [await textDoc("doc_story", "story.txt", KIND_STORY)]);
+    const earned = out.criteria.reduce((n, c) => n + c.score, 0);
+    const max = out.criteria.reduce((n, c) => n + c.max_score, 0);
+    expect(out.score).toBe(Math.round((100 * earned) / max));
+  });
+});
+
+describe("the pass line", () => {
+  test("a pass mark the workflow's prompt states wins over the rubric's levels and the server default", async () => {
+    const { criteria } = findCriteria([rubric.content], null);
+    expect(passLevel(criteria, "Grade the story. The pass mark is 8/9.", [LEVEL_RUBRIC], 60)).toEqual({ share: 8 / 9, source: "prompt" });
+    expect(passLevel(criteria, null, ["Students pass at 75%."], 60)).toEqual({ share: 0.75, source: "rubric" });
+    expect(passLevel(criteria, null, [LEVEL_RUBRIC], 60)).toEqual({ share: 2 / 3, source: "levels" });
+    expect(passLevel([], null, [], 55)).toEqual({ share: 0.55, source: "setting" });
+  });
+
+  test("stated pass marks: percentages, 'N/M', 'out of', and a bare number on the rubric's own scale", () => {
+    expect(statedPassShare("Passing score: 60%", 100)).toBeCloseTo(0.6);
+    expect(statedPassShare("pass at 16 out of 24", 9)).toBeCloseTo(16 / 24);
+    expect(statedPassShare("The pass mark is 6", 9)).toBeCloseTo(6 / 9);
+    expect(statedPassShare("Read the passage twice.", 9)).toBeNull();
+  });
+
+  test("the level a rubric calls adequate is its pass level; 'not adequate' is not", () => {
+    const crit = (descriptors: string[]) => ({
+      id: "c",
+      title: "C",
+      description: "",
+      maxScore: descriptors.length - 1,
+      hasPoints: true,
+      levels: descriptors.map((descriptor, value) => ({ value, descriptor })),
+    });
+    expect(levelPassShare([crit(["Missing", "Not adequate", "Proficient work", "Exemplary work"])])).toBeCloseTo(2 / 3);
+    expect(levelPassShare([crit(["Poor", "Fair", "Good"])])).toBeNull();
+  });
+
+  test("a prompt's pass mark above what the work earns fails it; ASSAY_PASS_THRESHOLD applies when nothing is stated", async () => {
+    const story = await textDoc("doc_story", "story.txt", KIND_STORY);
+    const strict = await run([rubric], [story], "Grade the story. Pass mark: 100%.");
+    const plain = await run([rubric], [story], "Grade the story.");
+    expect(strict.summary).toContain("the pass mark the workflow's prompt states");
+    expect(strict.verdict).toBe(strict.score >= 100 ? "pass" : "fail");
+    expect(plain.verdict).toBe("pass");
+    const noLevels = await textDoc("ref_plain", "rubric.md", "# Rubric\n\n## Story\nA story about kindness.\n\n## Details\nSpecific details.\n");
+    const lenient = await run([noLevels], [story], null, 1);
+    expect(lenient.summary).toContain("the server's default threshold");
+    expect(lenient.verdict).toBe("pass");
+  });
+});

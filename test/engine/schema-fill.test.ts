@@ -1,0 +1,176 @@
+// Any output schema offline: the local evaluator's findings mapped onto a workflow's own schema, validated.
+import { describe, expect, test } from "bun:test";
+import { type EvaluateInput, evaluate } from "../../src/engine";
+import { compileSchema } from "../../src/engine/schema";
+import type { EngineDocument } from "../../src/engine/types";
+import { RUBRIC_MD, STRONG_ESSAY, textDoc, WEAK_ESSAY } from "./fixtures";
+
+const rubric = await textDoc("ref_rubric", "rubric.md", RUBRIC_MD);
+
+function run(schema: object, inputs: EngineDocument[], references: EngineDocument[] = [rubric]) {
+  const input: EvaluateInput = {
+    workspaceId: "ws_test",
+    mode: "live",
+    workflow: { userPrompt: null, outputSchema: schema, modelPolicy: "auto", productCode: "education" },
+    references,
+    inputs,
+    llm: null, // no model server
+    contextBudgetChars: 400_000,
+    runId: "run_fill",
+  };
+  return evaluate(input);
+}
+
+const GRADING = {
+  type: "object",
+  properties: {
+    grade: { type: "integer", minimum: 0, maximum: 20, description: "Grade out of 20" },
+    letter: { type: "string", enum: ["A", "B", "C", "D", "F"] },
+    passed: { type: "boolean" },
+    feedback: { type: "string", minLength: 10 },
+    rubric_scores: {
+      type: "array",
+      items: {
+        type: "object",
+        properties: { criterion: { type: "string" }, points: { type: "number" }, max_points: { type: "number" }, comment: { type: "string" } },
+        required: ["criterion", "points", "max_points", "comment"],
+        additionalProperties: false,
+      },
+    },
+  },
+  required: ["grade", "letter", "passed", "feedback", "rubric_scores"],
+  additionalProperties: false,
+};
+
+const SCREENING = {
+  type: "object",
+  properties: {
+    candidate_name: { type: "string", description: "Full name of the applicant" },
+    email: { type: "string", format: "email" },
+    years_experience: { type: "integer", minimum: 0 },
+    recommendation: { type: "string", enum: ["shortlist", "maybe", "reject"] },
+    meets_requirements: { type: "boolean" },
+    available_from: { type: "string", format: "date" },
+    match_percent: { type: "number", minimum: 0, maximum: 100 },
+  },
+  required: ["candidate_name", "email", "years_experience", "recommendation", "meets_requirements", "available_from", "match_percent"],
+  additionalProperties: false,
+};
+
+const NESTED = {
+  type: "object",
+  $defs: {
+    crit: {
+      type: "object",
+      properties: {
+        name: { type: "string" },
+        score: { type: "number", minimum: 0, maximum: 5 },
+        evidence: { type: "array", items: { type: "string" } },
+      },
+      required: ["name", "score", "evidence"],
+    },
+  },
+  properties: {
+    report: {
+      type: "object",
+      properties: {
+        overall: {
+          type: "object",
+          properties: {
+            score: { type: "number", minimum: 0, maximum: 100 },
+            verdict: { type: "string", enum: ["pass", "fail", "needs_review"] },
+            summary: { type: "string" },
+          },
+          required: ["score", "verdict", "summary"],
+        },
+        criteria: { type: "array", items: { $ref: "#/$defs/crit" }, minItems: 1 },
+      },
+      required: ["overall", "criteria"],
+    },
+  },
+  required: ["report"],
+};
+
+const CV = `# Maria Keller
+
+Email: maria.keller@example.org · Phone: +49 30 1234 5678
+
+Senior data engineer with 8 years of experience in Python, SQL and Spark.
+
+## Experience
+
+Data engineer at Nordwind GmbH since 3 March 2019: built the company's streaming pipeline.
+`;
+
+describe("output schemas without a model server", () => {
+  test("a grading schema gets the rubric's criteria, a grade on its own scale, a letter, pass and feedback; a weak essay fails", async () => {
+    const strong = await run(GRADING, [await textDoc("doc_s", "strong.txt", STRONG_ESSAY)]);
+    const out = strong.value as Record<string, unknown>;
+    expect(compileSchema(GRADING).validate(out)).toBeNull();
+    expect(strong.custom).toBe(true);
+    expect(out.passed).toBe(true);
+    expect(out.grade).toBeGreaterThanOrEqual(16);
+    expect(out.letter).toMatch(/^[AB]$/);
+    expect(String(out.feedback)).toContain("local evaluator");
+    const rows = out.rubric_scores as { criterion: string; points: number; max_points: number; comment: string }[];
+    expect(rows.map((r) => [r.criterion, r.max_points])).toEqual([
+      ["Thesis", 20],
+      ["Evidence", 30],
+      ["Counterargument", 15],
+      ["Organisation", 15],
+      ["Conventions", 20],
+    ]);
+    for (const r of rows) expect(r.points).toBeLessThanOrEqual(r.max_points);
+
+    const weak = (await run(GRADING, [await textDoc("doc_w", "weak.txt", WEAK_ESSAY)])).value as Record<string, unknown>;
+    expect(compileSchema(GRADING).validate(weak)).toBeNull();
+    expect(weak.passed).toBe(false);
+    expect(weak.letter).toBe("F");
+    expect(weak.grade as number).toBeLessThan(out.grade as number);
+  });
+
+  test("a CV-screening schema: name, email, years and a date found in the CV; enum and boolean follow the verdict", async () => {
+    const r = await run(SCREENING, [await textDoc("doc_cv", "cv.md", CV)], []);
+    const out = r.value as Record<string, unknown>;
+    expect(compileSchema(SCREENING).validate(out)).toBeNull();
+    expect(out.candidate_name).toBe("Maria Keller");
+    expect(out.email).toBe("maria.keller@example.org");
+    expect(out.years_experience).toBe(8);
+    expect(out.available_from).toBe("2019-03-03");
+    expect(["shortlist", "maybe", "reject"]).toContain(out.recommendation as string);
+    expect(out.meets_requirements).toBe(out.recommendation === "shortlist");
+    expect(typeof out.match_percent).toBe("number");
+  });
+
+  test("a nested schema with $ref: overall score, verdict and summary, and one item per criterion with quotes", async () => {
+    const essay = await textDoc("doc_s", "strong.txt", STRONG_ESSAY);
+    const out = (await run(NESTED, [essay])).value as {
+      report: { overall: { score: number; verdict: string; summary: string }; criteria: { name: string; score: number; evidence: string[] }[] };
+    };
+    expect(compileSchema(NESTED).validate(out)).toBeNull();
+    expect(out.report.overall.verdict).toBe("pass");
+    expect(out.report.overall.score).toBeGreaterThanOrEqual(60);
+    expect(out.report.criteria.map((c) => c.name)).toContain("Evidence");
+    for (const c of out.report.criteria) {
+      expect(c.score).toBeLessThanOrEqual(5);
+      for (const q of c.evidence) expect(essay.content.text.includes(q)).toBe(true);
+    }
+    expect(out.report.criteria.some((c) => c.evidence.length > 0)).toBe(true);
+  });
+
+  test("fields the evaluation cannot answer get defaults that validate", async () => {
+    const schema = {
+      type: "object",
+      properties: {
+        ticket: { type: "string", pattern: "^T-\\d{4}$" },
+        tags: { type: "array", items: { type: "string" }, minItems: 2 },
+        score: { type: "number" },
+      },
+      required: ["ticket", "tags", "score"],
+    };
+    const out = (await run(schema, [await textDoc("doc_s", "strong.txt", STRONG_ESSAY)])).value as Record<string, unknown>;
+    expect(compileSchema(schema).validate(out)).toBeNull();
+    expect(out.ticket).toMatch(/^T-\d{4}$/);
+    expect(out.score).toBeGreaterThanOrEqual(60);
+  });
+});
