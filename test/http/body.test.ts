@@ -70,6 +70,15 @@ describe("request bodies", async () => {
     expect((await h.call("GET", "/v1/usage/balance", { token: u.liveKey })).body.pro_credits).toBe(100);
   });
 
+  test("an admin grant with an empty email or workspace_id names that field", async () => {
+    const admin = await signUp(h, undefined, "admin");
+    for (const field of ["email", "workspace_id"]) {
+      const r = await h.call("POST", "/v1/admin/credits", { token: admin.session, body: { [field]: " ", amount: 5 } });
+      expect(r.status).toBe(400);
+      expect(r.body.error.param).toBe(field);
+    }
+  });
+
   test("a run takes at most 50 inputs", async () => {
     const wf = await h.call("POST", "/v1/workflows", { token: u.liveKey, body: { product_code: "general", name: "w" } });
     const r = await h.call("POST", `/v1/workflows/${wf.body.id}/runs`, {

@@ -32,6 +32,10 @@ export const adminRoutes = (ctx: Context) =>
     .post(
       "/credits",
       ({ body }) => {
+        // A field given but empty names itself, not the other one.
+        for (const field of ["workspace_id", "email"] as const) {
+          if (body[field] !== undefined && !body[field]?.trim()) throw new ApiError(400, "validation_error", `${field} must not be empty`, field);
+        }
         let workspaceId = body.workspace_id;
         if (!workspaceId && body.email) {
           const user = findUserByEmail(ctx.db, body.email);
