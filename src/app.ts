@@ -6,6 +6,7 @@ import { discardUnreadBody, readJsonBody } from "./http/body";
 import { mapError } from "./http/errors";
 import { openApiRoutes } from "./http/openapi";
 import { base62 } from "./lib/ids";
+import { infoLine } from "./lib/log";
 import { adminRoutes } from "./modules/admin";
 import { authRoutes } from "./modules/auth";
 import { consoleRoutes } from "./modules/console";
@@ -45,8 +46,8 @@ function observer(ctx: Context) {
       }
       if (!ctx.log.isLevelEnabled("info")) return;
       const caller = callerOf(request);
-      ctx.log.info({
-        request_id: requestId,
+      infoLine(ctx.log, {
+        request_id: String(requestId),
         method: request.method,
         route: pattern,
         status,

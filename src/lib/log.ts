@@ -37,3 +37,15 @@ export function createLogger(level: LogLevel, opts: { pretty?: boolean; destinat
 
 /** A secret in the startup configuration line: whether it is set, never its value. */
 export const mask = (value: string | null): string | null => (value ? "[set]" : null);
+
+/**
+ * The request log's fast path: one info line serialised by JSON.stringify and handed to the logger's own destination
+ * (buffered like every other line, pretty on a terminal). pino's per-field serialiser costs about 4 µs a line under
+ * Bun, a fifth of a cheap authenticated GET; this costs about 1 µs. Only for lines of ids, strings and numbers the
+ * caller builds itself: nothing here is redacted.
+ */
+export function infoLine(log: Logger, fields: Record<string, string | number>): void {
+  if (!log.isLevelEnabled("info")) return;
+  const stream = (log as unknown as Record<symbol, { write(line: string): void }>)[pino.symbols.streamSym];
+  stream.write(`{"level":"info","time":"${new Date().toISOString()}",${JSON.stringify(fields).slice(1)}\n`);
+}
