@@ -2,6 +2,7 @@
 import { beforeAll, describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
 import { apiKeys } from "../../src/db/schema";
+import { KEY_CACHE_TTL_MS } from "../../src/modules/keys/service";
 import { type Harness, harness, scenarios, signUp, TestClock } from "../helpers";
 
 let h: Harness;
@@ -174,6 +175,20 @@ describe("GET /v1/keys and DELETE /v1/keys/:id", () => {
     const after = await h.call("GET", "/v1/products", { token: created.body.token });
     expect(after.status).toBe(401);
     expect(after.body.error.code).toBe("unauthenticated");
+  });
+
+  test("a key revoked by another process sharing the database stops working here within 5 s", async () => {
+    const clock = new TestClock();
+    const here = harness({}, clock);
+    const v = await signUp(here);
+    expect((await here.call("GET", "/v1/products", { token: v.liveKey })).status).toBe(200); // now cached here
+    // Another process (a second server, the CLI) revokes it: only the shared database changes.
+    here.ctx.db.update(apiKeys).set({ status: "revoked", revokedAt: clock.now() }).where(eq(apiKeys.userId, v.user.id)).run();
+    clock.advance(KEY_CACHE_TTL_MS - 1);
+    expect((await here.call("GET", "/v1/products", { token: v.liveKey })).status).toBe(200); // still trusted, briefly
+    clock.advance(1);
+    expect((await here.call("GET", "/v1/products", { token: v.liveKey })).status).toBe(401);
+    expect(KEY_CACHE_TTL_MS).toBeLessThanOrEqual(5_000);
   });
 
   test("another workspace's key is 404", async () => {

@@ -139,6 +139,9 @@ export interface CachedKey {
   windowCount: number;
 }
 
+/** How long a cached key is trusted: a key revoked or changed by another process sharing the database stops working within this. */
+export const KEY_CACHE_TTL_MS = 5_000;
+
 /**
  * Token hash → key. Revocation forgets the entry at once; expiry is checked on every hit; entries are re-read
  * from the database after `ttlMs` so a change made by another process (CLI) is seen within that time.
@@ -150,7 +153,7 @@ export class KeyCache {
   constructor(
     private readonly db: Db,
     private readonly log: Logger,
-    private readonly ttlMs = 30_000,
+    private readonly ttlMs = KEY_CACHE_TTL_MS,
   ) {}
 
   private lookupStmt() {
