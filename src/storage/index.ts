@@ -1,10 +1,10 @@
 // The object store as the rest of Assay sees it: one store per data dir (or S3 bucket), and signed upload/download URLs.
 import path from "node:path";
-import type { Config } from "../config";
+import { type Config, ConfigError } from "../config";
 import type { Context } from "../context";
 import { LocalObjectStore } from "./local";
 import { contentDisposition, isValidKey, type ObjectStore } from "./object-store";
-import { S3ObjectStore } from "./s3";
+import { ObjectStoreError, S3ObjectStore } from "./s3";
 import { signUrl, verifySignedUrl } from "./signing";
 
 export { LocalObjectStore } from "./local";
@@ -41,6 +41,30 @@ export function objectStore(ctx: { config: Pick<Config, "dataDir" | "s3"> }): Ob
   return store;
 }
 
+/**
+ * At start, with an S3 store: one listing request, so a wrong bucket, key or address stops the server with one line
+ * naming the setting to fix, instead of failing every upload later.
+ */
+export async function probeObjectStore(config: Pick<Config, "dataDir" | "s3">): Promise<void> {
+  const store = objectStore({ config });
+  if (!(store instanceof S3ObjectStore) || !config.s3) return;
+  try {
+    await store.probe();
+  } catch (err) {
+    if (!(err instanceof ObjectStoreError)) throw err;
+    const { bucket, endpoint } = config.s3;
+    const setting =
+      err.status === null
+        ? `ASSAY_S3_ENDPOINT: cannot reach ${endpoint}`
+        : err.code === "NoSuchBucket"
+          ? `ASSAY_OBJECT_STORE: there is no bucket "${bucket}" at ${endpoint}`
+          : err.status === 403
+            ? `ASSAY_S3_ACCESS_KEY_ID / ASSAY_S3_SECRET_ACCESS_KEY: ${endpoint} refused them for bucket "${bucket}"`
+            : `ASSAY_OBJECT_STORE: ${endpoint} answered an error for bucket "${bucket}"`;
+    throw new ConfigError(`${setting} (${err.message})`);
+  }
+}
+
 export interface SignedUrl {
   url: string;
   /** ISO date-time. */
@@ -64,7 +88,12 @@ export function signedUploadUrl(
   const expiresAt = expiry(ctx, UPLOAD_URL_TTL_S);
   const store = objectStore(ctx);
   if (store instanceof S3ObjectStore) {
-    const url = store.presignUpload(key, { contentType: opts.contentType, size: opts.declaredSize, nowMs: ctx.clock.now(), expiresS: UPLOAD_URL_TTL_S });
+    const url = store.presignUpload(key, {
+      contentType: opts.contentType,
+      size: opts.declaredSize,
+      nowMs: ctx.clock.now(),
+      expiresS: UPLOAD_URL_TTL_S,
+    });
     return { url, expires_at: new Date(expiresAt * 1000).toISOString() };
   }
   const url = signUrl(ctx.config.secret, ctx.config.publicUrl, {

@@ -52,7 +52,12 @@ export class S3ObjectStore implements ObjectStore {
     readonly config: S3Config,
     opts: { partBytes?: number } = {},
   ) {
-    this.creds = { accessKeyId: config.accessKeyId, secretAccessKey: config.secretAccessKey, sessionToken: config.sessionToken, region: config.region };
+    this.creds = {
+      accessKeyId: config.accessKeyId,
+      secretAccessKey: config.secretAccessKey,
+      sessionToken: config.sessionToken,
+      region: config.region,
+    };
     this.partBytes = opts.partBytes ?? PART_BYTES;
   }
 

@@ -54,7 +54,13 @@ function canonicalQuery(params: URLSearchParams): string {
 }
 
 /** The signature over method, URL (its query as it stands) and `headers` (names lower case; host added here). */
-function sign(c: S3Credentials, method: string, url: URL, headers: Record<string, string>, date: string): { signature: string; signedHeaders: string } {
+function sign(
+  c: S3Credentials,
+  method: string,
+  url: URL,
+  headers: Record<string, string>,
+  date: string,
+): { signature: string; signedHeaders: string } {
   const all: Record<string, string> = { ...headers, host: url.host };
   const names = Object.keys(all).sort();
   const signedHeaders = names.join(";");
@@ -68,7 +74,12 @@ function sign(c: S3Credentials, method: string, url: URL, headers: Record<string
   ].join("\n");
   const scope = `${date.slice(0, 8)}/${c.region}/s3/aws4_request`;
   const toSign = ["AWS4-HMAC-SHA256", date, scope, sha256Hex(canonical)].join("\n");
-  return { signature: createHmac("sha256", signingKey(c, date.slice(0, 8))).update(toSign).digest("hex"), signedHeaders };
+  return {
+    signature: createHmac("sha256", signingKey(c, date.slice(0, 8)))
+      .update(toSign)
+      .digest("hex"),
+    signedHeaders,
+  };
 }
 
 /** Headers to send with a request signed in the Authorization header (`headers` are signed too; names lower case). */

@@ -201,7 +201,11 @@ export async function checkStoredUpload(ctx: Context, row: DocumentRow): Promise
         : `The uploaded file is larger than the ${MAX_OBJECT_BYTES}-byte (50 MB) limit`,
     );
   } else if (declared !== null && stat.size !== declared) {
-    refusal = new ApiError(409, "invalid_state", `The uploaded file has ${stat.size} bytes, not the ${declared} declared (size_bytes): upload it again`);
+    refusal = new ApiError(
+      409,
+      "invalid_state",
+      `The uploaded file has ${stat.size} bytes, not the ${declared} declared (size_bytes): upload it again`,
+    );
   } else if (stat.contentType !== undefined && row.declaredMimeType !== null) {
     const given = stat.contentType.split(";")[0].trim().toLowerCase();
     if (given !== row.declaredMimeType) {

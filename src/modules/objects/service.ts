@@ -3,7 +3,15 @@ import { eq } from "drizzle-orm";
 import type { Context } from "../../context";
 import { documents } from "../../db/schema";
 import { ApiError } from "../../http/errors";
-import { contentDisposition, isValidKey, MAX_OBJECT_BYTES, ObjectCommitRefused, ObjectTooLargeError, objectStore, verifySignedUrl } from "../../storage";
+import {
+  contentDisposition,
+  isValidKey,
+  MAX_OBJECT_BYTES,
+  ObjectCommitRefused,
+  ObjectTooLargeError,
+  objectStore,
+  verifySignedUrl,
+} from "../../storage";
 
 type SignedQuery = Record<string, string | undefined>;
 
@@ -86,7 +94,6 @@ export async function receiveUpload(ctx: Context, req: UploadRequest): Promise<{
     throw err;
   }
 }
-
 
 /** GET: the stored bytes, streamed, with the signed Content-Type and file name. */
 export async function serveDownload(ctx: Context, key: string, query: SignedQuery): Promise<Response> {
