@@ -42,7 +42,7 @@ export function objectStore(ctx: { config: Pick<Config, "dataDir" | "s3"> }): Ob
 }
 
 /**
- * At start, with an S3 store: one listing request, so a wrong bucket, key or address stops the server with one line
+ * At start, with an S3 store: one HeadBucket request, so a wrong bucket, key or address stops the server with one line
  * naming the setting to fix, instead of failing every upload later.
  */
 export async function probeObjectStore(config: Pick<Config, "dataDir" | "s3">): Promise<void> {

@@ -220,15 +220,12 @@ export class S3ObjectStore implements ObjectStore {
     await res.body?.cancel();
   }
 
-  /** One cheap listing at start: the bucket exists and the credentials are accepted, or a one-line reason why not. */
+  /** HeadBucket at start: the bucket exists and the credentials are accepted, or the reason why not. */
   async probe(): Promise<void> {
-    const url = new URL(this.bucketUrl());
-    url.searchParams.set("list-type", "2");
-    url.searchParams.set("max-keys", "1");
-    if (this.config.prefix) url.searchParams.set("prefix", this.config.prefix);
-    const res = await this.send("ListObjectsV2", "GET", url);
-    if (!res.ok) throw await this.failure("ListObjectsV2", res);
-    await res.body?.cancel();
+    const res = await this.send("HeadBucket", "HEAD", new URL(this.bucketUrl()));
+    // A HEAD answer has no body, so S3's code is inferred from the status.
+    if (res.status === 404) throw new ObjectStoreError("HeadBucket", 404, "NoSuchBucket");
+    if (!res.ok) throw new ObjectStoreError("HeadBucket", res.status, res.status === 403 ? "AccessDenied" : res.statusText || "error");
   }
 
   /**
