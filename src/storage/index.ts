@@ -17,7 +17,6 @@ export {
   ObjectCommitRefused,
   type ObjectStore,
   ObjectTooLargeError,
-  type StoredObject,
 } from "./object-store";
 export { ObjectStoreError, S3ObjectStore } from "./s3";
 export { signUrl, verifySignedUrl } from "./signing";

@@ -12,12 +12,12 @@ export interface S3Credentials {
 const UNSIGNED = "UNSIGNED-PAYLOAD";
 
 /** RFC 3986 percent-encoding, as SigV4 wants it (encodeURIComponent leaves !'()* alone). */
-export function rfc3986(s: string): string {
+function rfc3986(s: string): string {
   return encodeURIComponent(s).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
 }
 
 /** 20130524T000000Z */
-export function amzDate(ms: number): string {
+function amzDate(ms: number): string {
   return new Date(ms).toISOString().replace(/[:-]|\.\d{3}/g, "");
 }
 
