@@ -53,11 +53,11 @@ export async function probeObjectStore(config: Pick<Config, "dataDir" | "s3">): 
     if (!(err instanceof ObjectStoreError)) throw err;
     const { bucket, endpoint } = config.s3;
     const setting =
-      err.status === null
+      err.httpStatus === null
         ? `ASSAY_S3_ENDPOINT: cannot reach ${endpoint}`
         : err.code === "NoSuchBucket"
           ? `ASSAY_OBJECT_STORE: there is no bucket "${bucket}" at ${endpoint}`
-          : err.status === 403
+          : err.httpStatus === 403
             ? `ASSAY_S3_ACCESS_KEY_ID / ASSAY_S3_SECRET_ACCESS_KEY: ${endpoint} refused them for bucket "${bucket}"`
             : `ASSAY_OBJECT_STORE: ${endpoint} answered an error for bucket "${bucket}"`;
     throw new ConfigError(`${setting} (${err.message})`);

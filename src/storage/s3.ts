@@ -14,10 +14,11 @@ const REQUEST_TIMEOUT_MS = 120_000;
 export class ObjectStoreError extends Error {
   constructor(
     readonly operation: string,
-    readonly status: number | null,
+    /** The store's HTTP status (null: no answer). Not `status`: that would read as our own answer's status. */
+    readonly httpStatus: number | null,
     readonly code: string,
   ) {
-    super(`object store: ${operation} failed: ${status ?? "no answer"} ${code}`);
+    super(`object store: ${operation} failed: ${httpStatus ?? "no answer"} ${code}`);
     this.name = "ObjectStoreError";
   }
 }

@@ -201,6 +201,31 @@ describe("references and a run on S3", () => {
   });
 });
 
+describe("the store failing under a running server", () => {
+  test("refused credentials on complete answer 500 internal_error with the request id (not the store's 403); the upload stays pending", async () => {
+    const bad = harness({ ...s3.env(prefix), ASSAY_S3_SECRET_ACCESS_KEY: "not-the-secret" });
+    const v = await signUp(bad);
+    const up = await bad.call("POST", "/v1/documents", { token: v.liveKey, body: { filename: "a.txt", mime_type: "text/plain" } });
+    expect(up.status).toBe(200);
+    const r = await bad.call("POST", `/v1/documents/${up.body.id}/complete`, { token: v.liveKey });
+    expect(r.status).toBe(500);
+    expect(r.body.error.code).toBe("internal_error");
+    expect(r.text).not.toContain("not-the-secret");
+    expect((await bad.call("GET", `/v1/documents/${up.body.id}`, { token: v.liveKey })).body.extracted).toBe(false);
+  });
+
+  test("/v1/objects links issued before the switch keep working: Assay serves them from the bucket", async () => {
+    const key = `${u.workspaceId}/runs/run_old/output.csv`;
+    await objectStore(h.ctx).put(key, bytesStream(new TextEncoder().encode("a,b\n")), { maxBytes: 100 });
+    const local = harness({ ASSAY_SECRET: h.ctx.config.secret });
+    const link = signedDownloadUrl(local.ctx, key, { filename: "old.csv", contentType: "text/csv" });
+    expect(link.url).toStartWith("http://localhost/v1/objects/");
+    const res = await h.call("GET", new URL(link.url).pathname + new URL(link.url).search);
+    expect(res.status).toBe(200);
+    expect(res.text).toBe("a,b\n");
+  });
+});
+
 describe("the server process", () => {
   test("serves with ASSAY_OBJECT_STORE set; a missing bucket stops it at start with one line naming the setting (exit 2)", async () => {
     const port = 20000 + Math.floor(Math.random() * 20000);

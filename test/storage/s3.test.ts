@@ -206,7 +206,7 @@ describe("S3ObjectStore", () => {
       const store = new S3ObjectStore(s3Config(over));
       const put = await store.put("k", bytesStream(enc.encode("x")), { maxBytes: 10 }).catch((e) => e);
       expect(put).toBeInstanceOf(ObjectStoreError);
-      expect(put.status).toBe(403);
+      expect(put.httpStatus).toBe(403);
       expect(put.code).toBe(over.accessKeyId ? "InvalidAccessKeyId" : "SignatureDoesNotMatch");
       expect(put.message).not.toContain("not-the-secret");
       await expect(store.get("k")).rejects.toBeInstanceOf(ObjectStoreError);
@@ -218,7 +218,7 @@ describe("S3ObjectStore", () => {
   test("a missing bucket: put and get fail with NoSuchBucket (not 'no such object')", async () => {
     const store = new S3ObjectStore(s3Config({ bucket: "no-such-bucket" }));
     const put = await store.put("k", bytesStream(enc.encode("x")), { maxBytes: 10 }).catch((e) => e);
-    expect(put).toMatchObject({ name: "ObjectStoreError", status: 404, code: "NoSuchBucket" });
+    expect(put).toMatchObject({ name: "ObjectStoreError", httpStatus: 404, code: "NoSuchBucket" });
     await expect(store.get("k")).rejects.toMatchObject({ code: "NoSuchBucket" });
   });
 
@@ -229,7 +229,7 @@ describe("S3ObjectStore", () => {
     const store = new S3ObjectStore(s3Config({ endpoint }));
     const put = await store.put("k", bytesStream(enc.encode("x")), { maxBytes: 10 }).catch((e) => e);
     expect(put).toBeInstanceOf(ObjectStoreError);
-    expect(put.status).toBeNull();
+    expect(put.httpStatus).toBeNull();
     await expect(store.stat("k")).rejects.toBeInstanceOf(ObjectStoreError);
   });
 
