@@ -2,10 +2,11 @@
 // overrides) behind a small proxy that checks every SigV4 signature with aws4fetch, an implementation independent of
 // ours (s3rver accepts any V4 signature). So a wrong secret, a changed presigned URL, a presigned PUT with another
 // Content-Type or length, and an expired URL are refused as AWS S3 refuses them: 403 with an XML <Code>.
+import { afterAll, beforeAll } from "bun:test";
 import { rmSync } from "node:fs";
 import { AwsV4Signer } from "aws4fetch";
 import S3rver from "s3rver";
-import { tempDir } from "./helpers";
+import { type Harness, localPath, tempDir } from "./helpers";
 
 export const S3_KEY_ID = "S3RVER";
 export const S3_SECRET = "S3RVER";
@@ -127,6 +128,44 @@ export async function startS3(buckets: string[] = ["assay"]): Promise<S3TestServ
       proxy.stop(true);
       await s3rver.close();
       rmSync(directory, { recursive: true, force: true });
+    },
+  };
+}
+
+export type Backend = "local" | "s3";
+/** The object stores a store-agnostic test file runs against, each in its own describe. */
+export const BACKENDS: Backend[] = ["local", "s3"];
+
+/**
+ * Call at the top of a describe: for "s3" it starts the S3 server (beforeAll, so before the describe's own hooks) and
+ * stops it after. `env()` is what a harness needs on top of its own settings; `put` sends bytes to an upload_url.
+ */
+export function storeBackend(backend: Backend) {
+  let server: S3TestServer | null = null;
+  const prefix = `t${Math.random().toString(36).slice(2, 8)}`;
+  if (backend === "s3") {
+    beforeAll(async () => {
+      server = await startS3();
+    });
+    afterAll(async () => {
+      await server?.stop();
+    });
+  }
+  const s3 = () => {
+    if (!server) throw new Error("the S3 test server is not started (call storeBackend() at the top of the describe)");
+    return server;
+  };
+  return {
+    backend,
+    env: (): Record<string, string> => (backend === "s3" ? s3().env(prefix) : {}),
+    /** A TestClock's start: the store checks presigned URLs against the real time, so with S3 a test clock starts now. */
+    clockStart: (): number | undefined => (backend === "s3" ? Math.floor(Date.now() / 1000) * 1000 : undefined),
+    /** Where upload URLs point. */
+    urlPrefix: () => (backend === "s3" ? `${s3().endpoint}/assay/${prefix}/` : "http://localhost/v1/objects/"),
+    /** PUT to an upload_url: through the app for /v1/objects, over the network to the store for S3. The status. */
+    async put(h: Harness, url: string, bytes: Uint8Array, contentType: string): Promise<number> {
+      if (backend === "local") return (await h.call("PUT", localPath(url), { raw: bytes, headers: { "content-type": contentType } })).status;
+      return (await fetch(url, { method: "PUT", headers: { "content-type": contentType }, body: bytes })).status;
     },
   };
 }
