@@ -63,6 +63,27 @@ describe("documents on S3", () => {
     expect((await h.call("POST", `/v1/documents/${up.id}/complete`, { token: u.liveKey })).body).toEqual(done.body);
   });
 
+  for (const [rel, mime, pages] of [
+    ["pptx/tika-testPPT.pptx", "application/vnd.openxmlformats-officedocument.presentationml.presentation", 3],
+    ["xlsx/tika-testEXCEL.xlsx", "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet", 3],
+    ["docx/tika-testWORD.docx", "application/vnd.openxmlformats-officedocument.wordprocessingml.document", null],
+    ["bad/truncated-pdfjs-wikipedia.pdf", "application/pdf", 422],
+  ] as const) {
+    test(`${rel}: presigned PUT to the bucket, then complete reads it back from there`, async () => {
+      const bytes = corpusFile(rel);
+      const up = await declare({ filename: path.basename(rel), mime_type: mime, size_bytes: bytes.length });
+      expect((await put(up.upload_url, bytes, mime)).status).toBe(200);
+      const done = await h.call("POST", `/v1/documents/${up.id}/complete`, { token: u.liveKey });
+      if (pages === 422) {
+        expect(done.status).toBe(422);
+        expect(done.body.error.code).toBe("unprocessable_document");
+      } else {
+        expect(done.status).toBe(200);
+        expect(done.body).toMatchObject({ size_bytes: bytes.length, page_count: pages, extracted: true, mime_type: mime });
+      }
+    });
+  }
+
   test("a PUT with another Content-Type is refused by the store (403), nothing is stored, complete stays 409; the right PUT works", async () => {
     const csv = corpusFile("csv/tika-testCSV.csv");
     const up = await declare({ filename: "list.csv" });
