@@ -1,6 +1,8 @@
 // The S3 object store against a real S3-compatible server on loopback (test/s3-server.ts): the ObjectStore contract
 // shared with the local store, multipart uploads, presigned URLs, and the failure paths (credentials, bucket, network).
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { writeFileSync } from "node:fs";
+import path from "node:path";
 import { AwsV4Signer } from "aws4fetch";
 import { ConfigError, loadConfig, type S3Config } from "../../src/config";
 import {
@@ -14,6 +16,7 @@ import {
   probeObjectStore,
   S3ObjectStore,
 } from "../../src/storage";
+import { pushObjects } from "../../src/storage/push";
 import { presign, signedHeaders } from "../../src/storage/sigv4";
 import { tempDir, testConfig } from "../helpers";
 import { S3_KEY_ID, S3_SECRET, type S3TestServer, startS3 } from "../s3-server";
@@ -279,6 +282,51 @@ describe("S3ObjectStore", () => {
     expect(await reason({ secretAccessKey: "wrong" })).toStartWith("ASSAY_S3_ACCESS_KEY_ID / ASSAY_S3_SECRET_ACCESS_KEY:");
     expect(await reason({ endpoint: "http://127.0.0.1:9" })).toStartWith("ASSAY_S3_ENDPOINT: cannot reach http://127.0.0.1:9");
   });
+});
+
+describe("moving a data folder's objects/ into a bucket", () => {
+  test("pushObjects copies every key (not the temp files), streamed; a second run skips what is there", async () => {
+    const root = tempDir();
+    const local = new LocalObjectStore(root);
+    await local.put("ws_1/documents/doc_1", bytesStream(enc.encode("original")), { maxBytes: 100 });
+    await local.put("ws_1/runs/run_1/output.md", bytesStream(enc.encode("# out")), { maxBytes: 100 });
+    writeFileSync(path.join(root, "ws_1", ".upload-abc"), "half an upload");
+    const target = new S3ObjectStore(s3Config());
+    expect(await pushObjects(root, target, { dryRun: true })).toEqual({ copied: 2, skipped: 0, bytes: 13 });
+    expect(await target.stat("ws_1/documents/doc_1")).toBeNull();
+    const copied: string[] = [];
+    expect(await pushObjects(root, target, { onCopy: (k) => copied.push(k) })).toEqual({ copied: 2, skipped: 0, bytes: 13 });
+    expect(copied).toEqual(["ws_1/documents/doc_1", "ws_1/runs/run_1/output.md"]);
+    expect(await (await target.get("ws_1/runs/run_1/output.md"))!.text()).toBe("# out");
+    await local.put("ws_1/documents/doc_2", bytesStream(enc.encode("new")), { maxBytes: 100 });
+    expect(await pushObjects(root, target)).toEqual({ copied: 1, skipped: 2, bytes: 3 });
+  });
+
+  test("assay push-objects copies a data folder's objects/ into the bucket and says how many", async () => {
+    const dataDir = tempDir();
+    const local = new LocalObjectStore(path.join(dataDir, "objects"));
+    await local.put("ws_9/documents/doc_9", bytesStream(enc.encode("kept")), { maxBytes: 100 });
+    const cfg = s3Config();
+    const env = {
+      ...process.env,
+      ASSAY_DATA_DIR: dataDir,
+      ASSAY_OBJECT_STORE: `s3://${cfg.bucket}/${cfg.prefix}`,
+      ASSAY_S3_ENDPOINT: s3.endpoint,
+      ASSAY_S3_ACCESS_KEY_ID: S3_KEY_ID,
+      ASSAY_S3_SECRET_ACCESS_KEY: S3_SECRET,
+    };
+    const child = Bun.spawn([process.execPath, "src/main.ts", "push-objects"], {
+      cwd: path.resolve(import.meta.dir, "../.."),
+      env,
+      stdout: "pipe",
+      stderr: "pipe",
+    });
+    const [code, out] = await Promise.all([child.exited, new Response(child.stdout).text()]);
+    expect(code).toBe(0);
+    expect(out).toContain("copied ws_9/documents/doc_9");
+    expect(out).toContain(`1 copied (4 bytes), 0 already in s3://assay/${cfg.prefix}`);
+    expect(await (await new S3ObjectStore(cfg).get("ws_9/documents/doc_9"))!.text()).toBe("kept");
+  }, 60_000);
 });
 
 describe("configuration", () => {
