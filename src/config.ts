@@ -35,6 +35,22 @@ export interface Config {
   logLevel: LogLevel;
   /** GET /metrics: off (null), or on with an optional bearer token for scrapers (admins may always read it). */
   metrics: { token: string | null } | null;
+  /** Stored files on an S3-compatible store (ASSAY_OBJECT_STORE=s3://…); null = files under <dataDir>/objects. */
+  s3: S3Config | null;
+}
+
+export interface S3Config {
+  bucket: string;
+  /** "" or a key prefix ending in "/". */
+  prefix: string;
+  /** http(s) origin, no trailing slash. */
+  endpoint: string;
+  region: string;
+  accessKeyId: string;
+  secretAccessKey: string;
+  sessionToken: string | null;
+  /** https://endpoint/bucket/key rather than https://bucket.endpoint/key. */
+  forcePathStyle: boolean;
 }
 
 export class ConfigError extends Error {
@@ -74,6 +90,12 @@ export const SETTINGS = [
   "ASSAY_LOG_LEVEL",
   "ASSAY_METRICS",
   "ASSAY_METRICS_TOKEN",
+  "ASSAY_OBJECT_STORE",
+  "ASSAY_S3_ENDPOINT",
+  "ASSAY_S3_REGION",
+  "ASSAY_S3_ACCESS_KEY_ID",
+  "ASSAY_S3_SECRET_ACCESS_KEY",
+  "ASSAY_S3_FORCE_PATH_STYLE",
 ] as const;
 
 /** ASSAY_DATA_DIR → data-dir. */
@@ -119,6 +141,57 @@ function cidrs(name: string, raw: string | null): string[] | null {
     }
   }
   return list.length ? list : null;
+}
+
+const BUCKET = /^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/;
+const PREFIX_SEGMENT = /^[A-Za-z0-9_.-]+$/;
+
+/**
+ * ASSAY_OBJECT_STORE and the S3 settings; each ASSAY_S3_* falls back to its standard AWS variable. ASSAY_S3_* set
+ * without ASSAY_OBJECT_STORE is refused (it would silently do nothing); AWS_* alone is not (other tools use them).
+ */
+function s3Config(opt: (name: string) => string | null, url: (name: string, raw: string) => string): S3Config | null {
+  const raw = opt("ASSAY_OBJECT_STORE");
+  if (raw === null) {
+    const stray = ["ASSAY_S3_ENDPOINT", "ASSAY_S3_REGION", "ASSAY_S3_ACCESS_KEY_ID", "ASSAY_S3_SECRET_ACCESS_KEY", "ASSAY_S3_FORCE_PATH_STYLE"].find(
+      (name) => opt(name) !== null,
+    );
+    if (stray) throw new ConfigError(`${stray}: set ASSAY_OBJECT_STORE=s3://bucket/prefix too, or unset it`);
+    return null;
+  }
+  const m = /^s3:\/\/([^/]+)(?:\/(.*))?$/.exec(raw.trim());
+  if (!m) throw new ConfigError(`ASSAY_OBJECT_STORE: "${raw}" is not s3://bucket or s3://bucket/prefix`);
+  const [, bucket, prefixRaw = ""] = m;
+  if (!BUCKET.test(bucket) || bucket.includes("..")) throw new ConfigError(`ASSAY_OBJECT_STORE: "${bucket}" is not a valid bucket name`);
+  const segments = prefixRaw.split("/").filter(Boolean);
+  if (segments.some((seg) => !PREFIX_SEGMENT.test(seg) || seg === "." || seg === "..")) {
+    throw new ConfigError(`ASSAY_OBJECT_STORE: the prefix "${prefixRaw}" may hold only letters, digits, "_", ".", "-" and "/"`);
+  }
+  const region = opt("ASSAY_S3_REGION") ?? opt("AWS_REGION") ?? opt("AWS_DEFAULT_REGION") ?? "us-east-1";
+  if (!/^[a-z0-9-]{1,64}$/.test(region)) throw new ConfigError(`ASSAY_S3_REGION: "${region}" is not a region like us-east-1`);
+  const endpointRaw = opt("ASSAY_S3_ENDPOINT") ?? opt("AWS_ENDPOINT_URL_S3") ?? opt("AWS_ENDPOINT_URL");
+  const endpoint = endpointRaw === null ? `https://s3.${region}.amazonaws.com` : url("ASSAY_S3_ENDPOINT", endpointRaw);
+  if (new URL(endpoint).pathname !== "/") throw new ConfigError(`ASSAY_S3_ENDPOINT: "${endpoint}" must be an origin without a path`);
+  const accessKeyId = opt("ASSAY_S3_ACCESS_KEY_ID") ?? opt("AWS_ACCESS_KEY_ID");
+  const secretAccessKey = opt("ASSAY_S3_SECRET_ACCESS_KEY") ?? opt("AWS_SECRET_ACCESS_KEY");
+  if (accessKeyId === null) throw new ConfigError("ASSAY_S3_ACCESS_KEY_ID: required with ASSAY_OBJECT_STORE (or AWS_ACCESS_KEY_ID)");
+  if (secretAccessKey === null) throw new ConfigError("ASSAY_S3_SECRET_ACCESS_KEY: required with ASSAY_OBJECT_STORE (or AWS_SECRET_ACCESS_KEY)");
+  const pathStyle = opt("ASSAY_S3_FORCE_PATH_STYLE");
+  if (pathStyle !== null && !["0", "1", "true", "false"].includes(pathStyle)) {
+    throw new ConfigError(`ASSAY_S3_FORCE_PATH_STYLE: "${pathStyle}" is not 1, 0, true or false`);
+  }
+  return {
+    bucket,
+    prefix: segments.length ? `${segments.join("/")}/` : "",
+    endpoint,
+    region,
+    accessKeyId,
+    secretAccessKey,
+    sessionToken: opt("AWS_SESSION_TOKEN"),
+    // A self-hosted store (MinIO, Ceph) is reached by address, where bucket.host names do not resolve: path style
+    // unless told otherwise. AWS itself (no endpoint given) gets virtual-hosted style.
+    forcePathStyle: pathStyle === null ? endpointRaw !== null : pathStyle === "1" || pathStyle === "true",
+  };
 }
 
 /** The configuration from the environment and the settings given as flags (parsed, see flagsToEnv); flags win. */
@@ -217,6 +290,7 @@ export function loadConfig(env: Source = process.env, flags: Source = {}): Confi
       : null,
     logLevel: logLevel as LogLevel,
     metrics: metricsRaw === "1" ? { token: metricsToken } : null,
+    s3: s3Config(opt, url),
   };
 }
 
@@ -242,5 +316,6 @@ export function describeConfig(config: Config): Record<string, unknown> {
     adminPassword: mask(config.adminPassword),
     llm: config.llm && { ...config.llm, apiKey: mask(config.llm.apiKey) },
     metrics: config.metrics && { token: mask(config.metrics.token) },
+    s3: config.s3 && { ...config.s3, secretAccessKey: mask(config.s3.secretAccessKey), sessionToken: mask(config.s3.sessionToken) },
   };
 }

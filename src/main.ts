@@ -192,6 +192,29 @@ const commands: Command[] = [
     },
   },
   {
+    name: "push-objects",
+    summary: "copy the data folder's stored files (objects/) into the S3 store ASSAY_OBJECT_STORE names",
+    synopsis: "push-objects [--dry-run] [--<setting> VALUE …]",
+    options: { "dry-run": { type: "boolean" } },
+    help: [["--dry-run", "list what would be copied, copy nothing"]],
+    config: true,
+    async run(values) {
+      const config = ensureDataDir(configOf(values));
+      if (!config.s3) throw new UsageError("set ASSAY_OBJECT_STORE=s3://bucket/prefix (and its credentials) to push to", this);
+      const { probeObjectStore, objectStore } = await import("./storage");
+      const { pushObjects } = await import("./storage/push");
+      await probeObjectStore(config);
+      const dryRun = values["dry-run"] === true;
+      const done = await pushObjects(path.join(config.dataDir, "objects"), objectStore({ config }), {
+        dryRun,
+        onCopy: (key) => console.log(`${dryRun ? "would copy" : "copied"} ${key}`),
+      });
+      const target = `s3://${config.s3.bucket}/${config.s3.prefix}`;
+      console.log(`${done.copied} ${dryRun ? "to copy" : "copied"} (${done.bytes} bytes), ${done.skipped} already in ${target}`);
+      return 0;
+    },
+  },
+  {
     name: "migrate",
     summary: "apply database migrations and exit",
     synopsis: "migrate [--<setting> VALUE …]",

@@ -7,6 +7,7 @@ import { createContext } from "./create-context";
 import { registerJobs } from "./jobs";
 import type { Clock } from "./lib/clock";
 import { ensureAdmin } from "./modules/auth/service";
+import { probeObjectStore } from "./storage";
 
 export interface Running {
   ctx: Context;
@@ -16,6 +17,7 @@ export interface Running {
 
 export async function startServer(baseConfig: Config, clock?: Clock): Promise<Running> {
   const config = ensureDataDir(baseConfig);
+  await probeObjectStore(config);
   const ctx = createContext(config, clock);
   await ensureAdmin(ctx.db, ctx.clock, config);
   const app = createApp(ctx);

@@ -2,7 +2,7 @@
 import { mkdir, open, rename, stat, unlink } from "node:fs/promises";
 import path from "node:path";
 import { base62 } from "../lib/ids";
-import { assertValidKey, ObjectCommitRefused, type ObjectStore, ObjectTooLargeError } from "./object-store";
+import { assertValidKey, ObjectCommitRefused, type ObjectStore, ObjectTooLargeError, type StoredObject } from "./object-store";
 
 export class LocalObjectStore implements ObjectStore {
   constructor(readonly root: string) {}
@@ -50,7 +50,7 @@ export class LocalObjectStore implements ObjectStore {
     return { size };
   }
 
-  async get(key: string): Promise<Blob | null> {
+  async get(key: string): Promise<StoredObject | null> {
     // stat first: Bun.file() of a folder (a key prefix) must not count as an object.
     if (!(await this.stat(key))) return null;
     return Bun.file(this.pathOf(key));

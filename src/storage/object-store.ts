@@ -1,7 +1,15 @@
-// The ObjectStore interface every storage backend implements (local folder today, S3-compatible later) and its typed errors.
+// The ObjectStore interface every storage backend implements (local folder, S3-compatible) and its typed errors.
 
 /** The upload cap of the product: 50 MB per file (spec §8). */
 export const MAX_OBJECT_BYTES = 52_428_800;
+
+/** What get() answers: a Blob-like read once, streamed (a Bun.file for the local store, a GET's body for S3). */
+export interface StoredObject {
+  readonly size: number;
+  stream(): ReadableStream<Uint8Array>;
+  arrayBuffer(): Promise<ArrayBuffer>;
+  text(): Promise<string>;
+}
 
 export interface ObjectStore {
   /**
@@ -9,9 +17,10 @@ export interface ObjectStore {
    * `commitIf` (asked at that moment) still allows it; else nothing changes and ObjectCommitRefused is thrown.
    */
   put(key: string, stream: ReadableStream<Uint8Array>, opts: { maxBytes: number; commitIf?: () => boolean }): Promise<{ size: number }>;
-  /** The object as a Blob (size, stream(), bytes()), or null if there is none. */
-  get(key: string): Promise<Blob | null>;
-  stat(key: string): Promise<{ size: number } | null>;
+  /** The object (size, stream(), arrayBuffer(), text()), or null if there is none. */
+  get(key: string): Promise<StoredObject | null>;
+  /** Size, and the Content-Type the object was stored with where the store keeps one (S3 does, files do not). */
+  stat(key: string): Promise<{ size: number; contentType?: string } | null>;
   /** Removes the object; a missing object is not an error. */
   delete(key: string): Promise<void>;
 }
@@ -64,4 +73,12 @@ export function bytesStream(bytes: Uint8Array): ReadableStream<Uint8Array> {
       controller.close();
     },
   });
+}
+
+/** Content-Disposition with an ASCII fallback and the exact name RFC 5987-encoded when it is not plain ASCII. */
+export function contentDisposition(filename: string): string {
+  const fallback = filename.replace(/[^\x20-\x7e]|["\\]/g, "_");
+  if (fallback === filename) return `attachment; filename="${filename}"`;
+  const encoded = encodeURIComponent(filename).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+  return `attachment; filename="${fallback}"; filename*=UTF-8''${encoded}`;
 }

@@ -7,9 +7,8 @@ import { loadConfig } from "../../src/config";
 import { documents } from "../../src/db/schema";
 import { createUser } from "../../src/modules/auth/service";
 import { createKey } from "../../src/modules/keys/service";
-import { contentDisposition } from "../../src/modules/objects/service";
 import { type Running, startServer } from "../../src/server";
-import { bytesStream, objectStore, signedDownloadUrl, signedUploadUrl } from "../../src/storage";
+import { bytesStream, contentDisposition, objectStore, signedDownloadUrl, signedUploadUrl } from "../../src/storage";
 import { CORPUS, type Harness, harness, TestClock, tempDir } from "../helpers";
 
 const local = (url: string) => {

@@ -7,7 +7,7 @@ import { documents } from "../../db/schema";
 import { ExtractError, type ExtractedDocument, extractInWorker } from "../../extract";
 import { ApiError } from "../../http/errors";
 import { newId } from "../../lib/ids";
-import { bytesStream, MAX_OBJECT_BYTES, objectStore, type SignedUrl, signedUploadUrl } from "../../storage";
+import { bytesStream, MAX_OBJECT_BYTES, objectStore, S3ObjectStore, type SignedUrl, signedUploadUrl } from "../../storage";
 import { type DocumentRow, toDocumentJson } from "./model";
 
 export { type DocumentRow, toDocumentJson };
@@ -91,7 +91,7 @@ export function createPendingDocument(ctx: Context, input: NewUpload): { row: Do
     status: "pending",
   });
   ctx.db.insert(documents).values(row).run();
-  const upload = signedUploadUrl(ctx, row.objectKey, { contentType, maxBytes: input.sizeBytes ?? MAX_OBJECT_BYTES });
+  const upload = signedUploadUrl(ctx, row.objectKey, { contentType, maxBytes: input.sizeBytes ?? MAX_OBJECT_BYTES, declaredSize: input.sizeBytes });
   return { row, upload: { ...upload, contentType } };
 }
 
@@ -180,6 +180,46 @@ function asApiError(err: ExtractError, prefix = ""): ApiError {
 }
 
 /**
+ * The stored size of a presigned upload, checked as the PUT to /v1/objects checks it: at most 50 MB, the declared
+ * size when there is one, the declared type. With an S3 store the bytes went straight to the bucket, so this HEAD is
+ * the first time Assay sees them; a refused object is deleted, so the client may PUT again to the same URL.
+ * null: nothing uploaded yet.
+ */
+export async function checkStoredUpload(ctx: Context, row: DocumentRow): Promise<number | null> {
+  const store = objectStore(ctx);
+  const stat = await store.stat(row.objectKey);
+  // The local store's PUT (/v1/objects) checked all of this while streaming; multipart uploads were stored by Assay.
+  if (!stat || row.status !== "pending" || !(store instanceof S3ObjectStore)) return stat?.size ?? null;
+  const declared = row.declaredSize;
+  let refusal: ApiError | null = null;
+  if (stat.size > (declared ?? MAX_OBJECT_BYTES)) {
+    refusal = new ApiError(
+      413,
+      "payload_too_large",
+      declared !== null
+        ? `The uploaded file is larger than the ${declared} bytes declared for this upload (size_bytes)`
+        : `The uploaded file is larger than the ${MAX_OBJECT_BYTES}-byte (50 MB) limit`,
+    );
+  } else if (declared !== null && stat.size !== declared) {
+    refusal = new ApiError(
+      409,
+      "invalid_state",
+      `The uploaded file has ${stat.size} bytes, not the ${declared} declared (size_bytes): upload it again`,
+    );
+  } else if (stat.contentType !== undefined && row.declaredMimeType !== null) {
+    const given = stat.contentType.split(";")[0].trim().toLowerCase();
+    if (given !== row.declaredMimeType) {
+      refusal = new ApiError(415, "unsupported_media_type", `Content-Type must be ${row.declaredMimeType} as declared, not ${given}`);
+    }
+  }
+  if (refusal) {
+    await store.delete(row.objectKey);
+    throw refusal;
+  }
+  return stat.size;
+}
+
+/**
  * POST /documents/:id/complete. Extracts once: an extracted document is returned as it is, a failed one answers its
  * saved 415/422 again, and one whose bytes have not arrived is 409 invalid_state.
  */
@@ -187,7 +227,7 @@ export async function completeDocument(ctx: Context, workspaceId: string, id: st
   const row = getDocument(ctx.db, workspaceId, id);
   if (row.status === "extracted") return row;
   if (row.status === "failed") throw extractFailure(row);
-  const size = (await objectStore(ctx).stat(row.objectKey))?.size ?? null;
+  const size = await checkStoredUpload(ctx, row);
   if (size === null) throw new ApiError(409, "invalid_state", "The file has not been uploaded yet: PUT it to upload_url first");
   try {
     const { doc, size: read } = await extractStored(ctx, row);

@@ -3,7 +3,15 @@ import { eq } from "drizzle-orm";
 import type { Context } from "../../context";
 import { documents } from "../../db/schema";
 import { ApiError } from "../../http/errors";
-import { isValidKey, MAX_OBJECT_BYTES, ObjectCommitRefused, ObjectTooLargeError, objectStore, verifySignedUrl } from "../../storage";
+import {
+  contentDisposition,
+  isValidKey,
+  MAX_OBJECT_BYTES,
+  ObjectCommitRefused,
+  ObjectTooLargeError,
+  objectStore,
+  verifySignedUrl,
+} from "../../storage";
 
 type SignedQuery = Record<string, string | undefined>;
 
@@ -85,14 +93,6 @@ export async function receiveUpload(ctx: Context, req: UploadRequest): Promise<{
     if (err instanceof ObjectCommitRefused) throw alreadyCompleted();
     throw err;
   }
-}
-
-/** Content-Disposition with an ASCII fallback and the exact name RFC 5987-encoded when it is not plain ASCII. */
-export function contentDisposition(filename: string): string {
-  const fallback = filename.replace(/[^\x20-\x7e]|["\\]/g, "_");
-  if (fallback === filename) return `attachment; filename="${filename}"`;
-  const encoded = encodeURIComponent(filename).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
-  return `attachment; filename="${fallback}"; filename*=UTF-8''${encoded}`;
 }
 
 /** GET: the stored bytes, streamed, with the signed Content-Type and file name. */

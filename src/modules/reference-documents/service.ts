@@ -8,8 +8,8 @@ import { ApiError } from "../../http/errors";
 import { checkName } from "../../http/names";
 import { listPage } from "../../http/pagination";
 import { newId } from "../../lib/ids";
-import { objectStore, UPLOAD_URL_TTL_S } from "../../storage";
-import { createPendingDocument, storeUploadedDocument } from "../documents/service";
+import { UPLOAD_URL_TTL_S } from "../../storage";
+import { checkStoredUpload, createPendingDocument, storeUploadedDocument } from "../documents/service";
 import { enqueueJob, findJob, isClaimable } from "./jobs";
 import { type ReferenceRow, toReferenceDocumentJson } from "./model";
 
@@ -108,7 +108,7 @@ export async function completeReference(ctx: Context, workspaceId: string, id: s
   const ref = getReference(ctx.db, workspaceId, id);
   if (ref.status !== "processing" || findJob(ctx.db, INDEX_JOB, ref.id)) return ref;
   const doc = ctx.db.select().from(documents).where(eq(documents.id, ref.documentId)).get();
-  if (!doc || !(await objectStore(ctx).stat(doc.objectKey))) {
+  if (!doc || (await checkStoredUpload(ctx, doc)) === null) {
     throw new ApiError(409, "invalid_state", "The file has not been uploaded yet: PUT it to upload_url first");
   }
   tx(ctx.db, () => {

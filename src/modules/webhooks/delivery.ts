@@ -26,6 +26,8 @@ export type WebhookConfig = Pick<
   | "webhookAllowedNetworks"
   | "secret"
   | "publicUrl"
+  | "dataDir"
+  | "s3"
 >;
 type Attempt = DeliveryRow["attempts"][number];
 
@@ -167,7 +169,7 @@ export async function sendAttempt(
   try {
     const target = await deliveryTarget(endpoint.url, timeoutMs, resolve, config.webhookAllowedNetworks);
     if ("problem" in target) return done(null, target.problem);
-    const body = resignDownloadUrls(delivery.payload, config.secret, config.publicUrl, startedAt);
+    const body = resignDownloadUrls(delivery.payload, config, startedAt);
     const headers = {
       ...(target.host ? { host: target.host } : {}),
       "content-type": "application/json",
