@@ -182,6 +182,7 @@ export interface WebhookEndpoint {
 }
 export interface WebhookDelivery {
   id: string;
+  event_id?: string;
   event_type: string;
   status: "pending" | "succeeded" | "failed";
   attempts: { at: string; status: number | null; duration_ms: number; error?: string }[];
