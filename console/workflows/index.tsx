@@ -133,7 +133,7 @@ function WorkflowForm({ editing, onDone, onClose }: { editing: Workflow | null; 
       </select>
       <label for="wf-name">Name</label>
       <input id="wf-name" required maxLength={200} value={name} onInput={(e) => setName(e.currentTarget.value)} />
-      <fieldset>
+      <fieldset class="stack">
         <legend>Prompt</legend>
         <label for="wf-template">Start from a template</label>
         <select id="wf-template" value={templateId} disabled={fixed} onChange={(e) => pickTemplate(e.currentTarget.value)}>
