@@ -5,7 +5,7 @@ import { credits, ErrorBox, H1, Link, Status, usePoll, when } from "../ui";
 
 const seconds = (a: string | null, b: string | null) => (a && b ? `${((Date.parse(b) - Date.parse(a)) / 1000).toFixed(1)} s` : "—");
 /** A quote's place in words: "page 3", "sheet “Scores”", "slide 2, notes", "row 14", "section “Method”". */
-export const where = (loc: Record<string, string | number>) =>
+const where = (loc: Record<string, string | number>) =>
   Object.entries(loc)
     .map(([k, v]) => (typeof v === "number" ? `${k} ${v}` : `${k} “${v}”`))
     .join(", ");

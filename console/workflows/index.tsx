@@ -6,7 +6,7 @@ import { ErrorBox, H1, Link, Status, usePoll, when } from "../ui";
 
 /** What the schema box says as you type: empty (no schema), an object schema, or what is wrong with it. */
 type SchemaCheck = { ok: true; value: Record<string, unknown> | null; words: string } | { ok: false; words: string };
-export function checkSchema(text: string): SchemaCheck {
+function checkSchema(text: string): SchemaCheck {
   if (!text.trim()) return { ok: true, value: null, words: "No output schema: the product's own evaluation shape is used." };
   let value: unknown;
   try {
