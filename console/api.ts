@@ -25,6 +25,27 @@ export interface UsageReport {
   period: { from: string; to: string };
   total_runs: number;
   total_credits: number;
+  by_workflow?: { workflow_id: string; name: string; runs: number; credits: number }[];
+}
+export interface PromptTemplate {
+  id: string;
+  slug: string;
+  title: string;
+  description: string | null;
+  category: string;
+  user_prompt_seed: string;
+  recommended_output_format: OutputFormat | null;
+  locale: string;
+}
+export const CATEGORIES = ["general", "education", "legal", "grading", "hr"] as const;
+export interface InputDocument {
+  id: string;
+  filename?: string;
+  mime_type: string | null;
+  size_bytes: number | null;
+  page_count: number | null;
+  extracted: boolean;
+  created_at: string;
 }
 type ReferenceStatus = "processing" | "ready" | "failed";
 export interface ReferenceDocument {
@@ -48,15 +69,41 @@ export interface Product {
 }
 export const OUTPUT_FORMATS = ["json", "markdown", "docx", "xlsx", "csv"] as const;
 export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
+export const MODEL_POLICIES = ["auto", "gemini-file-search", "deepseek-1m-fulltext", "hybrid"] as const;
+export type ModelPolicy = (typeof MODEL_POLICIES)[number];
 export interface Workflow {
   id: string;
   product_code: string;
   name: string;
   status: "active" | "paused" | "archived";
+  prompt_template_id: string | null;
   user_prompt: string | null;
   reference_document_ids: string[];
   output_format: OutputFormat;
+  output_schema: Record<string, unknown> | null;
+  default_mode: "sync" | "async";
+  default_model_policy: ModelPolicy;
+  webhook_endpoint_id: string | null;
   created_at: string;
+  updated_at?: string;
+}
+export interface NewWorkflow {
+  product_code: string;
+  name: string;
+  prompt_template_id?: string;
+  user_prompt?: string;
+  reference_document_ids: string[];
+  output_format: OutputFormat;
+  output_schema?: Record<string, unknown>;
+  default_mode?: "sync" | "async";
+  default_model_policy?: ModelPolicy;
+  webhook_endpoint_id?: string;
+}
+export interface WorkflowChange {
+  name?: string;
+  status?: Workflow["status"];
+  user_prompt?: string | null;
+  output_schema?: Record<string, unknown> | null;
 }
 export const RUN_STATUSES = ["queued", "running", "succeeded", "failed", "canceled", "refunded"] as const;
 type RunStatus = (typeof RUN_STATUSES)[number];
@@ -116,6 +163,8 @@ export interface ApiKey {
   last4: string;
   scopes: string[];
   status: "active" | "revoked";
+  rate_limit_rpm?: number | null;
+  expires_at?: string | null;
   last_used_at: string | null;
   created_at: string;
 }
@@ -133,6 +182,7 @@ export interface WebhookEndpoint {
 }
 export interface WebhookDelivery {
   id: string;
+  event_id?: string;
   event_type: string;
   status: "pending" | "succeeded" | "failed";
   attempts: { at: string; status: number | null; duration_ms: number; error?: string }[];
@@ -269,7 +319,11 @@ export const api = {
     }
   },
   balance: () => call<Balance>("GET", "/usage/balance"),
-  usage: () => call<UsageReport>("GET", "/usage"),
+  /** Runs and credits from `from` to `to` (YYYY-MM-DD, both included); without them, the current month. */
+  usage: (from?: string, to?: string) => call<UsageReport>("GET", `/usage${q({ from, to })}`),
+  promptTemplates: () => call<{ data: PromptTemplate[] }>("GET", "/prompt-templates"),
+  generatePrompt: (body: { goal: string; category: string; output_format: OutputFormat }) =>
+    call<{ user_prompt: string; recommended_output_format: OutputFormat | null }>("POST", "/prompt-templates/generate", body),
   products: () => call<{ data: Product[] }>("GET", "/products"),
 
   references: (cursor?: string | null) => call<Page<ReferenceDocument>>("GET", `/reference-documents${q({ limit: 100, cursor })}`),
@@ -295,22 +349,17 @@ export const api = {
       ...(file.type ? { mime_type: file.type } : {}),
     });
     await put(created.upload_url, file, created.upload_content_type, onProgress);
-    return call<{ id: string; extracted: boolean }>("POST", `/documents/${id(created.id)}/complete`);
+    return call<InputDocument>("POST", `/documents/${id(created.id)}/complete`);
   },
+  document: (docId: string) => call<InputDocument>("GET", `/documents/${id(docId)}`),
 
   workflows: (cursor?: string | null) => call<Page<Workflow>>("GET", `/workflows${q({ limit: 100, cursor })}`),
   workflow: (wfId: string) => call<Workflow>("GET", `/workflows/${id(wfId)}`),
-  createWorkflow: (body: {
-    product_code: string;
-    name: string;
-    user_prompt?: string;
-    reference_document_ids: string[];
-    output_format: OutputFormat;
-  }) => call<Workflow>("POST", "/workflows", body),
-  updateWorkflow: (wfId: string, body: { status?: Workflow["status"]; name?: string }) => call<Workflow>("PATCH", `/workflows/${id(wfId)}`, body),
+  createWorkflow: (body: NewWorkflow) => call<Workflow>("POST", "/workflows", body),
+  updateWorkflow: (wfId: string, body: WorkflowChange) => call<Workflow>("PATCH", `/workflows/${id(wfId)}`, body),
   deleteWorkflow: (wfId: string) => call("DELETE", `/workflows/${id(wfId)}`),
 
-  runs: (filter: { status?: string; workflow_id?: string; cursor?: string | null; limit?: number }) =>
+  runs: (filter: { status?: string; workflow_id?: string; mode?: string; cursor?: string | null; limit?: number }) =>
     call<Page<Run>>("GET", `/runs${q({ limit: filter.limit ?? 20, ...filter })}`),
   run: (runId: string) => call<Run>("GET", `/runs/${id(runId)}`),
   startRun: (wfId: string, documentIds: string[]) =>
@@ -319,15 +368,19 @@ export const api = {
   runOutput: (runId: string) => call<{ url: string; expires_at: string; mime_type: string }>("GET", `/runs/${id(runId)}/output`),
 
   keys: () => call<{ data: ApiKey[] }>("GET", "/keys"),
-  createKey: (body: { name: string; mode: "live" | "test"; scopes: string[] }) => call<SecretApiKey>("POST", "/keys", body),
+  createKey: (body: { name: string; mode: "live" | "test"; scopes: string[]; rate_limit_rpm?: number; expires_at?: string }) =>
+    call<SecretApiKey>("POST", "/keys", body),
   revokeKey: (keyId: string) => call<ApiKey>("DELETE", `/keys/${id(keyId)}`),
 
   webhooks: () => call<{ data: WebhookEndpoint[] }>("GET", "/webhook-endpoints"),
   createWebhook: (url: string, events: string[]) =>
     call<WebhookEndpoint & { secret: string; warning: string }>("POST", "/webhook-endpoints", { url, events }),
+  updateWebhook: (whkId: string, body: { url?: string; events?: string[]; status?: WebhookEndpoint["status"] }) =>
+    call<WebhookEndpoint>("PATCH", `/webhook-endpoints/${id(whkId)}`, body),
   deleteWebhook: (whkId: string) => call("DELETE", `/webhook-endpoints/${id(whkId)}`),
   deliveries: (whkId: string) => call<Page<WebhookDelivery>>("GET", `/webhook-endpoints/${id(whkId)}/deliveries${q({ limit: 50 })}`),
   retryDelivery: (whkId: string, whdId: string) => call<WebhookDelivery>("POST", `/webhook-endpoints/${id(whkId)}/deliveries/${id(whdId)}/retry`),
 
+  refundRun: (runId: string) => call<Run>("POST", `/admin/runs/${id(runId)}/refund`),
   grantCredits: (body: { email: string; amount: number; kind: "regular" | "bonus"; note?: string }) => call<Balance>("POST", "/admin/credits", body),
 };

@@ -1,7 +1,42 @@
-// Admin (administrators only): grant or debit a user's workspace credits with POST /v1/admin/credits.
+// Admin (administrators only): grant or debit a user's workspace credits (POST /v1/admin/credits) and refund a
+// succeeded run (POST /v1/admin/runs/{id}/refund). The API has no endpoint to create users.
 import { useState } from "preact/hooks";
-import { api, type Balance } from "../api";
+import { api, type Balance, type Run } from "../api";
 import { credits, ErrorBox, H1 } from "../ui";
+
+function Refund() {
+  const [runId, setRunId] = useState("");
+  const [done, setDone] = useState<Run | null>(null);
+  const [error, setError] = useState<unknown>(null);
+  const submit = async (e: Event) => {
+    e.preventDefault();
+    setError(null);
+    setDone(null);
+    if (!confirm(`Refund the run ${runId.trim()}? Its charged credits go back to its workspace.`)) return;
+    try {
+      setDone(await api.refundRun(runId.trim()));
+    } catch (err) {
+      setError(err);
+    }
+  };
+  return (
+    <>
+      <form class="panel" onSubmit={submit} aria-labelledby="refund-title">
+        <h2 id="refund-title">Refund a run</h2>
+        <p class="hint">A succeeded run becomes refunded and the credits it was charged return to its workspace.</p>
+        <label for="refund-run">Run id</label>
+        <input id="refund-run" required placeholder="run_…" value={runId} onInput={(e) => setRunId(e.currentTarget.value)} />
+        <button type="submit">Refund</button>
+      </form>
+      <ErrorBox error={error} />
+      {done && (
+        <p role="status">
+          Run {done.id} is now {done.status}; {credits(done.quoted_credits)} quoted credits, {credits(done.charged_credits)} charged.
+        </p>
+      )}
+    </>
+  );
+}
 
 export function AdminPage() {
   const [email, setEmail] = useState("");
@@ -41,11 +76,13 @@ export function AdminPage() {
       </form>
       <ErrorBox error={error} />
       {result && (
-        <p role="status">
+        <p role="status" data-testid="grant-result">
           {result.email} now has {credits(result.balance.pro_credits)} pro credits ({credits(result.balance.regular_pro)} regular,{" "}
           {credits(result.balance.bonus_pro)} bonus).
         </p>
       )}
+      <Refund />
+      <p class="hint">Users: the API has no endpoint to create users or change their role, so the console cannot either.</p>
     </>
   );
 }

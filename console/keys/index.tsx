@@ -11,14 +11,27 @@ export function KeysPage() {
   const [created, setCreated] = useState<SecretApiKey | null>(null);
   const [error, setError] = useState<unknown>(null);
   const [busy, setBusy] = useState(false);
+  const [rpm, setRpm] = useState("");
+  const [expires, setExpires] = useState("");
 
   const create = async (e: Event) => {
     e.preventDefault();
     setBusy(true);
     setError(null);
     try {
-      setCreated(await api.createKey({ name, mode, scopes }));
+      setCreated(
+        await api.createKey({
+          name,
+          mode,
+          scopes,
+          ...(rpm ? { rate_limit_rpm: Number(rpm) } : {}),
+          // The end of the chosen day, UTC.
+          ...(expires ? { expires_at: `${expires}T23:59:59Z` } : {}),
+        }),
+      );
       setName("");
+      setRpm("");
+      setExpires("");
       list.reload();
     } catch (err) {
       setError(err);
@@ -66,6 +79,10 @@ export function KeysPage() {
             </label>
           ))}
         </fieldset>
+        <label for="key-rpm">Rate limit, requests a minute (optional; empty = the server's default)</label>
+        <input id="key-rpm" type="number" min={1} max={100000} step={1} value={rpm} onInput={(e) => setRpm(e.currentTarget.value)} />
+        <label for="key-expires">Expires after (optional; the end of that day, UTC)</label>
+        <input id="key-expires" type="date" value={expires} onInput={(e) => setExpires(e.currentTarget.value)} />
         <button type="submit" disabled={busy || scopes.length === 0}>
           Create key
         </button>
@@ -81,6 +98,7 @@ export function KeysPage() {
                 <th scope="col">Key</th>
                 <th scope="col">Mode</th>
                 <th scope="col">Status</th>
+                <th scope="col">Limits</th>
                 <th scope="col">Last used</th>
                 <th scope="col">
                   <span class="sr">Actions</span>
@@ -103,7 +121,11 @@ export function KeysPage() {
                   <td>
                     <Status value={k.status} />
                   </td>
-                  <td>{when(k.last_used_at)}</td>
+                  <td>
+                    {k.rate_limit_rpm ? `${k.rate_limit_rpm}/min` : "default rate"}
+                    <div class="hint">{k.expires_at ? `expires ${when(k.expires_at)}` : "no expiry"}</div>
+                  </td>
+                  <td>{k.last_used_at ? when(k.last_used_at) : "never"}</td>
                   <td>
                     {k.status === "active" && (
                       <button type="button" class="danger" onClick={() => revoke(k)} aria-label={`Revoke ${k.name}`}>

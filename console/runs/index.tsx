@@ -71,15 +71,31 @@ function StartRun() {
 
 export function RunsPage() {
   const [status, setStatus] = useState("");
+  const [workflow, setWorkflow] = useState("");
+  const [mode, setMode] = useState("");
+  const [limit, setLimit] = useState(20);
   // Cursors of the pages before this one (Previous pops), and this page's own cursor.
   const [history, setHistory] = useState<(string | null)[]>([]);
   const [cursor, setCursor] = useState<string | null>(null);
+  const workflows = usePoll(
+    () => api.workflows(),
+    0,
+    () => false,
+  );
   const list = usePoll(
-    () => api.runs({ status, cursor }),
+    () => api.runs({ status, workflow_id: workflow, mode, limit, cursor }),
     2000,
     (page) => page.data.some((r: Run) => r.status === "queued" || r.status === "running"),
-    [status, cursor],
+    [status, workflow, mode, limit, cursor],
   );
+  // A new filter starts again from the first page.
+  const filter =
+    <T,>(set: (v: T) => void) =>
+    (v: T) => {
+      set(v);
+      setHistory([]);
+      setCursor(null);
+    };
   const next = list.value?.next_cursor;
   return (
     <>
@@ -87,24 +103,50 @@ export function RunsPage() {
       <StartRun />
       <section aria-labelledby="runs-list">
         <h2 id="runs-list">All runs</h2>
-        <label for="runs-status">Status</label>
-        <select
-          id="runs-status"
-          value={status}
-          onChange={(e) => {
-            setStatus(e.currentTarget.value);
-            setHistory([]);
-            setCursor(null);
-          }}
-        >
-          <option value="">any</option>
-          {RUN_STATUSES.map((s) => (
-            <option key={s} value={s}>
-              {s}
-            </option>
-          ))}
-        </select>
-        <ErrorBox error={list.error} />
+        <div class="filters">
+          <div>
+            <label for="runs-status">Status</label>
+            <select id="runs-status" value={status} onChange={(e) => filter(setStatus)(e.currentTarget.value)}>
+              <option value="">any</option>
+              {RUN_STATUSES.map((s) => (
+                <option key={s} value={s}>
+                  {s}
+                </option>
+              ))}
+            </select>
+          </div>
+          <div>
+            <label for="runs-workflow">Workflow</label>
+            <select id="runs-workflow" value={workflow} onChange={(e) => filter(setWorkflow)(e.currentTarget.value)}>
+              <option value="">any</option>
+              {workflows.value?.data.map((w) => (
+                <option key={w.id} value={w.id}>
+                  {w.name}
+                </option>
+              ))}
+            </select>
+          </div>
+          <div>
+            <label for="runs-mode">Mode</label>
+            <select id="runs-mode" value={mode} onChange={(e) => filter(setMode)(e.currentTarget.value)}>
+              <option value="">live and test</option>
+              <option value="live">live</option>
+              <option value="test">test</option>
+            </select>
+          </div>
+          <div>
+            <label for="runs-limit">Per page</label>
+            <select id="runs-limit" value={limit} onChange={(e) => filter(setLimit)(Number(e.currentTarget.value))}>
+              {[5, 20, 50, 100].map((n) => (
+                <option key={n} value={n}>
+                  {n}
+                </option>
+              ))}
+            </select>
+          </div>
+        </div>
+        <p class="hint">GET /v1/runs filters by status, workflow and mode; it has no date filter.</p>
+        <ErrorBox error={list.error || workflows.error} />
         {list.value && <RunTable runs={list.value.data} />}
         <div class="pager">
           <button
@@ -117,6 +159,9 @@ export function RunsPage() {
           >
             Previous page
           </button>
+          <span class="hint" aria-live="polite" data-testid="page-number">
+            page {history.length + 1}
+          </span>
           <button
             type="button"
             disabled={!next}

@@ -4,12 +4,56 @@ import { api, type Criterion, type Run } from "../api";
 import { credits, ErrorBox, H1, Link, Status, usePoll, when } from "../ui";
 
 const seconds = (a: string | null, b: string | null) => (a && b ? `${((Date.parse(b) - Date.parse(a)) / 1000).toFixed(1)} s` : "—");
+/** A quote's place in words: "page 3", "sheet “Scores”", "slide 2, notes", "row 14", "section “Method”". */
 const where = (loc: Record<string, string | number>) =>
   Object.entries(loc)
-    .map(([k, v]) => `${k} ${v}`)
+    .map(([k, v]) => (typeof v === "number" ? `${k} ${v}` : `${k} “${v}”`))
     .join(", ");
 
+type Quote = Criterion["evidence"][number];
+
+/**
+ * A quote in its document: the document's name, size and pages (GET /v1/documents/{id}), the quote's page, sheet or
+ * slide, and the quoted passage highlighted. The /v1 API returns a document's metadata but not its extracted text, so
+ * the passage shown is the quote itself (verbatim from the document: the server checks every quote against the text).
+ */
+function QuoteInContext({ quote, onClose }: { quote: Quote; onClose: () => void }) {
+  const doc = usePoll(
+    () => api.document(quote.document_id),
+    0,
+    () => false,
+    [quote.document_id],
+  );
+  const d = doc.value;
+  const place = Object.keys(quote.location).length ? where(quote.location) : "the whole document (it has no pages)";
+  return (
+    <section class="context" aria-label="Quote in context" data-testid="quote-context">
+      <h4>
+        In {d?.filename ?? quote.document_id} — {place}
+      </h4>
+      <ErrorBox error={doc.error} />
+      {d && (
+        <p class="hint">
+          {d.id} · {d.mime_type ?? "unknown type"}
+          {d.page_count != null ? ` · ${d.page_count} ${d.page_count === 1 ? "page" : "pages"} (or sheets, slides)` : ""}
+          {d.size_bytes != null ? ` · ${d.size_bytes.toLocaleString()} bytes` : ""}
+        </p>
+      )}
+      <p class="passage">
+        <span class="hint">…</span> <mark>{quote.quote}</mark> <span class="hint">…</span>
+      </p>
+      <p class="hint">
+        The API does not return a document's extracted text, so only the quoted passage is shown, exactly as it appears in the document at this place.
+      </p>
+      <button type="button" onClick={onClose}>
+        Close
+      </button>
+    </section>
+  );
+}
+
 function CriterionView({ c }: { c: Criterion }) {
+  const [open, setOpen] = useState<number | null>(null);
   return (
     <article class="criterion">
       <h3>
@@ -21,13 +65,22 @@ function CriterionView({ c }: { c: Criterion }) {
       <p>{c.rationale}</p>
       {c.evidence.length > 0 && (
         <ul class="evidence" aria-label={`Evidence for ${c.title}`}>
-          {c.evidence.map((e) => (
+          {c.evidence.map((e, i) => (
             <li key={`${e.document_id}:${e.quote}`}>
-              <blockquote>{e.quote}</blockquote>
+              <button
+                type="button"
+                class="quote"
+                aria-expanded={open === i}
+                aria-label={`Show in context: ${e.quote}`}
+                onClick={() => setOpen(open === i ? null : i)}
+              >
+                <q>{e.quote}</q>
+              </button>
               <span class="hint">
                 {e.document_id}
                 {Object.keys(e.location).length ? ` · ${where(e.location)}` : ""}
               </span>
+              {open === i && <QuoteInContext quote={e} onClose={() => setOpen(null)} />}
             </li>
           ))}
         </ul>

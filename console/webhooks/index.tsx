@@ -1,7 +1,53 @@
-// Webhooks: endpoints (create with the secret shown once, delete) and an endpoint's deliveries with "retry now".
+// Webhooks: endpoints (create with the secret shown once, edit events, pause/resume, delete) and an endpoint's
+// deliveries with their attempts, next retry and "retry now".
 import { useState } from "preact/hooks";
 import { api, EVENT_TYPES, type WebhookEndpoint } from "../api";
 import { ErrorBox, H1, Secret, Status, usePoll, when } from "../ui";
+
+function EditEvents({ endpoint, onSaved, onClose }: { endpoint: WebhookEndpoint; onSaved: () => void; onClose: () => void }) {
+  const [events, setEvents] = useState<string[]>(endpoint.events);
+  const [error, setError] = useState<unknown>(null);
+  const save = async (e: Event) => {
+    e.preventDefault();
+    setError(null);
+    try {
+      await api.updateWebhook(endpoint.id, { events });
+      onSaved();
+      onClose();
+    } catch (err) {
+      setError(err);
+    }
+  };
+  return (
+    <form class="panel" onSubmit={save} aria-labelledby="whk-edit">
+      <h2 id="whk-edit" tabIndex={-1}>
+        Events sent to {endpoint.url}
+      </h2>
+      <fieldset>
+        <legend>Events</legend>
+        {EVENT_TYPES.map((t) => (
+          <label key={t} class="check">
+            <input
+              type="checkbox"
+              checked={events.includes(t)}
+              onChange={(e) => setEvents(e.currentTarget.checked ? [...events, t] : events.filter((x) => x !== t))}
+            />{" "}
+            {t}
+          </label>
+        ))}
+      </fieldset>
+      <ErrorBox error={error} />
+      <div class="actions">
+        <button type="submit" disabled={events.length === 0}>
+          Save events
+        </button>
+        <button type="button" class="danger" onClick={onClose}>
+          Cancel
+        </button>
+      </div>
+    </form>
+  );
+}
 
 function Deliveries({ endpoint }: { endpoint: WebhookEndpoint }) {
   const list = usePoll(
@@ -29,7 +75,8 @@ function Deliveries({ endpoint }: { endpoint: WebhookEndpoint }) {
         {list.value?.data.map((d) => (
           <li key={d.id}>
             <strong>{d.event_type}</strong> <Status value={d.status} /> <span class="hint">{when(d.created_at)}</span>
-            {d.next_attempt_at && <span class="hint"> · next attempt {when(d.next_attempt_at)}</span>}
+            {d.next_attempt_at && <span class="hint"> · next retry {when(d.next_attempt_at)}</span>}
+            {d.event_id && <div class="hint">event {d.event_id} (the API does not return a delivery's payload)</div>}
             <ol aria-label="Attempts">
               {d.attempts.map((a) => (
                 <li key={a.at}>
@@ -55,6 +102,7 @@ export function WebhooksPage() {
   const [events, setEvents] = useState<string[]>([...EVENT_TYPES]);
   const [created, setCreated] = useState<{ url: string; secret: string; warning: string } | null>(null);
   const [open, setOpen] = useState<WebhookEndpoint | null>(null);
+  const [editing, setEditing] = useState<WebhookEndpoint | null>(null);
   const [error, setError] = useState<unknown>(null);
 
   const create = async (e: Event) => {
@@ -63,6 +111,15 @@ export function WebhooksPage() {
     try {
       setCreated(await api.createWebhook(url, events));
       setUrl("");
+      list.reload();
+    } catch (err) {
+      setError(err);
+    }
+  };
+  const toggle = async (ep: WebhookEndpoint) => {
+    setError(null);
+    try {
+      await api.updateWebhook(ep.id, { status: ep.status === "active" ? "disabled" : "active" });
       list.reload();
     } catch (err) {
       setError(err);
@@ -130,7 +187,7 @@ export function WebhooksPage() {
             </thead>
             <tbody>
               {list.value.data.map((ep) => (
-                <tr key={ep.id}>
+                <tr key={ep.id} data-endpoint={ep.url}>
                   <td>{ep.url}</td>
                   <td>{ep.events.join(", ")}</td>
                   <td>
@@ -140,6 +197,19 @@ export function WebhooksPage() {
                   <td class="actions">
                     <button type="button" onClick={() => setOpen(ep)} aria-label={`Deliveries to ${ep.url}`}>
                       Deliveries
+                    </button>
+                    <button
+                      type="button"
+                      onClick={() => {
+                        setEditing(ep);
+                        requestAnimationFrame(() => document.getElementById("whk-edit")?.focus());
+                      }}
+                      aria-label={`Edit events of ${ep.url}`}
+                    >
+                      Edit events
+                    </button>
+                    <button type="button" onClick={() => toggle(ep)} aria-label={`${ep.status === "active" ? "Pause" : "Resume"} ${ep.url}`}>
+                      {ep.status === "active" ? "Pause" : "Resume"}
                     </button>
                     <button type="button" class="danger" onClick={() => remove(ep)} aria-label={`Delete ${ep.url}`}>
                       Delete
@@ -151,6 +221,7 @@ export function WebhooksPage() {
           </table>
         </div>
       )}
+      {editing && <EditEvents key={editing.id} endpoint={editing} onSaved={list.reload} onClose={() => setEditing(null)} />}
       {open && <Deliveries endpoint={open} />}
     </>
   );

@@ -48,6 +48,33 @@ const receiverUrl = `http://127.0.0.1:${receiver.port}`;
 
 // Long pages (a run) are shot as the visible window only, which keeps the PNGs small enough for docs/console/.
 const shot = (name: string, fullPage = true) => page.screenshot({ path: path.join(shots, `${name}.png`), fullPage });
+/** Waits until `fn` holds (page.waitForFunction would evaluate a string, which the console's CSP forbids). */
+const until = async (what: string, fn: () => Promise<boolean>, ms = 10_000) => {
+  const end = Date.now() + ms;
+  while (!(await fn())) {
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await Bun.sleep(50);
+  }
+};
+/** An error answer the test asked for is logged by Chromium ("Failed to load resource … 409"): take that one line out. */
+const expectLogged = async (status: number) => {
+  await until(`the browser to log HTTP ${status}`, async () => browserErrors.some((e) => e.includes(`status of ${status}`)));
+  browserErrors.splice(
+    browserErrors.findIndex((e) => e.includes(`status of ${status}`)),
+    1,
+  );
+};
+/** The signed-in session's token, read from the tab (the console keeps it in sessionStorage). */
+const sessionToken = async () => JSON.parse((await page.evaluate<string>("sessionStorage.getItem('assay.session')")) ?? "{}").token as string;
+const v1 = async (method: string, url: string, body?: unknown, token?: string) => {
+  const res = await fetch(`${base}/v1${url}`, {
+    method,
+    headers: { authorization: `Bearer ${token ?? (await sessionToken())}`, ...(body ? { "content-type": "application/json" } : {}) },
+    body: body ? JSON.stringify(body) : undefined,
+  });
+  if (!res.ok) throw new Error(`${method} ${url}: ${res.status} ${await res.text()}`);
+  return (await res.json()) as Record<string, unknown>;
+};
 const nav = (name: string) => page.getByRole("navigation", { name: "Main" }).getByRole("link", { name, exact: true }).click();
 
 describe.skipIf(!enabled)("web console in Chromium", () => {
@@ -147,7 +174,7 @@ describe.skipIf(!enabled)("web console in Chromium", () => {
   test("a workflow is created with the rubric, a prompt and DOCX output", async () => {
     await nav("Workflows");
     await page.getByLabel("Name").fill("Year 10 essays");
-    await page.getByLabel("Prompt").fill("Grade the essay against the rubric; quote it as evidence.");
+    await page.getByLabel("Prompt text").fill("Grade the essay against the rubric; quote it as evidence.");
     await page.getByRole("checkbox", { name: /rubric/ }).check();
     await page.getByLabel("Output format").selectOption("docx");
     await page.getByRole("button", { name: "Create workflow" }).click();
@@ -166,9 +193,26 @@ describe.skipIf(!enabled)("web console in Chromium", () => {
     expect(score).toBeGreaterThanOrEqual(0);
     expect(score).toBeLessThanOrEqual(100);
     expect(await page.locator("article.criterion").count()).toBeGreaterThan(0);
-    expect(await page.locator("article.criterion blockquote").count()).toBeGreaterThan(0);
+    expect(await page.locator("article.criterion button.quote").count()).toBeGreaterThan(0);
     await shot("run", false);
   }, 45_000);
+
+  test("clicking an evidence quote shows it highlighted in its document, with the document and the place named", async () => {
+    const quote = page.locator("article.criterion button.quote").first();
+    const text = (await quote.textContent())!.trim();
+    await quote.focus();
+    await page.keyboard.press("Enter"); // keyboard only
+    const context = page.getByTestId("quote-context");
+    await context.waitFor();
+    expect(await quote.getAttribute("aria-expanded")).toBe("true");
+    expect((await context.locator("mark").textContent())!.trim()).toBe(text);
+    // The document's metadata comes from GET /v1/documents/{id}: its file name heads the panel.
+    await context.getByRole("heading", { name: /In essay\.txt — / }).waitFor();
+    expect(await context.textContent()).toContain("text/plain");
+    await context.screenshot({ path: path.join(shots, "quote.png") });
+    await context.getByRole("button", { name: "Close" }).click();
+    await context.waitFor({ state: "detached" });
+  });
 
   test("the run's output file downloads as a DOCX", async () => {
     const [download] = await Promise.all([page.waitForEvent("download"), page.getByRole("button", { name: /Download output/ }).click()]);
@@ -176,6 +220,63 @@ describe.skipIf(!enabled)("web console in Chromium", () => {
     const bytes = await Bun.file((await download.path())!).bytes();
     expect(String.fromCharCode(bytes[0], bytes[1])).toBe("PK"); // a DOCX is a ZIP
   });
+
+  test("a workflow is made from a template and a generated prompt, with an output schema checked as you type", async () => {
+    await nav("Workflows");
+    const form = page.locator("form", { has: page.getByRole("heading", { name: "New workflow" }) });
+    await form.getByLabel("Name", { exact: true }).fill("Contract review");
+    // A template fills the prompt.
+    const templates = form.getByLabel("Start from a template");
+    const first = await templates.locator("option").nth(1).getAttribute("value");
+    await templates.selectOption(first!);
+    expect((await form.getByLabel("Prompt text").inputValue()).length).toBeGreaterThan(20);
+    // A prompt generated from a goal replaces it.
+    await form.getByLabel("Or generate one from a goal").fill("Check supplier contracts for a termination clause");
+    await form.getByLabel("Category").selectOption("legal");
+    const before = await form.getByLabel("Prompt text").inputValue();
+    await form.getByRole("button", { name: "Generate prompt" }).click();
+    await until("a generated prompt", async () => (await form.getByLabel("Prompt text").inputValue()) !== before);
+    expect(await form.getByLabel("Prompt text").inputValue()).toContain("termination");
+    // The schema box answers as you type.
+    const schema = form.getByLabel(/Output schema/);
+    const check = form.getByTestId("schema-check");
+    await schema.fill('{"type": "object", "properties": {');
+    expect(await check.textContent()).toMatch(/^Not valid JSON/);
+    expect(await form.getByRole("button", { name: "Create workflow" }).isDisabled()).toBe(true);
+    await schema.fill('{"type": "array"}');
+    expect(await check.textContent()).toContain("must describe an object");
+    // Valid JSON the server refuses: its answer is shown in words with the request id.
+    await schema.fill('{"type": "object", "properties": {"clause": {"type": "no-such-type"}}}');
+    expect(await check.textContent()).toMatch(/^Valid JSON/);
+    await form.getByLabel("Output format").selectOption("json");
+    await form.getByLabel("Model policy").selectOption("hybrid");
+    await form.getByRole("button", { name: "Create workflow" }).click();
+    const refused = form.getByRole("alert");
+    await refused.waitFor();
+    expect(await refused.textContent()).toMatch(/HTTP 400\] — request id req_\w+/);
+    await expectLogged(400);
+    await schema.fill('{"type": "object", "required": ["clause"], "properties": {"clause": {"type": "string"}, "risk": {"type": "string"}}}');
+    expect(await check.textContent()).toContain("2 properties (clause, risk), 1 required");
+    await form.getByRole("button", { name: "Create workflow" }).click();
+    const row = page.locator('tr[data-workflow="Contract review"]');
+    await row.waitFor();
+    expect(await row.textContent()).toContain("hybrid");
+    expect(await row.textContent()).toContain("own output schema");
+    await shot("workflow-new");
+    // Edit: the name and the schema change; pause and resume.
+    await row.getByRole("button", { name: "Edit Contract review" }).click();
+    const edit = page.locator("form", { has: page.getByRole("heading", { name: "Edit Contract review" }) });
+    expect(await edit.getByLabel(/Output schema/).inputValue()).toContain('"clause"');
+    await edit.getByLabel("Name", { exact: true }).fill("Contract review v2");
+    await edit.getByRole("button", { name: "Save changes" }).click();
+    await edit.getByRole("status").getByText("Saved Contract review v2.").waitFor();
+    await edit.getByRole("button", { name: "Close" }).click();
+    const renamed = page.locator('tr[data-workflow="Contract review v2"]');
+    await renamed.getByRole("button", { name: "Pause Contract review v2" }).click();
+    await renamed.getByText("paused").waitFor();
+    await renamed.getByRole("button", { name: "Resume Contract review v2" }).click();
+    await renamed.getByText("active").waitFor();
+  }, 30_000);
 
   test("the runs list filters by status and links to the run; the home page shows it", async () => {
     await nav("Runs");
@@ -190,17 +291,67 @@ describe.skipIf(!enabled)("web console in Chromium", () => {
     await shot("home");
   });
 
+  test("the home page charts runs and credits per day for 30 days", async () => {
+    const chart = page.getByTestId("usage-chart");
+    await chart.waitFor();
+    expect(await chart.locator("rect.bar-runs").count()).toBe(30);
+    expect(await chart.locator("rect.bar-credits").count()).toBe(30);
+    expect(await chart.getAttribute("aria-label")).toMatch(/: 1 runs, [\d.]+ credits$/);
+    // Today's bar (the last) is the full height: the only day with a run.
+    expect(Number(await chart.locator("rect.bar-runs").last().getAttribute("height"))).toBeGreaterThan(100);
+    await page.getByRole("heading", { name: "Credits used this month" }).waitFor();
+  });
+
+  test("runs are filtered by workflow and mode, and paged with Next and Previous", async () => {
+    // Six more runs with a test key (stubbed, free), on the essay the first run used.
+    const run = await v1("GET", `/runs/${runId}`);
+    const key = await v1("POST", "/keys", { name: "pager", mode: "test" });
+    for (let i = 0; i < 6; i++) {
+      await v1("POST", `/workflows/${run.workflow_id}/runs`, { mode: "async", input_documents: run.input_documents }, key.token as string);
+    }
+    await nav("Runs");
+    const rows = page.locator('section[aria-labelledby="runs-list"] tbody tr');
+    await page.getByLabel("Mode").selectOption("test");
+    await page.getByLabel("Per page").selectOption("5");
+    await until("5 rows", async () => (await rows.count()) === 5);
+    expect(await page.getByRole("button", { name: "Previous page" }).isDisabled()).toBe(true);
+    const firstPage = await rows.first().getByRole("link").textContent();
+    await page.getByRole("button", { name: "Next page" }).click();
+    await page.getByTestId("page-number").getByText("page 2").waitFor();
+    await until("1 rows", async () => (await rows.count()) === 1);
+    expect(await page.getByRole("button", { name: "Next page" }).isDisabled()).toBe(true);
+    await shot("runs-paged");
+    await page.getByRole("button", { name: "Previous page" }).click();
+    await page.getByTestId("page-number").getByText("page 1").waitFor();
+    await until("5 rows", async () => (await rows.count()) === 5);
+    expect(await rows.first().getByRole("link").textContent()).toBe(firstPage);
+    // By workflow: the essay workflow has them all; the contract workflow none.
+    await page.getByLabel("Mode").selectOption("live");
+    await page.getByRole("region", { name: "All runs" }).getByLabel("Workflow").selectOption({ label: "Year 10 essays" });
+    await page.getByRole("link", { name: runId }).waitFor();
+    await page.getByRole("region", { name: "All runs" }).getByLabel("Workflow").selectOption({ label: "Contract review v2" });
+    await page.getByText("No runs yet.").waitFor();
+    await page.getByRole("region", { name: "All runs" }).getByLabel("Workflow").selectOption("");
+    await page.getByLabel("Mode").selectOption("");
+    await page.getByLabel("Per page").selectOption("20");
+  }, 30_000);
+
   test("an API key is created with chosen scopes, its token shown once, and revoked after confirmation", async () => {
     await nav("API keys");
     await page.getByLabel("Name").fill("ci pipeline");
     await page.getByRole("radio", { name: /test/ }).check();
     await page.getByRole("checkbox", { name: "webhooks:write" }).uncheck();
+    await page.getByLabel(/Rate limit/).fill("60");
+    await page.getByLabel(/Expires after/).fill("2099-12-31");
     await page.getByRole("button", { name: "Create key" }).click();
     const token = await page.locator("[data-secret]").textContent();
     expect(token).toMatch(/^svc_test_/);
     const row = page.locator('tr[data-key="ci pipeline"]');
     await row.getByText("active").waitFor();
     expect(await row.textContent()).not.toContain("webhooks:write");
+    expect(await row.textContent()).toContain("60/min");
+    expect(await row.textContent()).toContain("expires");
+    expect(await row.textContent()).toContain("never"); // not used yet
     await shot("keys");
     // The key works against the API, then stops working once revoked.
     const me = () => fetch(`${base}/v1/auth/me`, { headers: { authorization: `Bearer ${token}` } });
@@ -231,6 +382,17 @@ describe.skipIf(!enabled)("web console in Chromium", () => {
     await delivery.getByText("succeeded").waitFor();
     expect(await delivery.getByText(/: 200 in \d+ ms/).count()).toBe(1);
     await shot("webhooks");
+    // Edit the events; pause and resume the endpoint.
+    const endpoint = page.locator(`tr[data-endpoint="${receiverUrl}/hook"]`);
+    await endpoint.getByRole("button", { name: `Edit events of ${receiverUrl}/hook` }).click();
+    await page.getByRole("group", { name: "Events" }).last().getByRole("checkbox", { name: "run.failed" }).uncheck();
+    await page.getByRole("button", { name: "Save events" }).click();
+    await page.getByRole("button", { name: "Save events" }).waitFor({ state: "detached" });
+    expect(await endpoint.textContent()).not.toContain("run.failed");
+    await endpoint.getByRole("button", { name: `Pause ${receiverUrl}/hook` }).click();
+    await endpoint.getByText("disabled").waitFor();
+    await endpoint.getByRole("button", { name: `Resume ${receiverUrl}/hook` }).click();
+    await endpoint.getByText("active").waitFor();
   }, 45_000);
 
   test("a workflow is archived, restored and deleted; a reference document is deleted", async () => {
@@ -273,6 +435,23 @@ describe.skipIf(!enabled)("web console in Chromium", () => {
     await shot("run-dark", false);
     await page.emulateMedia({ colorScheme: "light" });
   }, 30_000);
+
+  test("an admin refunds the succeeded run; a second refund is refused in words", async () => {
+    await page.goto(`${base}/console/admin`);
+    await page.getByLabel("Run id").fill(runId);
+    page.once("dialog", (d) => d.accept());
+    await page.getByRole("button", { name: "Refund" }).click();
+    await page.getByRole("status").getByText(`Run ${runId} is now refunded`).waitFor();
+    await shot("admin-refund");
+    page.once("dialog", (d) => d.accept());
+    await page.getByRole("button", { name: "Refund" }).click();
+    expect(await page.getByRole("alert").textContent()).toMatch(/invalid_state, HTTP 409\] — request id req_\w+/);
+    await expectLogged(409);
+    // The runs list shows it refunded.
+    await nav("Runs");
+    await page.getByLabel("Status").selectOption("refunded");
+    await page.getByRole("link", { name: runId }).waitFor();
+  });
 
   test("logging out returns to the sign-in page and forgets the session", async () => {
     await page.getByRole("button", { name: "Log out" }).click();
