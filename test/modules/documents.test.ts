@@ -6,6 +6,7 @@ import { eq } from "drizzle-orm";
 import { documents } from "../../src/db/schema";
 import { ApiError } from "../../src/http/errors";
 import { createDocumentFromBytes, getCompletedDocument, toDocumentJson } from "../../src/modules/documents/service";
+import { indexNext } from "../../src/modules/reference-documents/worker";
 import { objectStore } from "../../src/storage";
 import { CORPUS, corpusFile, type Harness, harness, localPath, scenarios, signUp, TestClock } from "../helpers";
 
@@ -334,4 +335,45 @@ describe("service helpers for runs", () => {
     const png = await createDocumentFromBytes(h.ctx, { workspaceId: u.workspaceId, filename: "x.png", mimeType: "", bytes: PNG }).catch((e) => e);
     expect(png).toMatchObject({ status: 415, code: "unsupported_media_type" });
   });
+});
+
+describe("GET /v1/documents/:id/text (an Assay extension)", () => {
+  test("answers the extracted text by page, so a quote can be found at its place", async () => {
+    const rel = `pdf/${readdirSync(path.join(CORPUS, "pdf")).filter((f) => f.endsWith(".pdf"))[0]}`;
+    const { upload, done } = await uploadAndComplete(rel, "application/pdf");
+    expect(done.status).toBe(200);
+    const r = await h.call("GET", `/v1/documents/${upload.id}/text`, { token: u.liveKey });
+    expect(r.status).toBe(200);
+    expect(r.body).toMatchObject({ object: "document_text", document_id: upload.id, format: "pdf", page_count: done.body.page_count });
+    expect(r.body.sections.length).toBeGreaterThan(0);
+    expect(r.body.sections.every((s: { location: { page?: number } }) => Number.isInteger(s.location.page))).toBe(true);
+    // The text is the one runs read: it matches what extraction stored.
+    const stored = h.ctx.db.select().from(documents).where(eq(documents.id, upload.id)).get();
+    expect(r.body.sections.map((s: { text: string }) => s.text).join("\n\n")).toBe((stored?.extracted as { text: string }).text);
+  });
+
+  test("409 before complete, 404 for another workspace's document", async () => {
+    const upload = await start({ filename: "a.txt", mime_type: "text/plain" });
+    const early = await h.call("GET", `/v1/documents/${upload.id}/text`, { token: u.liveKey });
+    expect(early.status).toBe(409);
+    expect(early.body.error.code).toBe("invalid_state");
+    const other = await signUp(h);
+    const foreign = await h.call("GET", `/v1/documents/${upload.id}/text`, { token: other.liveKey });
+    expect(foreign.status).toBe(404);
+  });
+});
+
+test("GET /v1/reference-documents/:id/text answers the indexed text once ready (409 before)", async () => {
+  const form = new FormData();
+  form.set("name", "Rubric");
+  form.set("file", new File(["# Rubric\n\n## Thesis\nA clear thesis.\n"], "rubric.md", { type: "text/markdown" }));
+  const ref = await h.call("POST", "/v1/reference-documents", { token: u.liveKey, raw: form });
+  expect(ref.status).toBe(201);
+  const url = `/v1/reference-documents/${ref.body.id}/text`;
+  if (ref.body.status === "processing") expect((await h.call("GET", url, { token: u.liveKey })).status).toBe(409);
+  while (await indexNext(h.ctx)) {}
+  const r = await h.call("GET", url, { token: u.liveKey });
+  expect(r.status).toBe(200);
+  expect(r.body.format).toBe("md");
+  expect(r.body.sections.map((s: { text: string }) => s.text).join("\n")).toContain("A clear thesis.");
 });

@@ -1,10 +1,10 @@
-// Routes: POST /v1/documents, POST /v1/documents/:document_id/complete, GET /v1/documents/:document_id.
+// Routes: POST /v1/documents, POST /v1/documents/:document_id/complete, GET /v1/documents/:document_id (and /text).
 import { Elysia } from "elysia";
 import type { Context } from "../../context";
 import { authGuard } from "../../http/auth-guard";
 import { ErrorBody } from "../../http/errors";
-import { CreateDocumentBody, Document, DocumentUpload, toDocumentJson } from "./model";
-import { completeDocument, createPendingDocument, getDocument } from "./service";
+import { CreateDocumentBody, Document, DocumentText, DocumentUpload, toDocumentJson, toDocumentText } from "./model";
+import { completeDocument, createPendingDocument, documentText, getDocument } from "./service";
 
 export const documentRoutes = (ctx: Context) =>
   new Elysia({ prefix: "/v1/documents", tags: ["Documents"] })
@@ -46,4 +46,20 @@ export const documentRoutes = (ctx: Context) =>
       auth: "documents:write",
       response: { 200: Document },
       detail: { summary: "Get an input document", description: "Needs the scope documents:write, like the other document endpoints." },
-    });
+    })
+    .get(
+      "/:document_id/text",
+      ({ auth, params }) => {
+        const { row, extracted } = documentText(ctx.db, auth.workspaceId, params.document_id);
+        return toDocumentText(row, extracted);
+      },
+      {
+        auth: "documents:write",
+        response: { 200: DocumentText, 404: ErrorBody, 409: ErrorBody },
+        detail: {
+          summary: "The extracted text of an input document",
+          description:
+            "An Assay extension: the text runs are evaluated on, by page, slide, sheet or part, so an evidence quote can be shown in place. 409 invalid_state before complete.",
+        },
+      },
+    );

@@ -1,6 +1,7 @@
 // Wire format of input documents: the create body, DocumentUpload and Document (spec §2), and the row → JSON mapping.
 import { t } from "elysia";
 import type { documents } from "../../db/schema";
+import type { ExtractedDocument } from "../../extract/types";
 import { JsonInteger } from "../../http/body";
 
 export type DocumentRow = typeof documents.$inferSelect;
@@ -57,5 +58,41 @@ export function toDocumentJson(row: DocumentRow) {
     page_count: extracted ? row.pageCount : null,
     extracted,
     created_at: new Date(row.createdAt).toISOString(),
+  };
+}
+
+const Location = t.Object(
+  {
+    page: t.Optional(t.Integer({ description: "PDF page, 1-based" })),
+    slide: t.Optional(t.Integer({ description: "PPTX slide, 1-based" })),
+    sheet: t.Optional(t.String({ description: "XLSX/XLS sheet name" })),
+    row: t.Optional(t.Integer({ description: "spreadsheet or CSV row, 1-based" })),
+    heading: t.Optional(t.String({ description: "the nearest heading above" })),
+    section: t.Optional(t.String({ description: "another named part: notes, footnotes, a JSON path …" })),
+  },
+  { title: "Location" },
+);
+
+export const DocumentText = t.Object(
+  {
+    object: t.Literal("document_text"),
+    document_id: t.String(),
+    format: t.String({ examples: ["pdf"] }),
+    page_count: t.Union([t.Integer(), t.Null()]),
+    sections: t.Array(t.Object({ location: Location, text: t.String() }), {
+      description: "The extracted text in document order, one entry per page, slide, sheet or part; evidence quotes are substrings of these",
+    }),
+  },
+  { title: "DocumentText" },
+);
+
+/** The extracted text of a document, by the places an evidence quote's location names. */
+export function toDocumentText(row: DocumentRow, extracted: ExtractedDocument) {
+  return {
+    object: "document_text" as const,
+    document_id: row.id,
+    format: extracted.format,
+    page_count: extracted.page_count,
+    sections: extracted.sections.map((s) => ({ location: s.location, text: s.text })),
   };
 }

@@ -110,6 +110,15 @@ export function getDocument(db: Db, workspaceId: string, id: string): DocumentRo
   return row;
 }
 
+/** A document's extracted text; 409 invalid_state before its text is extracted. */
+export function documentText(db: Db, workspaceId: string, id: string): { row: DocumentRow; extracted: ExtractedDocument } {
+  const row = getDocument(db, workspaceId, id);
+  if (row.status !== "extracted" || !row.extracted) {
+    throw new ApiError(409, "invalid_state", `Document ${id} has no text yet: complete its upload first`);
+  }
+  return { row, extracted: row.extracted as ExtractedDocument };
+}
+
 /** The document if it belongs to the workspace and its text is extracted; null otherwise (the caller decides the error). */
 export function getCompletedDocument(db: Db, workspaceId: string, id: string): DocumentRow | null {
   const row = findDocument(db, workspaceId, id);

@@ -5,7 +5,8 @@ import { authGuard } from "../../http/auth-guard";
 import { ErrorBody } from "../../http/errors";
 import { routeDocs } from "../../http/openapi";
 import { ListQuery, Page } from "../../http/pagination";
-import { discardDocuments } from "../documents/service";
+import { DocumentText, toDocumentText } from "../documents/model";
+import { discardDocuments, documentText } from "../documents/service";
 import { readCreateRequest } from "./form";
 import {
   CreateReferenceJson,
@@ -95,6 +96,23 @@ export const referenceDocumentRoutes = (ctx: Context) =>
           "so polling this endpoint sees processing turn into ready or failed. failure_reason is present only when failed.",
       },
     })
+    .get(
+      "/:ref_id/text",
+      ({ auth, params }) => {
+        const ref = readReference(ctx, auth.workspaceId, params.ref_id);
+        const { row, extracted } = documentText(ctx.db, auth.workspaceId, ref.documentId);
+        return toDocumentText(row, extracted);
+      },
+      {
+        auth: "reference_documents:read",
+        response: { 200: DocumentText, 404: ErrorBody, 409: ErrorBody },
+        detail: {
+          summary: "The extracted text of a reference document",
+          description:
+            "An Assay extension: the text that is indexed and retrieved from, by page, slide, sheet or part (document_id is the stored original's). 409 invalid_state until the text is extracted.",
+        },
+      },
+    )
     .delete("/:ref_id", ({ auth, params }) => deleteReference(ctx, auth.workspaceId, params.ref_id), {
       auth: "reference_documents:write",
       response: { 200: DeletedReference },
