@@ -349,7 +349,7 @@ describe("GET /v1/documents/:id/text (an Assay extension)", () => {
     expect(r.body.sections.every((s: { location: { page?: number } }) => Number.isInteger(s.location.page))).toBe(true);
     // The text is the one runs read: it matches what extraction stored.
     const stored = h.ctx.db.select().from(documents).where(eq(documents.id, upload.id)).get();
-    expect(r.body.sections.map((s: { text: string }) => s.text).join("\n\n")).toBe((stored?.extracted as { text: string }).text);
+    expect(r.body.sections.map((s: { text: string }) => s.text).join("\n\n")).toBe((stored?.extracted as { text: string } | undefined)?.text);
   });
 
   test("409 before complete, 404 for another workspace's document", async () => {
