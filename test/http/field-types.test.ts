@@ -109,6 +109,8 @@ function jsonOperations(): Operation[] {
 function baseline(op: Operation, keep?: string): Record<string, Json> {
   const body: Record<string, Json> = structuredClone(op.example ?? {});
   for (const field of Object.keys(body)) if (REAL[field]) body[field] = REAL[field]();
+  // A user to create must be a new one each time.
+  if (op.key === "POST /v1/admin/users") body.email = `u${Math.random().toString(36).slice(2, 10)}@example.org`;
   const pair = EXCLUSIVE[op.key];
   if (pair) delete body[pair.find((f) => f !== (keep && pair.includes(keep) ? keep : pair[0])) as string];
   return body;

@@ -1,17 +1,45 @@
-// Routes (admin sessions only): POST /v1/admin/credits, POST /v1/admin/runs/:run_id/refund.
+// Routes (admin sessions only): POST /v1/admin/credits, POST /v1/admin/runs/:run_id/refund, GET and POST /v1/admin/users.
 import { eq } from "drizzle-orm";
 import { Elysia, t } from "elysia";
 import type { Context } from "../../context";
 import { tx } from "../../db/client";
-import { workspaces } from "../../db/schema";
+import { users, workspaces } from "../../db/schema";
 import { authGuard } from "../../http/auth-guard";
 import { ApiError } from "../../http/errors";
 import { routeDocs } from "../../http/openapi";
-import { findUserByEmail } from "../auth/service";
+import { ListQuery, listPage, Page } from "../../http/pagination";
+import { createUser, findUserByEmail } from "../auth/service";
 import { Run } from "../runs/model";
 import { refundRun, runJson } from "../runs/service";
 import { Balance } from "../usage/model";
 import { getBalance, grantCredits } from "../usage/service";
+
+const AdminUser = t.Object(
+  {
+    id: t.String(),
+    object: t.Literal("user"),
+    email: t.String(),
+    role: t.Union([t.Literal("admin"), t.Literal("member")]),
+    workspace_id: t.String(),
+    created_at: t.String({ format: "date-time" }),
+  },
+  { title: "AdminUser" },
+);
+
+const CreateUserBody = t.Object({
+  email: t.String({ minLength: 1, maxLength: 320, examples: ["teacher@example.org"] }),
+  password: t.String({ minLength: 8, maxLength: 1024, examples: ["a long passphrase"] }),
+  role: t.Optional(t.Union([t.Literal("admin"), t.Literal("member")], { default: "member" })),
+});
+
+const toAdminUser = (u: typeof users.$inferSelect) => ({
+  id: u.id,
+  object: "user" as const,
+  email: u.email,
+  role: u.role,
+  workspace_id: u.workspaceId,
+  created_at: new Date(u.createdAt).toISOString(),
+});
 
 const GrantBody = t.Object({
   workspace_id: t.Optional(t.String()),
@@ -50,6 +78,29 @@ export const adminRoutes = (ctx: Context) =>
         return getBalance(ctx.db, workspaceId);
       },
       { auth: "admin", body: GrantBody, response: { 200: Balance }, detail: { summary: "Grant (or debit) a workspace's credits" } },
+    )
+    .get("/users", ({ query }) => listPage(ctx.db, ctx.config.secret, users, {}, query, toAdminUser), {
+      auth: "admin",
+      query: t.Object(ListQuery),
+      response: { 200: Page(AdminUser) },
+      detail: { summary: "List users (newest first)", description: "An Assay extension, like the whole admin API." },
+    })
+    .post(
+      "/users",
+      async ({ body, set }) => {
+        const user = await createUser(ctx.db, ctx.clock, ctx.config, { email: body.email, password: body.password, role: body.role ?? "member" });
+        set.status = 201;
+        return toAdminUser(user);
+      },
+      {
+        auth: "admin",
+        body: CreateUserBody,
+        response: { 201: AdminUser },
+        detail: routeDocs({
+          summary: "Create a user (with a workspace of its own and ASSAY_INITIAL_CREDITS), as `assay user create` does",
+          "x-errors": ["409"],
+        }),
+      },
     )
     .post("/runs/:run_id/refund", ({ params }) => runJson(ctx, refundRun(ctx, params.run_id)), {
       auth: "admin",
