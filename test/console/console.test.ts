@@ -388,6 +388,8 @@ describe.skipIf(!enabled)("web console in Chromium", () => {
     await page.getByRole("group", { name: "Events" }).last().getByRole("checkbox", { name: "run.failed" }).uncheck();
     await page.getByRole("button", { name: "Save events" }).click();
     await page.getByRole("button", { name: "Save events" }).waitFor({ state: "detached" });
+    // The list re-renders with the saved endpoint a moment after the form closes.
+    for (let i = 0; i < 100 && (await endpoint.textContent())?.includes("run.failed"); i++) await Bun.sleep(50);
     expect(await endpoint.textContent()).not.toContain("run.failed");
     await endpoint.getByRole("button", { name: `Pause ${receiverUrl}/hook` }).click();
     await endpoint.getByText("disabled").waitFor();
