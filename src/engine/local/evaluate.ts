@@ -5,7 +5,7 @@ import type { Criterion, EngineDocument, Evaluation, Evidence } from "../types";
 import type { RubricCriterion } from "./criteria";
 import { FACET_STEMS, type Facet, facetMarkers, targetWords, WRITING_STEMS, type WritingSignals, writingSignals } from "./signals";
 import { contentTerms, isGenericStem, keyTermsOf, termCounts, titleTermsOf, tokenize, topicTermsOf } from "./terms";
-import { type PassLevel, passLevel } from "./verdict";
+import { DEFAULT_PASS_PERCENT, type PassLevel, passLevel } from "./verdict";
 
 export interface LocalInput {
   criteria: RubricCriterion[];
@@ -80,7 +80,6 @@ export function evaluateLocally(input: LocalInput): Evaluation {
   return { summary: summary(criteria, score, verdict, signals, relevance, pass), score, verdict, criteria };
 }
 
-const DEFAULT_PASS_PERCENT = 60;
 /** Points (of 100) either side of the pass line within which disagreeing criteria leave the verdict to a person. */
 const REVIEW_MARGIN = 4;
 
