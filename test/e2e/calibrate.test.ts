@@ -88,7 +88,7 @@ beforeAll(async () => {
     lines.push(`essays/${name},${score},6,4,${ideas},${conventions}`);
   }
   writeFileSync(path.join(graded, "scores.csv"), `${lines.join("\n")}\n`);
-});
+}, 60_000); // a server start and a reference's indexing: slow on a loaded machine
 
 afterAll(async () => {
   child?.kill();
