@@ -367,7 +367,7 @@ function pickEvidence(p: Prepared, passages: Passage[], passageTerms: Set<string
     .slice(0, MAX_EVIDENCE)
     .sort((a, b) => a.i - b.i);
   // Criteria about language have no words to find: the opening sentences show how the input is written.
-  if (chosen.length === 0 && p.facets.includes("language")) {
+  if (chosen.length === 0 && (p.facets.includes("language") || p.facets.includes("mechanics"))) {
     chosen.push(...scored.filter((x) => x.passage.text.split(/\s+/).length >= 8).slice(0, 2));
   }
   return chosen.map(({ passage }) => ({ document_id: passage.documentId, quote: passage.text, location: { ...passage.location } }));
@@ -385,6 +385,7 @@ const FACET_LABEL: Record<Facet, string> = {
   evidence: "evidence",
   organisation: "organisation",
   language: "language",
+  mechanics: "spelling and mechanics",
   argument: "argument",
   counter: "counterargument",
   conclusion: "conclusion",
