@@ -66,9 +66,12 @@ export async function gradeByRubric(req: RubricGradingInput): Promise<RubricGrad
     };
   });
 
+  // The first failure fails the run: the calls still waiting are not made, and those in flight are stopped.
+  const stop = new AbortController();
+  const signal = req.signal ? AbortSignal.any([req.signal, stop.signal]) : stop.signal;
   let next = 0;
   const worker = async () => {
-    while (next < jobs.length) {
+    while (next < jobs.length && !signal.aborted) {
       const { ci, si } = jobs[next++];
       const p = prepared[ci];
       try {
@@ -78,7 +81,7 @@ export async function gradeByRubric(req: RubricGradingInput): Promise<RubricGrad
             apiKey: req.llm.apiKey ?? undefined,
             model: req.llm.model ?? undefined,
             timeoutMs: req.llm.timeoutMs,
-            signal: req.signal,
+            signal,
           },
           { messages: p.messages, schema: p.schema, schemaName: "criterion_grade", validate: p.validate },
         );
@@ -87,12 +90,15 @@ export async function gradeByRubric(req: RubricGradingInput): Promise<RubricGrad
         model = answer.model;
         answers[ci][si] = answer.value as SampleAnswer;
       } catch (e) {
+        stop.abort(e);
         if (e instanceof ModelError) throw new EngineError(e.code, e.message);
         throw e;
       }
     }
   };
   await Promise.all(Array.from({ length: Math.min(CONCURRENCY, jobs.length) }, worker));
+  // The run was taken away from this worker: its reason, not a half-graded evaluation.
+  req.signal?.throwIfAborted();
 
   const disputed: string[] = [];
   const criteria: Criterion[] = req.criteria.map((c, ci) => {

@@ -199,3 +199,23 @@ describe("model grading by rubric criterion", () => {
     for (const c of calls) expect(c.body.messages[1].content).not.toContain("# Criterion:");
   });
 });
+
+test("a criterion whose call fails fails the run with model_error, and the calls still waiting are not made", async () => {
+  const { llm, calls } = fakeModel(() => ({ evidence: [], rationale: "r", score: 10 }));
+  let n = 0;
+  const failing = Bun.serve({
+    port: 0,
+    fetch() {
+      n++;
+      return Response.json({ error: { message: "model not loaded" } }, { status: 400 });
+    },
+  });
+  servers.push(failing);
+  const err = await evaluate(
+    await input({ ...llm, baseUrl: `http://127.0.0.1:${failing.port}/v1` }, { rubric: RUBRIC_MD, text: STRONG_ESSAY }),
+  ).catch((e) => e);
+  expect(err.code).toBe("model_error");
+  expect(err.message).toContain("model not loaded");
+  expect(n).toBeLessThanOrEqual(2); // two in flight at most, not the five criteria
+  expect(calls).toHaveLength(0);
+});
