@@ -9,7 +9,7 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
-import { agreement, formatAgreement, type GradedItem } from "../src/engine/agreement";
+import { AssayApi, type GradedDocument, gradeThroughServer, measure } from "../src/calibrate";
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
@@ -52,22 +52,25 @@ Object.assign(env, {
 const server = Bun.spawn([process.execPath, "run", path.join(root, "src/main.ts"), "serve"], { cwd: tmp, env, stdout: "ignore", stderr: "inherit" });
 const base = `http://127.0.0.1:${port}/v1`;
 
+const api = new AssayApi(base, null);
+
 try {
   await waitHealthy();
-  const session = (await call("POST", "/auth/login", null, { email, password })).token as string;
-  const key = (await call("POST", "/keys", session, { name: "quality bench" })).token as string;
+  const session = (await api.call("POST", "/auth/login", { email, password })).token as string;
+  const key = (await api.withToken(session).call("POST", "/keys", { name: "quality bench" })).token as string;
+  const keyed = api.withToken(key);
 
   const form = new FormData();
   form.append("name", "rubric.md");
   form.append("file", new File([rubric], "rubric.md", { type: "text/markdown" }));
-  const ref = await call("POST", "/reference-documents", key, form);
+  const ref = await keyed.call("POST", "/reference-documents", form);
   for (let i = 0; ; i++) {
-    const r = await call("GET", `/reference-documents/${ref.id}`, key);
+    const r = await keyed.call("GET", `/reference-documents/${ref.id}`);
     if (r.status === "ready") break;
     if (r.status === "failed" || i > 600) throw new Error(`reference ${r.status}: ${r.failure_reason ?? "timed out"}`);
     await Bun.sleep(100);
   }
-  const workflow = await call("POST", "/workflows", key, {
+  const workflow = await keyed.call("POST", "/workflows", {
     product_code: "education",
     name: "Quality bench",
     reference_document_ids: [ref.id],
@@ -75,78 +78,24 @@ try {
     ...(values.prompt ? { user_prompt: values.prompt } : {}),
   });
 
+  // The essays go through the same upload-run-measure code as `assay calibrate` (src/calibrate.ts).
+  const docs: GradedDocument[] = set.essays.map((essay) => ({
+    name: `essay-${essay.id}.txt`,
+    bytes: new TextEncoder().encode(essay.text),
+    human: essay.human_score,
+    humanCriteria: essay.traits
+      ? Object.fromEntries(Object.entries(essay.traits).map(([t, s]) => [t, s.reduce((a, b) => a + b, 0) / s.length]))
+      : undefined,
+  }));
   const started = performance.now();
-  const items: GradedItem[] = new Array(set.essays.length);
-  let next = 0;
-  const worker = async () => {
-    while (next < set.essays.length) {
-      const i = next++;
-      items[i] = await grade(set.essays[i], key, workflow.id as string);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.max(1, Number(values.concurrency)) }, worker));
+  const items = await gradeThroughServer(keyed, workflow.id as string, docs, Math.max(1, Number(values.concurrency)));
   const seconds = (performance.now() - started) / 1000;
-
-  const result = agreement(items, scale);
   console.log(`${set.essays.length} essays from ${dir} through the real server, local evaluator, in ${seconds.toFixed(1)} s`);
-  console.log(formatAgreement(result, scale));
-  const goals = [
-    ["QWK ≥ 0.70", result.qwk >= 0.7],
-    [`Spearman above the word-count baseline (${result.wordCountSpearman?.toFixed(3)})`, result.spearman > (result.wordCountSpearman ?? 1)],
-    ["verdict agreement ≥ 85 %", result.verdictAgreement >= 0.85],
-  ] as const;
-  for (const [goal, met] of goals) console.log(`goal ${goal}: ${met ? "met" : "NOT met"}`);
+  console.log(measure(items, scale).report);
 } finally {
   server.kill();
   await server.exited;
   rmSync(tmp, { recursive: true, force: true });
-}
-
-async function grade(essay: Essay, key: string, workflowId: string): Promise<GradedItem> {
-  const doc = await call("POST", "/documents", key, { filename: `essay-${essay.id}.txt`, mime_type: "text/plain" });
-  const put = await fetch(doc.upload_url as string, {
-    method: "PUT",
-    body: essay.text,
-    headers: { "content-type": (doc.upload_content_type as string | undefined) ?? "text/plain" },
-  });
-  if (!put.ok) throw new Error(`upload: HTTP ${put.status} ${await put.text()}`);
-  await call("POST", `/documents/${doc.id}/complete`, key);
-  const run = await call("POST", `/workflows/${workflowId}/runs`, key, { input_documents: [doc.id] }, { "idempotency-key": crypto.randomUUID() });
-  for (let i = 0; ; i++) {
-    const r = await call("GET", `/runs/${run.id}`, key);
-    if (r.status === "succeeded") {
-      const out = r.output as { score: number; verdict: GradedItem["verdict"]; criteria: { title: string; score: number; max_score: number }[] };
-      const humanCriteria = essay.traits
-        ? Object.fromEntries(Object.entries(essay.traits).map(([t, s]) => [t, s.reduce((a, b) => a + b, 0) / s.length]))
-        : undefined;
-      return {
-        human: essay.human_score,
-        score: out.score,
-        verdict: out.verdict,
-        criteria: out.criteria,
-        humanCriteria,
-        words: essay.text.split(/\s+/).filter(Boolean).length,
-      };
-    }
-    if (r.status === "failed" || r.status === "canceled") throw new Error(`run ${run.id} ${r.status}: ${JSON.stringify(r.error ?? r)}`);
-    if (i > 1200) throw new Error(`run ${run.id} did not finish`);
-    await Bun.sleep(50);
-  }
-}
-
-async function call(method: string, url: string, token: string | null = null, body?: unknown, headers: Record<string, string> = {}): Promise<any> {
-  const h: Record<string, string> = { ...headers };
-  if (token) h.authorization = `Bearer ${token}`;
-  let payload: FormData | string | undefined;
-  if (body instanceof FormData) payload = body;
-  else if (body !== undefined) {
-    h["content-type"] = "application/json";
-    payload = JSON.stringify(body);
-  }
-  const res = await fetch(base + url, { method, headers: h, body: payload });
-  const text = await res.text();
-  if (!res.ok) throw new Error(`${method} ${url}: HTTP ${res.status} ${text}`);
-  return text ? JSON.parse(text) : null;
 }
 
 async function waitHealthy(): Promise<void> {

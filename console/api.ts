@@ -137,7 +137,13 @@ export interface Run {
   output_format: string | null;
   output: (Evaluation & Record<string, unknown>) | null;
   output_file: { url: string; expires_at: string; mime_type: string } | null;
-  usage: { model: string | null; rag_strategy: string | null; input_tokens: number | null; output_tokens: number | null };
+  usage: {
+    model: string | null;
+    rag_strategy: string | null;
+    input_tokens: number | null;
+    output_tokens: number | null;
+    unresolved_quotes?: number | null;
+  };
   error: { code?: string; message?: string } | null;
   created_at: string;
   started_at: string | null;

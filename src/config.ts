@@ -26,7 +26,14 @@ export interface Config {
   webhookEndpointConcurrency: number;
   /** CIDRs webhook targets must fall in; null = anything but link-local and metadata addresses. */
   webhookAllowedNetworks: string[] | null;
-  llm: { baseUrl: string; apiKey: string | null; model: string | null; timeoutMs: number } | null;
+  llm: {
+    baseUrl: string;
+    apiKey: string | null;
+    model: string | null;
+    timeoutMs: number;
+    /** ASSAY_LLM_SAMPLES: calls per rubric criterion; the median is kept and disagreement means needs_review. */
+    samples: number;
+  } | null;
   /** Characters of reference + input text the fulltext policy may send to a model. */
   contextBudgetChars: number;
   /** Default pass threshold (percent of the rubric's maximum) when neither the workflow's prompt nor the rubric states one. */
@@ -81,6 +88,7 @@ export const SETTINGS = [
   "ASSAY_LLM_API_KEY",
   "ASSAY_LLM_MODEL",
   "ASSAY_LLM_TIMEOUT_MS",
+  "ASSAY_LLM_SAMPLES",
   "ASSAY_CONTEXT_BUDGET_CHARS",
   "ASSAY_PASS_THRESHOLD",
   "ASSAY_SHUTDOWN_GRACE_MS",
@@ -277,6 +285,7 @@ export function loadConfig(env: Source = process.env, flags: Source = {}): Confi
           apiKey: opt("ASSAY_LLM_API_KEY"),
           model: opt("ASSAY_LLM_MODEL"),
           timeoutMs: int("ASSAY_LLM_TIMEOUT_MS", 120_000, 1, 3_600_000),
+          samples: int("ASSAY_LLM_SAMPLES", 1, 1, 15),
         }
       : null,
     contextBudgetChars: int("ASSAY_CONTEXT_BUDGET_CHARS", 400_000, 1_000, 100_000_000),

@@ -1,5 +1,5 @@
-// CLI entry: `serve` (default), `user create`, `credits grant`, `extract`, `backup`, `restore`, `migrate`, `doctor`,
-// `health`.
+// CLI entry: `serve` (default), `user create`, `credits grant`, `extract`, `calibrate`, `backup`, `restore`, `migrate`,
+// `doctor`, `health`.
 // Arguments are parsed by node:util parseArgs; every command has --help; usage errors exit 2, failures exit 1.
 import { Database } from "bun:sqlite";
 import { copyFileSync, cpSync, existsSync, mkdirSync, readdirSync, rmSync } from "node:fs";
@@ -139,6 +139,61 @@ const commands: Command[] = [
     async run(values, [file]) {
       const { extractCli } = await import("./extract/cli");
       return extractCli(file, values.json === true);
+    },
+  },
+  {
+    name: "calibrate",
+    summary: "grade a folder of human-graded documents through a running server and print the agreement figures",
+    synopsis: "calibrate --workflow wf_… --graded DIR --key svc_… [--url http://127.0.0.1:8080] [--concurrency N]",
+    options: {
+      workflow: { type: "string" },
+      graded: { type: "string" },
+      url: { type: "string" },
+      key: { type: "string" },
+      concurrency: { type: "string" },
+    },
+    help: [
+      ["--workflow ID", "the workflow whose rubric grades the documents (required)"],
+      ["--graded DIR", "the documents and their human scores in DIR/scores.csv (required; docs/quality.md)"],
+      ["--key K", "an API key of the workflow's workspace (required; each document is one run)"],
+      ["--url URL", "the server (default http://127.0.0.1:8080)"],
+      ["--concurrency N", "runs at a time (default 2)"],
+    ],
+    config: false,
+    async run(values) {
+      const workflow = required(values, "workflow", this);
+      const graded = required(values, "graded", this);
+      const key = required(values, "key", this);
+      const concurrency = Number((values.concurrency as string | undefined) ?? "2");
+      if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > 64)
+        throw new UsageError("--concurrency must be a whole number from 1 to 64", this);
+      let url: URL;
+      try {
+        url = new URL((values.url as string | undefined) ?? "http://127.0.0.1:8080");
+      } catch {
+        throw new UsageError(`--url ${values.url} is not a URL`, this);
+      }
+      const { AssayApi, GradedFolderError, gradeThroughServer, measure, readGradedFolder } = await import("./calibrate");
+      let set: ReturnType<typeof readGradedFolder>;
+      try {
+        set = readGradedFolder(graded);
+      } catch (err) {
+        if (err instanceof GradedFolderError) throw new UsageError(`--graded: ${err.message}`, this);
+        throw err;
+      }
+      const api = new AssayApi(`${url.origin}${url.pathname.replace(/\/+$/, "").replace(/\/v1$/, "")}/v1`, key);
+      try {
+        await api.call("GET", `/workflows/${encodeURIComponent(workflow)}`);
+        const started = performance.now();
+        const items = await gradeThroughServer(api, workflow, set.docs, concurrency);
+        const seconds = ((performance.now() - started) / 1000).toFixed(1);
+        console.log(`${items.length} documents from ${graded} through ${api.base}, workflow ${workflow}, in ${seconds} s`);
+        console.log(measure(items, set.scale).report);
+        return 0;
+      } catch (err) {
+        console.error(`assay: calibrate failed: ${(err as Error).message}`);
+        return 1;
+      }
     },
   },
   {

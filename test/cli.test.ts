@@ -137,7 +137,7 @@ describe("assay CLI", () => {
 });
 
 describe("usage", () => {
-  const COMMANDS = ["serve", "user create", "credits grant", "extract", "backup", "restore", "migrate", "doctor", "health"];
+  const COMMANDS = ["serve", "user create", "credits grant", "extract", "calibrate", "backup", "restore", "migrate", "doctor", "health"];
 
   test("--help and help list every command, on stdout, exit 0", () => {
     for (const args of [["--help"], ["help"], ["-h"]]) {

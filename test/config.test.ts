@@ -43,7 +43,7 @@ describe("loadConfig", () => {
       ASSAY_OIDC_ISSUER: "https://idp.example.org",
       ASSAY_OIDC_AUDIENCE: "assay",
     });
-    expect(c.llm).toEqual({ baseUrl: "http://127.0.0.1:11434/v1", apiKey: null, model: "llama3.1", timeoutMs: 120000 });
+    expect(c.llm).toEqual({ baseUrl: "http://127.0.0.1:11434/v1", apiKey: null, model: "llama3.1", timeoutMs: 120000, samples: 1 });
     expect(c.oidc).toEqual({ issuer: "https://idp.example.org", audience: "assay", jwksUrl: null });
   });
 

@@ -8,9 +8,11 @@ import { fillInWorker, stubInWorker, validateInWorker } from "./compute";
 import { EngineError } from "./errors";
 import { findCriteria } from "./local/criteria";
 import { evaluateLocally } from "./local/evaluate";
+import { DEFAULT_PASS_PERCENT } from "./local/verdict";
 import { evaluateWithModel } from "./model";
 import { placeSections, sectionAt } from "./passages";
 import { type ContextPlan, planContext } from "./policy";
+import { gradeByRubric } from "./rubric-grading";
 import { compileSchema, isPlainObject } from "./schema";
 import { stubEvaluation } from "./stub";
 import type { EngineDocument, EngineReference, Evaluation, ModelPolicy, RunUsage } from "./types";
@@ -69,8 +71,20 @@ export async function evaluate(input: EvaluateInput): Promise<EvaluateResult> {
   if (custom) compileOutputSchema(workflow.outputSchema as object);
   const referenceChars = input.references.reduce((n, r) => n + r.content.text.length, 0);
   const provider = input.mode === "test" ? "test" : input.llm ? "model" : "local";
+  // A model grades a rubric criterion by criterion (docs/models.md): under auto and hybrid, when the references hold a
+  // rubric and the output is the standard evaluation. fulltext sends everything in one call, by design; file_search
+  // treats references as a knowledge base to retrieve from; a custom schema needs the model to write its shape.
+  const rubric =
+    provider === "model" && !custom && (workflow.modelPolicy === "auto" || workflow.modelPolicy === "hybrid")
+      ? findCriteria(
+          input.references.map((r) => r.content),
+          workflow.userPrompt,
+        )
+      : null;
+  const byCriterion = rubric !== null && rubric.source === "references" && rubric.criteria.length > 0;
   const needsRetrieval =
-    provider === "model" || (provider === "local" && workflow.modelPolicy === "gemini-file-search" && referenceChars > LOCAL_WHOLE_REFERENCE_CHARS);
+    (provider === "model" && !byCriterion) ||
+    (provider === "local" && workflow.modelPolicy === "gemini-file-search" && referenceChars > LOCAL_WHOLE_REFERENCE_CHARS);
 
   // Every provider goes through the policy: a test key meets the same context_too_large a live key would.
   const plan = planContext({
@@ -85,7 +99,7 @@ export async function evaluate(input: EvaluateInput): Promise<EvaluateResult> {
 
   input.signal?.throwIfAborted();
   let value: unknown;
-  const usage: RunUsage = { input_tokens: null, output_tokens: null, model: null, rag_strategy: plan.strategy };
+  const usage: RunUsage = { input_tokens: null, output_tokens: null, model: null, rag_strategy: plan.strategy, unresolved_quotes: null };
   if (provider === "test") {
     usage.model = "test";
     const seed = input.runId ?? "test";
@@ -122,6 +136,21 @@ export async function evaluate(input: EvaluateInput): Promise<EvaluateResult> {
       }
       value = filled.value;
     }
+  } else if (byCriterion && rubric) {
+    const graded = await gradeByRubric({
+      llm: input.llm as NonNullable<Config["llm"]>,
+      criteria: rubric.criteria,
+      inputs: input.inputs,
+      prompt: workflow.userPrompt,
+      referenceTexts: input.references.map((r) => r.content.text),
+      passThreshold: input.passThreshold ?? DEFAULT_PASS_PERCENT,
+      signal: input.signal,
+    });
+    usage.input_tokens = graded.usage.input_tokens;
+    usage.output_tokens = graded.usage.output_tokens;
+    usage.model = graded.model;
+    usage.unresolved_quotes = graded.unresolvedQuotes;
+    value = graded.evaluation;
   } else {
     const answer = await evaluateWithModel({
       llm: input.llm as NonNullable<Config["llm"]>,
@@ -133,7 +162,12 @@ export async function evaluate(input: EvaluateInput): Promise<EvaluateResult> {
     usage.input_tokens = answer.usage.input_tokens;
     usage.output_tokens = answer.usage.output_tokens;
     usage.model = answer.model;
-    value = custom ? answer.value : verifyCitations(answer.value as Evaluation, [...input.inputs, ...input.references]).evaluation;
+    if (custom) value = answer.value;
+    else {
+      const checked = verifyCitations(answer.value as Evaluation, [...input.inputs, ...input.references]);
+      value = checked.evaluation;
+      usage.unresolved_quotes = checked.dropped;
+    }
   }
 
   input.signal?.throwIfAborted();

@@ -34,6 +34,8 @@ export interface RunUsage {
   output_tokens: number | null;
   model: string | null;
   rag_strategy: RagStrategy | null;
+  /** Quotes a model gave that are not text of the documents, dropped; null when no model answered. */
+  unresolved_quotes: number | null;
 }
 
 /** A document handed to the engine: its id (doc_… or ref_…), a display name and its extracted content. */

@@ -161,3 +161,34 @@ test("a test key's run with a custom output schema gets its stub from the comput
   expect(["A", "B"]).toContain(output.grade);
   expect(Number.isInteger(output.points)).toBe(true);
 }, 30_000);
+
+test("a live key's run is evaluated by the local evaluator inside the binary, spelling checked against its embedded word list", async () => {
+  const post = async (p: string, token: string | null, body: unknown) =>
+    (await (
+      await fetch(`${base}/v1${p}`, {
+        method: "POST",
+        headers: { "content-type": "application/json", ...(token ? { authorization: `Bearer ${token}` } : {}) },
+        body: JSON.stringify(body),
+      })
+    ).json()) as any;
+  const session = (await post("/auth/login", null, { email: "ops@example.com", password: "binary-password" })).token;
+  const key = (await post("/keys", session, { name: "live" })).token;
+  const wf = await post("/workflows", key, {
+    product_code: "general",
+    name: "spelling",
+    user_prompt: "Check the note.\n\n- Spelling: every word is spelled correctly.\n- Punctuation: every sentence ends with a full stop.",
+  });
+  const doc = await post("/documents", key, { filename: "note.txt", mime_type: "text/plain" });
+  const text = "We recieved the pakage yesterday and it was definately late. The box was wet and the lable was torn.";
+  await fetch(doc.upload_url.replace(/^http:\/\/[^/]+/, base), { method: "PUT", headers: { "content-type": "text/plain" }, body: text });
+  await post(`/documents/${doc.id}/complete`, key, {});
+  const run = await post(`/workflows/${wf.id}/runs`, key, { input_documents: [doc.id] });
+  let now: any = run;
+  for (let i = 0; i < 100 && (now.status === "queued" || now.status === "running"); i++) {
+    await Bun.sleep(100);
+    now = await (await fetch(`${base}/v1/runs/${run.id}`, { headers: { authorization: `Bearer ${key}` } })).json();
+  }
+  expect(now.status).toBe("succeeded");
+  expect(now.usage.model).toBe("local");
+  expect(JSON.stringify(now.output)).toContain("4 of 17 lower-case words not in the English word list");
+}, 30_000);

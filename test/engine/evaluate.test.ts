@@ -71,7 +71,7 @@ describe("policies", () => {
     ["hybrid", "hybrid"],
   ] as const)("%s is reported as rag_strategy %s, by the local provider too", async (policy, strategy) => {
     const r = await evaluate(input({ policy }));
-    expect(r.usage).toEqual({ input_tokens: null, output_tokens: null, model: "local", rag_strategy: strategy });
+    expect(r.usage).toEqual({ input_tokens: null, output_tokens: null, model: "local", rag_strategy: strategy, unresolved_quotes: null });
     expect((r.value as Evaluation).criteria).toHaveLength(5);
   });
 
@@ -137,6 +137,7 @@ function fakeModel(reply: (seen: Seen, n: number) => Response) {
     apiKey: "sk-fake-123456",
     model: "fake-model",
     timeoutMs: 5_000,
+    samples: 1,
   };
   return { llm, calls };
 }
@@ -198,7 +199,7 @@ describe("OpenAI-compatible model", () => {
     expect(calls[0].body.model).toBe("fake-model");
     expect(calls[0].authorization).toBe("Bearer sk-fake-123456");
 
-    expect(r.usage).toEqual({ input_tokens: 1200, output_tokens: 300, model: "fake-model-2026", rag_strategy: "fulltext" });
+    expect(r.usage).toEqual({ input_tokens: 1200, output_tokens: 300, model: "fake-model-2026", rag_strategy: "fulltext", unresolved_quotes: 1 });
     const out = r.value as Evaluation;
     expect(compileSchema(EVALUATION_SCHEMA).validate(out)).toBeNull();
     const quotes = out.criteria[0].evidence.map((e) => e.quote);
@@ -290,7 +291,7 @@ describe("test mode", () => {
     const r = await evaluate(input({ mode: "test", llm, schema, policy: "hybrid" }));
     expect(calls).toHaveLength(0);
     expect(compileSchema(schema).validate(r.value)).toBeNull();
-    expect(r.usage).toEqual({ input_tokens: null, output_tokens: null, model: "test", rag_strategy: "hybrid" });
+    expect(r.usage).toEqual({ input_tokens: null, output_tokens: null, model: "test", rag_strategy: "hybrid", unresolved_quotes: null });
     // The same run id gives the same stub.
     expect((await evaluate(input({ mode: "test", llm, schema, policy: "hybrid" }))).value).toEqual(r.value);
   });

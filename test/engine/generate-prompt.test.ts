@@ -34,7 +34,7 @@ beforeAll(() => {
 });
 afterAll(() => server.stop(true));
 
-const llm = () => ({ baseUrl: `http://127.0.0.1:${server.port}/v1`, apiKey: null, model: "fake-7b", timeoutMs: 2000 });
+const llm = () => ({ baseUrl: `http://127.0.0.1:${server.port}/v1`, apiKey: null, model: "fake-7b", timeoutMs: 2000, samples: 1 });
 
 test("without a model: the deterministic composition", async () => {
   const r = await generatePrompt({ goal: "Screen CVs for a data engineer", category: "hr" }, promptTemplates, null, quiet);

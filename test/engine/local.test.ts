@@ -218,3 +218,36 @@ describe("citations", () => {
     });
   }
 });
+
+describe("spelling", () => {
+  test("misspellings lower the conventions criterion, name the words, and leave the other criteria alone", async () => {
+    const rubric = await textDoc("ref_rubric", "rubric.md", RUBRIC_MD);
+    // The same essay with one word in about twenty misspelled (each a common slip, none a real word).
+    const slips: [string, string][] = [
+      ["because", "becuase"],
+      ["cheapest", "cheepest"],
+      ["temperatures", "temperatuers"],
+      ["according", "acording"],
+      ["summer", "sumer"],
+      ["particles", "particels"],
+      ["thousands", "thousends"],
+      ["reduces", "reduses"],
+      ["property", "proprety"],
+      ["people", "peple"],
+      ["maintenance", "maintenence"],
+      ["practical", "practicle"],
+      ["approve", "aprove"],
+    ];
+    let sloppy = STRONG_ESSAY;
+    for (const [right, wrong] of slips) sloppy = sloppy.replace(right, wrong);
+    const clean = await run([rubric], [await textDoc("doc_a", "essay.txt", STRONG_ESSAY)]);
+    const misspelled = await run([rubric], [await textDoc("doc_a", "essay.txt", sloppy)]);
+    const conventions = (e: Evaluation) => e.criteria.find((c) => c.title === "Conventions") as Evaluation["criteria"][number];
+    expect(conventions(misspelled).score).toBeLessThan(conventions(clean).score);
+    // A word list misses some real words (compounds such as "stormwater"): a small rate is no penalty worth a level.
+    expect(conventions(clean).rationale).toContain("2 of 204 lower-case words not in the English word list (stormwater)");
+    expect(conventions(misspelled).rationale).toContain("becuase");
+    const thesis = (e: Evaluation) => e.criteria.find((c) => c.title === "Thesis")?.score;
+    expect(thesis(misspelled)).toBe(thesis(clean));
+  });
+});

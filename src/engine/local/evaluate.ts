@@ -5,7 +5,7 @@ import type { Criterion, EngineDocument, Evaluation, Evidence } from "../types";
 import type { RubricCriterion } from "./criteria";
 import { FACET_STEMS, type Facet, facetMarkers, targetWords, WRITING_STEMS, type WritingSignals, writingSignals } from "./signals";
 import { contentTerms, isGenericStem, keyTermsOf, termCounts, titleTermsOf, tokenize, topicTermsOf } from "./terms";
-import { type PassLevel, passLevel } from "./verdict";
+import { DEFAULT_PASS_PERCENT, type PassLevel, passLevel } from "./verdict";
 
 export interface LocalInput {
   criteria: RubricCriterion[];
@@ -80,7 +80,6 @@ export function evaluateLocally(input: LocalInput): Evaluation {
   return { summary: summary(criteria, score, verdict, signals, relevance, pass), score, verdict, criteria };
 }
 
-const DEFAULT_PASS_PERCENT = 60;
 /** Points (of 100) either side of the pass line within which disagreeing criteria leave the verdict to a person. */
 const REVIEW_MARGIN = 4;
 
@@ -368,7 +367,7 @@ function pickEvidence(p: Prepared, passages: Passage[], passageTerms: Set<string
     .slice(0, MAX_EVIDENCE)
     .sort((a, b) => a.i - b.i);
   // Criteria about language have no words to find: the opening sentences show how the input is written.
-  if (chosen.length === 0 && p.facets.includes("language")) {
+  if (chosen.length === 0 && (p.facets.includes("language") || p.facets.includes("mechanics"))) {
     chosen.push(...scored.filter((x) => x.passage.text.split(/\s+/).length >= 8).slice(0, 2));
   }
   return chosen.map(({ passage }) => ({ document_id: passage.documentId, quote: passage.text, location: { ...passage.location } }));
@@ -386,6 +385,7 @@ const FACET_LABEL: Record<Facet, string> = {
   evidence: "evidence",
   organisation: "organisation",
   language: "language",
+  mechanics: "spelling and mechanics",
   argument: "argument",
   counter: "counterargument",
   conclusion: "conclusion",

@@ -1,8 +1,8 @@
-// Writing signals of the input (development, evidence, organisation, language, argument), each 0..1, for criteria about how work is written.
+// Writing signals of the input (development, evidence, organisation, language, mechanics, argument), each 0..1, for criteria about how work is written.
 import type { Passage } from "../passages";
 import { stemWord, tokenize } from "./terms";
 
-export type Facet = "evidence" | "organisation" | "language" | "argument" | "counter" | "conclusion";
+export type Facet = "evidence" | "organisation" | "language" | "mechanics" | "argument" | "counter" | "conclusion";
 
 export interface WritingSignals {
   words: number;
@@ -26,9 +26,12 @@ const FACET_WORDS: Record<Facet, string> = {
     "organisation organization organised organized structure structured coherence coherent flow paragraph paragraphs transition " +
     "transitions logical sequence order cohesion cohesive introduction layout progression unity",
   language:
-    "clarity clear grammar grammatical mechanics spelling punctuation conventions language style fluency fluent voice word words " +
-    "vocabulary sentence sentences tone concise concision readability readable expression audience diction usage syntax " +
-    "proofreading errors error",
+    "clarity clear language style fluency fluent voice word words vocabulary sentence sentences tone concise concision " +
+    "readability readable expression audience diction syntax",
+  // Conventions of written English: judged by spelling against a word list and by capitalisation, not by style.
+  mechanics:
+    "grammar grammatical mechanics spelling spelled misspelled misspellings punctuation conventions capitalization " +
+    "capitalisation usage proofreading errors error",
   argument:
     "thesis argument arguments argue claim claims position stance focus purpose reasoning reason reasons persuasive persuade " +
     "persuasion opinion perspective analysis analyse analyze critical logic justification insight view views viewpoint arguable",
@@ -210,6 +213,7 @@ export function facetMarkers(facet: Facet, text: string): number {
     case "organisation":
       return count(RE.transition);
     case "language":
+    case "mechanics":
       return 0;
     case "argument":
       return count(RE.stance) + count(RE.reasoning);
@@ -287,6 +291,11 @@ export function writingSignals(texts: string[], passages: Passage[], target: num
   const capitalised = prose.filter((p) => /^["'“‘(]?[\p{Lu}\p{N}]/u.test(p.text)).length / Math.max(1, prose.length);
   const lowerI = (text.match(/(?<![\p{L}])i(?![\p{L}'’])/gu) ?? []).length;
   const language = clamp01(0.3 * aslScore + 0.3 * diversity + 0.25 * longScore + 0.15 * capitalised - Math.min(0.2, lowerI * 0.05));
+  // Mechanics: spelling above all (the one convention a word list can check), then capitalisation. Set before any
+  // measurement, not fitted: no unknown words is full credit, one word in ten unknown is none.
+  const spelling = spellingCheck(text);
+  const spellingScore = spelling.checked > 0 ? clamp01(1 - spelling.unknown / spelling.checked / 0.1) : 0.5;
+  const mechanics = clamp01(0.7 * spellingScore + 0.3 * capitalised - Math.min(0.2, lowerI * 0.05));
 
   // Argument: a stated position and reasons for it; counterargument: opposing views raised.
   const stance = distinctMatches(text, RE.stance);
@@ -301,16 +310,45 @@ export function writingSignals(texts: string[], passages: Passage[], target: num
     sentences,
     paragraphs,
     development,
-    facets: { evidence, organisation, language, argument, counter, conclusion },
+    facets: { evidence, organisation, language, mechanics, argument, counter, conclusion },
     notes: {
       evidence: `${evidenceCount} figures, citations, quotations or example phrases`,
       organisation: `${paragraphs} paragraph${paragraphs === 1 ? "" : "s"}, ${transitions} distinct transitions${concludes ? ", a concluding paragraph" : ""}`,
       language: `average sentence length ${asl.toFixed(0)} words, ${Math.round(longShare * 100)}% long words`,
+      mechanics: `${spelling.unknown} of ${spelling.checked} lower-case words not in the English word list${spelling.examples.length ? ` (${spelling.examples.join(", ")})` : ""}`,
       argument: `${stance} position markers, ${reasoning} reasoning markers`,
       counter: `${distinctMatches(text, RE.counter)} markers of opposing views`,
       conclusion: concludes ? "a concluding paragraph" : "no clear concluding paragraph",
     },
   };
+}
+
+let dictionary: Set<string> | null = null;
+
+/**
+ * ~275,000 English words (an-array-of-english-words, MIT, from the Letterpress word list; British and American
+ * spellings both), loaded on first use: a tenth of a second, once per process.
+ */
+function englishWords(): Set<string> {
+  dictionary ??= new Set(require("an-array-of-english-words/index.json") as string[]);
+  return dictionary;
+}
+
+/**
+ * Lower-case words of two letters or more that are not in the word list. Words with a capital (names, acronyms,
+ * sentence starts) and with an apostrophe are not checked: a word list cannot tell a name from a misspelling.
+ */
+function spellingCheck(text: string): { checked: number; unknown: number; examples: string[] } {
+  const words = englishWords();
+  let checked = 0;
+  const unknown: string[] = [];
+  for (const m of text.matchAll(/(?<![\p{L}\p{N}'’@-])\p{L}+(?![\p{L}\p{N}'’-])/gu)) {
+    const w = m[0];
+    if (w.length < 2 || w !== w.toLowerCase()) continue;
+    checked++;
+    if (!words.has(w)) unknown.push(w);
+  }
+  return { checked, unknown: unknown.length, examples: [...new Set(unknown)].slice(0, 5) };
 }
 
 /** Type/token ratio averaged over sliding windows, so long texts are not penalised for their length. */

@@ -1,6 +1,9 @@
 // Where a run passes: a pass mark the workflow's prompt states, else the rubric's own (stated, or the level its descriptors call adequate), else ASSAY_PASS_THRESHOLD.
 import type { RubricCriterion } from "./criteria";
 
+/** ASSAY_PASS_THRESHOLD's default: percent of the maximum that passes when neither the prompt nor the rubric says. */
+export const DEFAULT_PASS_PERCENT = 60;
+
 export interface PassLevel {
   /** Share of the rubric's maximum (0..1) at which the verdict is pass. */
   share: number;

@@ -25,6 +25,11 @@ const RunUsage = t.Object(
     output_tokens: t.Union([t.Integer(), t.Null()]),
     model: t.Union([t.String(), t.Null()], { examples: ["local"] }),
     rag_strategy: t.Union([t.String(), t.Null()], { examples: ["hybrid"] }),
+    unresolved_quotes: t.Union([t.Integer(), t.Null()], {
+      description:
+        "Evidence quotes the model gave that are not verbatim text of the documents: dropped from the output. null when no model answered.",
+      examples: [0],
+    }),
   },
   { title: "RunUsage" },
 );
@@ -81,7 +86,7 @@ export const ListRunsQuery = t.Object({
   ),
 });
 
-const EMPTY_USAGE = { input_tokens: null, output_tokens: null, model: null, rag_strategy: null };
+const EMPTY_USAGE = { input_tokens: null, output_tokens: null, model: null, rag_strategy: null, unresolved_quotes: null };
 
 /** `outputFile` is computed by the caller (a fresh signed URL) for succeeded and refunded runs. */
 export function toRunJson(row: RunRow, publicUrl: string, outputFile: { url: string; expires_at: string; mime_type: string } | null = null) {
