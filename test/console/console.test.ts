@@ -197,7 +197,7 @@ describe.skipIf(!enabled)("web console in Chromium", () => {
     await shot("run", false);
   }, 45_000);
 
-  test("clicking an evidence quote shows it highlighted in its document, with the document and the place named", async () => {
+  test("clicking an evidence quote shows it highlighted in its document's text, with the document and the place named", async () => {
     const quote = page.locator("article.criterion button.quote").first();
     const text = (await quote.textContent())!.trim();
     await quote.focus();
@@ -205,7 +205,18 @@ describe.skipIf(!enabled)("web console in Chromium", () => {
     const context = page.getByTestId("quote-context");
     await context.waitFor();
     expect(await quote.getAttribute("aria-expanded")).toBe("true");
-    expect((await context.locator("mark").textContent())!.trim()).toBe(text);
+    // The text comes from GET /v1/documents/{id}/text: the quote is marked inside the text around it.
+    const mark = context.getByTestId("passage").locator("mark");
+    await mark.waitFor();
+    expect((await mark.textContent())!.trim()).toBe(text);
+    const passage = (await context.getByTestId("passage").textContent())!;
+    expect(passage.length).toBeGreaterThan(text.length);
+    const flat = (s: string) => s.replace(/\s+/g, " ").trim();
+    expect(flat(ESSAY)).toContain(flat(passage)); // the essay's own text, not just the quote
+    expect(flat(passage)).toContain("Renewable energy is the most practical path");
+    // The marked quote is scrolled into view, and the passage box takes keyboard focus to scroll.
+    expect(await mark.isVisible()).toBe(true);
+    expect(await context.getByTestId("passage").getAttribute("tabindex")).toBe("0");
     // The document's metadata comes from GET /v1/documents/{id}: its file name heads the panel.
     await context.getByRole("heading", { name: /In essay\.txt — / }).waitFor();
     expect(await context.textContent()).toContain("text/plain");
