@@ -163,6 +163,40 @@ describe.skipIf(!enabled)("web console in Chromium", () => {
     await shot("admin");
   });
 
+  test("an admin lists users (paged) and creates one; a taken email is refused in words with its request id", async () => {
+    const users = page.getByRole("table", { name: "Users" });
+    await users.locator(`tr[data-user="${ADMIN.email}"]`).getByText("admin").waitFor();
+    await page.getByLabel("Email", { exact: true }).fill("teacher@example.com");
+    await page.getByLabel(/^Password/).fill("a teacher's passphrase");
+    await page.getByLabel("Role").selectOption("member");
+    await page.getByRole("button", { name: "Create user" }).click();
+    await page.getByTestId("user-created").getByText(/Created teacher@example\.com \(member\), id usr_\w+/).waitFor();
+    await users.locator('tr[data-user="teacher@example.com"]').getByText("member").waitFor();
+    expect(await users.locator("tbody tr").first().getAttribute("data-user")).toBe("teacher@example.com"); // newest first
+    await shot("admin-users");
+    // The same email again: 409, shown in words.
+    await page.getByLabel("Email", { exact: true }).fill("teacher@example.com");
+    await page.getByLabel(/^Password/).fill("another passphrase");
+    await page.getByRole("button", { name: "Create user" }).click();
+    const refused = page.getByRole("alert");
+    await refused.waitFor();
+    expect(await refused.textContent()).toMatch(/conflict, HTTP 409\] — request id req_\w+/);
+    await expectLogged(409);
+    // 20 a page: with 19 more users (made through the API) there is a second page holding the first user.
+    for (let i = 0; i < 19; i++) await v1("POST", "/admin/users", { email: `pupil${i}@example.com`, password: "a pupil's passphrase" });
+    await nav("Home");
+    await nav("Admin");
+    await until("20 users", async () => (await users.locator("tbody tr").count()) === 20);
+    expect(await page.getByRole("button", { name: "Previous users" }).isDisabled()).toBe(true);
+    await page.getByRole("button", { name: "Next users" }).click();
+    await page.getByTestId("users-page").getByText("page 2").waitFor();
+    await until("1 user", async () => (await users.locator("tbody tr").count()) === 1);
+    expect(await users.locator("tbody tr").first().getAttribute("data-user")).toBe(ADMIN.email); // the oldest
+    expect(await page.getByRole("button", { name: "Next users" }).isDisabled()).toBe(true);
+    await page.getByRole("button", { name: "Previous users" }).click();
+    await until("20 users", async () => (await users.locator("tbody tr").count()) === 20);
+  }, 30_000);
+
   test("a markdown rubric uploads and becomes ready", async () => {
     await nav("References");
     await page.getByLabel("Upload reference documents").setInputFiles(path.join(files, "rubric.md"));
@@ -170,6 +204,27 @@ describe.skipIf(!enabled)("web console in Chromium", () => {
     await row.getByText("ready").waitFor({ timeout: 20_000 });
     await shot("references");
   }, 30_000);
+
+  test("a ready reference document's extracted text is shown part by part with View text", async () => {
+    const row = page.locator('tr[data-ref="rubric"]');
+    const view = row.getByRole("button", { name: "View text of rubric" });
+    await view.focus();
+    await page.keyboard.press("Enter"); // keyboard only
+    const panel = page.getByTestId("reference-text");
+    await panel.getByRole("heading", { name: "Text of rubric" }).waitFor();
+    expect(await view.getAttribute("aria-expanded")).toBe("true");
+    // Focus moves to the panel's heading; the markdown's headings name its parts.
+    expect(await page.evaluate<string>("document.activeElement?.id ?? ''")).toBe("ref-text-title");
+    await panel.getByRole("heading", { name: /Heading “Evidence”/ }).waitFor();
+    const text = (await panel.textContent())!;
+    expect(text).toContain("Claims are supported with concrete examples, figures or sources.");
+    expect(text).toContain("The essay states a clear thesis about renewable energy");
+    expect(text).toMatch(/MD · \d+ parts/);
+    await panel.screenshot({ path: path.join(shots, "reference-text.png") });
+    await panel.getByRole("button", { name: "Close text" }).click();
+    await panel.waitFor({ state: "detached" });
+    expect(await page.evaluate<string>("document.activeElement?.getAttribute('aria-label') ?? ''")).toBe("View text of rubric");
+  });
 
   test("a workflow is created with the rubric, a prompt and DOCX output", async () => {
     await nav("Workflows");
@@ -428,7 +483,7 @@ describe.skipIf(!enabled)("web console in Chromium", () => {
 
   test("readable at 360 px wide (no sideways scrolling) and in dark mode", async () => {
     await page.setViewportSize({ width: 360, height: 800 });
-    for (const href of ["/console", `/console/runs/${runId}`, "/console/workflows", "/console/keys"]) {
+    for (const href of ["/console", `/console/runs/${runId}`, "/console/workflows", "/console/keys", "/console/references", "/console/admin"]) {
       await page.goto(`${base}${href}`);
       await page.locator("main h1").waitFor();
       await page.waitForLoadState("networkidle");
