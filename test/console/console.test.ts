@@ -165,13 +165,13 @@ describe.skipIf(!enabled)("web console in Chromium", () => {
 
   test("an admin lists users (paged) and creates one; a taken email is refused in words with its request id", async () => {
     const users = page.getByRole("table", { name: "Users" });
-    await users.locator(`tr[data-user="${ADMIN.email}"]`).getByText("admin").waitFor();
+    await users.locator(`tr[data-user="${ADMIN.email}"]`).getByText("admin", { exact: true }).waitFor();
     await page.getByLabel("Email", { exact: true }).fill("teacher@example.com");
     await page.getByLabel(/^Password/).fill("a teacher's passphrase");
     await page.getByLabel("Role").selectOption("member");
     await page.getByRole("button", { name: "Create user" }).click();
     await page.getByTestId("user-created").getByText(/Created teacher@example\.com \(member\), id usr_\w+/).waitFor();
-    await users.locator('tr[data-user="teacher@example.com"]').getByText("member").waitFor();
+    await users.locator('tr[data-user="teacher@example.com"]').getByText("member", { exact: true }).waitFor();
     expect(await users.locator("tbody tr").first().getAttribute("data-user")).toBe("teacher@example.com"); // newest first
     await shot("admin-users");
     // The same email again: 409, shown in words.
@@ -454,7 +454,8 @@ describe.skipIf(!enabled)("web console in Chromium", () => {
     await page.getByRole("group", { name: "Events" }).last().getByRole("checkbox", { name: "run.failed" }).uncheck();
     await page.getByRole("button", { name: "Save events" }).click();
     await page.getByRole("button", { name: "Save events" }).waitFor({ state: "detached" });
-    expect(await endpoint.textContent()).not.toContain("run.failed");
+    // The list reloads after the save: wait for it rather than read it at once.
+    await until("the saved events", async () => !(await endpoint.textContent())!.includes("run.failed"));
     await endpoint.getByRole("button", { name: `Pause ${receiverUrl}/hook` }).click();
     await endpoint.getByText("disabled").waitFor();
     await endpoint.getByRole("button", { name: `Resume ${receiverUrl}/hook` }).click();
