@@ -71,8 +71,11 @@ function QuoteInContext({ quote, onClose }: { quote: Quote; onClose: () => void 
         </p>
       )}
       {text.value && !found && <p class="hint">This place is not in the document's text; the quote reads:</p>}
-      {text.value && found && found.at < 0 && <p class="hint">The quote spans more than one part of the document; the part it starts in is shown.</p>}
-      {text.value && (
+      {text.value && found && found.at < 0 && (
+        <p class="hint">The quote spans more than one part of the document: the part at its place is shown, then the quote.</p>
+      )}
+      {text.error != null && <p class="hint">The document's text could not be loaded; the quote reads:</p>}
+      {(text.value || text.error != null) && (
         // A scrollable region keyboard users can focus and scroll with the arrow keys.
         <section
           ref={box}

@@ -32,6 +32,25 @@ a community solar farm. Wind power complements solar at night. In conclusion, th
 energy, led by solar, is affordable, reliable and ready today.
 `;
 
+// The same essay in parts: a quote from it is located by its heading.
+const ESSAY_MD = `# Solar first
+
+## Thesis
+
+Renewable energy is the most practical path to a stable climate, and this essay argues that solar power should
+lead the transition.
+
+## Evidence
+
+In 2023 solar panels supplied more new capacity than any other source, and their price fell by almost ninety
+percent over a decade. For example, a town in Spain cut its electricity bills by a third after building a community
+solar farm. Wind power complements solar at night.
+
+## Conclusion
+
+In conclusion, the evidence shows that renewable energy, led by solar, is affordable, reliable and ready today.
+`;
+
 let server: Awaited<ReturnType<typeof spawnServer>> | null = null;
 let browser: Browser | null = null;
 let context: BrowserContext;
@@ -274,6 +293,9 @@ describe.skipIf(!enabled)("web console in Chromium", () => {
     expect(flat(passage)).toContain("Renewable energy is the most practical path");
     // The marked quote is scrolled into view, and the passage box takes keyboard focus to scroll.
     expect(await mark.isVisible()).toBe(true);
+    const [markBox, passageBox] = [await mark.boundingBox(), await context.getByTestId("passage").boundingBox()];
+    expect(markBox!.y).toBeGreaterThanOrEqual(passageBox!.y);
+    expect(markBox!.y + markBox!.height).toBeLessThanOrEqual(passageBox!.y + passageBox!.height);
     expect(await context.getByTestId("passage").getAttribute("tabindex")).toBe("0");
     // The document's metadata comes from GET /v1/documents/{id}: its file name heads the panel.
     await context.getByRole("heading", { name: /In essay\.txt — / }).waitFor();
@@ -370,6 +392,28 @@ describe.skipIf(!enabled)("web console in Chromium", () => {
     expect(Number(await chart.locator("rect.bar-runs").last().getAttribute("height"))).toBeGreaterThan(100);
     await page.getByRole("heading", { name: "Credits used this month" }).waitFor();
   });
+
+  test("a quote in a document with parts opens at its part: the heading named, that part's text shown, the quote marked", async () => {
+    writeFileSync(path.join(files, "essay.md"), ESSAY_MD);
+    await nav("Workflows");
+    await page.locator('tr[data-workflow="Year 10 essays"]').getByRole("link", { name: "Start a run" }).click();
+    await page.getByLabel(/Input documents/).setInputFiles(path.join(files, "essay.md"));
+    await page.waitForURL((url) => /\/console\/runs\/run_/.test(url.pathname) && !url.pathname.endsWith(runId));
+    await page.getByTestId("run-status").getByText("succeeded").waitFor({ timeout: 30_000 });
+    const quote = page.locator("article.criterion button.quote").first();
+    const text = (await quote.textContent())!.trim();
+    await quote.click();
+    const context = page.getByTestId("quote-context");
+    const heading = (await context.getByRole("heading", { name: /In essay\.md — heading “/ }).textContent())!;
+    const part = /heading “(.+)”/.exec(heading)![1];
+    const passage = context.getByTestId("passage");
+    await passage.locator("mark").waitFor();
+    expect((await passage.locator("mark").textContent())!.trim()).toBe(text);
+    const shown = (await passage.textContent())!;
+    expect(shown).toContain(`# ${part}`); // the part's own text, from its heading on
+    expect(shown.length).toBeLessThan(ESSAY_MD.length); // not the whole document
+    expect(await passage.getAttribute("aria-label")).toBe(`Text of heading “${part}”`);
+  }, 45_000);
 
   test("runs are filtered by workflow and mode, and paged with Next and Previous", async () => {
     // Six more runs with a test key (stubbed, free), on the essay the first run used.
