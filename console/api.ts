@@ -110,7 +110,25 @@ type RunStatus = (typeof RUN_STATUSES)[number];
 interface Evidence {
   document_id: string;
   quote: string;
-  location: Record<string, string | number>;
+  location: Location;
+}
+/** A place in a document: what an evidence quote's `location` and a text section's `location` name. */
+export type Location = Record<string, string | number>;
+/** GET /v1/documents/{id}/text and GET /v1/reference-documents/{id}/text (Assay extensions). */
+export interface DocumentText {
+  object: "document_text";
+  document_id: string;
+  format: string;
+  page_count: number | null;
+  sections: { location: Location; text: string }[];
+}
+export interface AdminUser {
+  id: string;
+  object: "user";
+  email: string;
+  role: "admin" | "member";
+  workspace_id: string;
+  created_at: string;
 }
 export interface Criterion {
   id: string;
@@ -333,6 +351,7 @@ export const api = {
   products: () => call<{ data: Product[] }>("GET", "/products"),
 
   references: (cursor?: string | null) => call<Page<ReferenceDocument>>("GET", `/reference-documents${q({ limit: 100, cursor })}`),
+  referenceText: (refId: string) => call<DocumentText>("GET", `/reference-documents/${id(refId)}/text`),
   reference: (refId: string) => call<ReferenceDocument>("GET", `/reference-documents/${id(refId)}`),
   deleteReference: (refId: string) => call("DELETE", `/reference-documents/${id(refId)}`),
   /** The presigned flow: declare, PUT the bytes, complete (which starts indexing). */
@@ -358,6 +377,7 @@ export const api = {
     return call<InputDocument>("POST", `/documents/${id(created.id)}/complete`);
   },
   document: (docId: string) => call<InputDocument>("GET", `/documents/${id(docId)}`),
+  documentText: (docId: string) => call<DocumentText>("GET", `/documents/${id(docId)}/text`),
 
   workflows: (cursor?: string | null) => call<Page<Workflow>>("GET", `/workflows${q({ limit: 100, cursor })}`),
   workflow: (wfId: string) => call<Workflow>("GET", `/workflows/${id(wfId)}`),
@@ -387,6 +407,8 @@ export const api = {
   deliveries: (whkId: string) => call<Page<WebhookDelivery>>("GET", `/webhook-endpoints/${id(whkId)}/deliveries${q({ limit: 50 })}`),
   retryDelivery: (whkId: string, whdId: string) => call<WebhookDelivery>("POST", `/webhook-endpoints/${id(whkId)}/deliveries/${id(whdId)}/retry`),
 
+  users: (cursor?: string | null, limit = 20) => call<Page<AdminUser>>("GET", `/admin/users${q({ limit, cursor })}`),
+  createUser: (body: { email: string; password: string; role: "admin" | "member" }) => call<AdminUser>("POST", "/admin/users", body),
   refundRun: (runId: string) => call<Run>("POST", `/admin/runs/${id(runId)}/refund`),
   grantCredits: (body: { email: string; amount: number; kind: "regular" | "bonus"; note?: string }) => call<Balance>("POST", "/admin/credits", body),
 };

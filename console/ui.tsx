@@ -51,6 +51,12 @@ export function Status({ value }: { value: string }) {
   return <span class={`badge badge-${value}`}>{value.replace("_", " ")}</span>;
 }
 
+/** A place in a document in words: "page 3", "sheet “Scores”", "slide 2, section “notes”", "heading “Method”". */
+export const where = (loc: Record<string, string | number>) =>
+  Object.entries(loc)
+    .map(([k, v]) => (typeof v === "number" ? `${k} ${v}` : `${k} “${v}”`))
+    .join(", ");
+
 export const when = (iso: string | null | undefined) => (iso ? new Date(iso).toLocaleString() : "—");
 export const credits = (n: number | null | undefined) => (n == null ? "—" : n.toLocaleString(undefined, { maximumFractionDigits: 2 }));
 

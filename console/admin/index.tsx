@@ -1,8 +1,143 @@
-// Admin (administrators only): grant or debit a user's workspace credits (POST /v1/admin/credits) and refund a
-// succeeded run (POST /v1/admin/runs/{id}/refund). The API has no endpoint to create users.
+// Admin (administrators only): users, listed and created (GET/POST /v1/admin/users); grant or debit a user's workspace
+// credits (POST /v1/admin/credits); refund a succeeded run (POST /v1/admin/runs/{id}/refund).
 import { useState } from "preact/hooks";
-import { api, type Balance, type Run } from "../api";
-import { credits, ErrorBox, H1 } from "../ui";
+import { type AdminUser, api, type Balance, type Run } from "../api";
+import { credits, ErrorBox, H1, usePoll, when } from "../ui";
+
+const ROLES = ["member", "admin"] as const;
+
+/** Users, newest first, 20 a page with cursor paging; a form creates one (its own workspace, the initial credits). */
+function Users() {
+  const [history, setHistory] = useState<(string | null)[]>([]);
+  const [cursor, setCursor] = useState<string | null>(null);
+  const list = usePoll(
+    () => api.users(cursor),
+    0,
+    () => false,
+    [cursor],
+  );
+  const [email, setEmail] = useState("");
+  const [password, setPassword] = useState("");
+  const [role, setRole] = useState<AdminUser["role"]>("member");
+  const [created, setCreated] = useState<AdminUser | null>(null);
+  const [error, setError] = useState<unknown>(null);
+  const [busy, setBusy] = useState(false);
+  const submit = async (e: Event) => {
+    e.preventDefault();
+    setError(null);
+    setCreated(null);
+    setBusy(true);
+    try {
+      const user = await api.createUser({ email: email.trim(), password, role });
+      setCreated(user);
+      setEmail("");
+      setPassword("");
+      setRole("member");
+      // The newest user is first: back to page 1.
+      setHistory([]);
+      if (cursor === null) list.reload();
+      else setCursor(null);
+    } catch (err) {
+      setError(err);
+    } finally {
+      setBusy(false);
+    }
+  };
+  const next = list.value?.next_cursor;
+  return (
+    <section aria-labelledby="users-title">
+      <h2 id="users-title">Users</h2>
+      <ErrorBox error={list.error} />
+      {list.value && (
+        <div class="scroll">
+          <table aria-label="Users">
+            <thead>
+              <tr>
+                <th scope="col">Email</th>
+                <th scope="col">Role</th>
+                <th scope="col">Workspace</th>
+                <th scope="col">Created</th>
+              </tr>
+            </thead>
+            <tbody>
+              {list.value.data.map((u) => (
+                <tr key={u.id} data-user={u.email}>
+                  <td>
+                    {u.email}
+                    <div class="hint">{u.id}</div>
+                  </td>
+                  <td>{u.role}</td>
+                  <td class="hint">{u.workspace_id}</td>
+                  <td>{when(u.created_at)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+          {list.value.data.length === 0 && <p>No users on this page.</p>}
+        </div>
+      )}
+      <div class="pager">
+        <button
+          type="button"
+          disabled={history.length === 0}
+          onClick={() => {
+            setCursor(history[history.length - 1]);
+            setHistory(history.slice(0, -1));
+          }}
+        >
+          Previous users
+        </button>
+        <span class="hint" aria-live="polite" data-testid="users-page">
+          page {history.length + 1}
+        </span>
+        <button
+          type="button"
+          disabled={!next}
+          onClick={() => {
+            setHistory([...history, cursor]);
+            setCursor(next ?? null);
+          }}
+        >
+          Next users
+        </button>
+      </div>
+      <form class="panel" onSubmit={submit} aria-labelledby="new-user-title">
+        <h3 id="new-user-title">Create a user</h3>
+        <p class="hint">The user gets a workspace of their own with the initial credits, and signs in with this email and password.</p>
+        <label for="new-user-email">Email</label>
+        <input id="new-user-email" type="email" required autoComplete="off" value={email} onInput={(e) => setEmail(e.currentTarget.value)} />
+        <label for="new-user-password">Password (at least 8 characters)</label>
+        <input
+          id="new-user-password"
+          type="password"
+          required
+          minLength={8}
+          maxLength={1024}
+          autoComplete="new-password"
+          value={password}
+          onInput={(e) => setPassword(e.currentTarget.value)}
+        />
+        <label for="new-user-role">Role</label>
+        <select id="new-user-role" value={role} onChange={(e) => setRole(e.currentTarget.value as AdminUser["role"])}>
+          {ROLES.map((r) => (
+            <option key={r} value={r}>
+              {r}
+            </option>
+          ))}
+        </select>
+        <button type="submit" disabled={busy}>
+          Create user
+        </button>
+      </form>
+      <ErrorBox error={error} />
+      {created && (
+        <p role="status" data-testid="user-created">
+          Created {created.email} ({created.role}), id {created.id}, workspace {created.workspace_id}.
+        </p>
+      )}
+    </section>
+  );
+}
 
 function Refund() {
   const [runId, setRunId] = useState("");
@@ -82,7 +217,8 @@ export function AdminPage() {
         </p>
       )}
       <Refund />
-      <p class="hint">Users: the API has no endpoint to create users or change their role, so the console cannot either.</p>
+      <Users />
+      <p class="hint">The API has no endpoint to change a user's role or delete a user, so the console cannot either.</p>
     </>
   );
 }

@@ -1,7 +1,51 @@
 // Reference documents: upload one or many (presigned flow, with progress), watch them index, delete them.
-import { useState } from "preact/hooks";
+import { useEffect, useRef, useState } from "preact/hooks";
 import { api, type ReferenceDocument } from "../api";
-import { describe, ErrorBox, FileDrop, H1, Status, usePoll, when } from "../ui";
+import { describe, ErrorBox, FileDrop, H1, Status, usePoll, when, where } from "../ui";
+
+/** A reference document's extracted text (GET /v1/reference-documents/{id}/text), part by part: page, sheet, slide. */
+function ReferenceText({ doc, onClose }: { doc: ReferenceDocument; onClose: () => void }) {
+  const text = usePoll(
+    () => api.referenceText(doc.id),
+    0,
+    () => false,
+    [doc.id],
+  );
+  const heading = useRef<HTMLHeadingElement>(null);
+  useEffect(() => {
+    heading.current?.focus();
+    heading.current?.scrollIntoView?.({ block: "nearest" });
+  }, [doc.id]);
+  const t = text.value;
+  return (
+    <section class="panel doc-text" aria-labelledby="ref-text-title" data-testid="reference-text">
+      <h2 id="ref-text-title" tabIndex={-1} ref={heading}>
+        Text of {doc.name}
+      </h2>
+      <ErrorBox error={text.error} />
+      {t && (
+        <p class="hint">
+          {t.format.toUpperCase()}
+          {t.page_count != null ? ` · ${t.page_count} ${t.page_count === 1 ? "page" : "pages"} (or sheets, slides)` : ""} · {t.sections.length}{" "}
+          {t.sections.length === 1 ? "part" : "parts"}
+        </p>
+      )}
+      {t?.sections.map((s, i) => {
+        const place = where(s.location) || (t.sections.length === 1 ? "The whole document" : `Part ${i + 1}`);
+        return (
+          <div key={i}>
+            <h3>{place.charAt(0).toUpperCase() + place.slice(1)}</h3>
+            <div class="passage">{s.text}</div>
+          </div>
+        );
+      })}
+      {t && t.sections.length === 0 && <p>No text was extracted from this document.</p>}
+      <button type="button" onClick={onClose}>
+        Close text
+      </button>
+    </section>
+  );
+}
 
 interface Uploading {
   name: string;
@@ -17,6 +61,7 @@ export function ReferencesPage() {
   );
   const [uploads, setUploads] = useState<Uploading[]>([]);
   const [error, setError] = useState<unknown>(null);
+  const [viewing, setViewing] = useState<ReferenceDocument | null>(null);
 
   const upload = async (files: File[]) => {
     const start = uploads.length;
@@ -77,7 +122,7 @@ export function ReferencesPage() {
             </thead>
             <tbody>
               {list.value.data.map((r) => (
-                <tr key={r.id} data-ref={r.name}>
+                <tr key={r.id} data-ref={r.name} data-id={r.id}>
                   <td>
                     {r.name}
                     <div class="hint">{r.id}</div>
@@ -87,7 +132,18 @@ export function ReferencesPage() {
                     {r.failure_reason && <div class="error">{r.failure_reason}</div>}
                   </td>
                   <td>{when(r.created_at)}</td>
-                  <td>
+                  <td class="actions">
+                    {r.status === "ready" && (
+                      <button
+                        type="button"
+                        aria-expanded={viewing?.id === r.id}
+                        aria-controls={viewing?.id === r.id ? "ref-text" : undefined}
+                        onClick={() => setViewing(viewing?.id === r.id ? null : r)}
+                        aria-label={`View text of ${r.name}`}
+                      >
+                        View text
+                      </button>
+                    )}{" "}
                     <button type="button" class="danger" onClick={() => remove(r)} aria-label={`Delete ${r.name}`}>
                       Delete
                     </button>
@@ -97,6 +153,19 @@ export function ReferencesPage() {
             </tbody>
           </table>
           {list.value.data.length === 0 && <p>No reference documents yet.</p>}
+        </div>
+      )}
+      {viewing && (
+        <div id="ref-text">
+          <ReferenceText
+            doc={viewing}
+            onClose={() => {
+              // Focus goes back to the row's "View text" button.
+              const back = document.querySelector<HTMLButtonElement>(`tr[data-id="${viewing.id}"] button[aria-expanded]`);
+              setViewing(null);
+              back?.focus();
+            }}
+          />
         </div>
       )}
     </>

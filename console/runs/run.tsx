@@ -1,21 +1,35 @@
 // One run: status (polled while queued or running), timing, credits, the evaluation, the output file, cancel.
-import { useState } from "preact/hooks";
-import { api, type Criterion, type Run } from "../api";
-import { credits, ErrorBox, H1, Link, Status, usePoll, when } from "../ui";
+import { useEffect, useRef, useState } from "preact/hooks";
+import { api, type Criterion, type DocumentText, type Location, type Run } from "../api";
+import { credits, ErrorBox, H1, Link, Status, usePoll, when, where } from "../ui";
 
 const seconds = (a: string | null, b: string | null) => (a && b ? `${((Date.parse(b) - Date.parse(a)) / 1000).toFixed(1)} s` : "—");
-/** A quote's place in words: "page 3", "sheet “Scores”", "slide 2, notes", "row 14", "section “Method”". */
-const where = (loc: Record<string, string | number>) =>
-  Object.entries(loc)
-    .map(([k, v]) => (typeof v === "number" ? `${k} ${v}` : `${k} “${v}”`))
-    .join(", ");
 
 type Quote = Criterion["evidence"][number];
 
+const sameLocation = (a: Location, b: Location) => {
+  const ka = Object.keys(a);
+  return ka.length === Object.keys(b).length && ka.every((k) => a[k] === b[k]);
+};
+
 /**
- * A quote in its document: the document's name, size and pages (GET /v1/documents/{id}), the quote's page, sheet or
- * slide, and the quoted passage highlighted. The /v1 API returns a document's metadata but not its extracted text, so
- * the passage shown is the quote itself (verbatim from the document: the server checks every quote against the text).
+ * The section of the document's text that holds the quote: the one at the quote's location (the server derives a
+ * quote's location from the section that contains it), else any section containing it, else the section at that place.
+ */
+function findQuote(text: DocumentText, quote: Quote) {
+  const { sections } = text;
+  const section =
+    sections.find((s) => sameLocation(s.location, quote.location) && s.text.includes(quote.quote)) ??
+    sections.find((s) => s.text.includes(quote.quote)) ??
+    sections.find((s) => sameLocation(s.location, quote.location));
+  if (!section) return null;
+  const at = section.text.indexOf(quote.quote);
+  return { section, at };
+}
+
+/**
+ * A quote in its document: the document's name, type and pages (GET /v1/documents/{id}), and the text of the page,
+ * sheet, slide or part the quote comes from (GET /v1/documents/{id}/text) with the quote highlighted and scrolled to.
  */
 function QuoteInContext({ quote, onClose }: { quote: Quote; onClose: () => void }) {
   const doc = usePoll(
@@ -24,14 +38,31 @@ function QuoteInContext({ quote, onClose }: { quote: Quote; onClose: () => void 
     () => false,
     [quote.document_id],
   );
+  const text = usePoll(
+    () => api.documentText(quote.document_id),
+    0,
+    () => false,
+    [quote.document_id],
+  );
+  const panel = useRef<HTMLElement>(null);
+  const box = useRef<HTMLElement>(null);
+  const markRef = useRef<HTMLElement>(null);
   const d = doc.value;
+  const found = text.value ? findQuote(text.value, quote) : null;
   const place = Object.keys(quote.location).length ? where(quote.location) : "the whole document (it has no pages)";
+  useEffect(() => {
+    // Scroll the passage box to the highlighted quote (centred), and the panel itself into the window.
+    const b = box.current;
+    const m = markRef.current;
+    if (b && m) b.scrollTop = Math.max(0, m.offsetTop - b.clientHeight / 2 + m.offsetHeight / 2);
+    panel.current?.scrollIntoView?.({ block: "nearest" });
+  }, [text.value]);
   return (
-    <section class="context" aria-label="Quote in context" data-testid="quote-context">
+    <section ref={panel} class="context" aria-label="Quote in context" data-testid="quote-context">
       <h4>
         In {d?.filename ?? quote.document_id} — {place}
       </h4>
-      <ErrorBox error={doc.error} />
+      <ErrorBox error={doc.error || text.error} />
       {d && (
         <p class="hint">
           {d.id} · {d.mime_type ?? "unknown type"}
@@ -39,12 +70,36 @@ function QuoteInContext({ quote, onClose }: { quote: Quote; onClose: () => void 
           {d.size_bytes != null ? ` · ${d.size_bytes.toLocaleString()} bytes` : ""}
         </p>
       )}
-      <p class="passage">
-        <span class="hint">…</span> <mark>{quote.quote}</mark> <span class="hint">…</span>
-      </p>
-      <p class="hint">
-        The API does not return a document's extracted text, so only the quoted passage is shown, exactly as it appears in the document at this place.
-      </p>
+      {text.value && !found && <p class="hint">This place is not in the document's text; the quote reads:</p>}
+      {text.value && found && found.at < 0 && (
+        <p class="hint">The quote spans more than one part of the document: the part at its place is shown, then the quote.</p>
+      )}
+      {text.error != null && <p class="hint">The document's text could not be loaded; the quote reads:</p>}
+      {(text.value || text.error != null) && (
+        // A scrollable region keyboard users can focus and scroll with the arrow keys.
+        <section
+          ref={box}
+          class="passage"
+          // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling box must be focusable to be scrolled by keyboard
+          tabIndex={0}
+          aria-label={`Text of ${found ? where(found.section.location) || "the document" : "the quote"}`}
+          data-testid="passage"
+        >
+          {found && found.at >= 0 ? (
+            <>
+              {found.section.text.slice(0, found.at)}
+              <mark ref={markRef}>{quote.quote}</mark>
+              {found.section.text.slice(found.at + quote.quote.length)}
+            </>
+          ) : (
+            <>
+              {found?.section.text}
+              {found && " "}
+              <mark ref={markRef}>{quote.quote}</mark>
+            </>
+          )}
+        </section>
+      )}
       <button type="button" onClick={onClose}>
         Close
       </button>

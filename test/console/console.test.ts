@@ -32,6 +32,25 @@ a community solar farm. Wind power complements solar at night. In conclusion, th
 energy, led by solar, is affordable, reliable and ready today.
 `;
 
+// The same essay in parts: a quote from it is located by its heading.
+const ESSAY_MD = `# Solar first
+
+## Thesis
+
+Renewable energy is the most practical path to a stable climate, and this essay argues that solar power should
+lead the transition.
+
+## Evidence
+
+In 2023 solar panels supplied more new capacity than any other source, and their price fell by almost ninety
+percent over a decade. For example, a town in Spain cut its electricity bills by a third after building a community
+solar farm. Wind power complements solar at night.
+
+## Conclusion
+
+In conclusion, the evidence shows that renewable energy, led by solar, is affordable, reliable and ready today.
+`;
+
 let server: Awaited<ReturnType<typeof spawnServer>> | null = null;
 let browser: Browser | null = null;
 let context: BrowserContext;
@@ -163,6 +182,43 @@ describe.skipIf(!enabled)("web console in Chromium", () => {
     await shot("admin");
   });
 
+  test("an admin lists users (paged) and creates one; a taken email is refused in words with its request id", async () => {
+    const users = page.getByRole("table", { name: "Users" });
+    await users.locator(`tr[data-user="${ADMIN.email}"]`).getByText("admin", { exact: true }).waitFor();
+    await page.getByLabel("Email", { exact: true }).fill("teacher@example.com");
+    await page.getByLabel(/^Password/).fill("a teacher's passphrase");
+    await page.getByLabel("Role").selectOption("member");
+    await page.getByRole("button", { name: "Create user" }).click();
+    await page
+      .getByTestId("user-created")
+      .getByText(/Created teacher@example\.com \(member\), id usr_\w+/)
+      .waitFor();
+    await users.locator('tr[data-user="teacher@example.com"]').getByText("member", { exact: true }).waitFor();
+    expect(await users.locator("tbody tr").first().getAttribute("data-user")).toBe("teacher@example.com"); // newest first
+    await page.getByRole("region", { name: "Users" }).screenshot({ path: path.join(shots, "admin-users.png") });
+    // The same email again: 409, shown in words.
+    await page.getByLabel("Email", { exact: true }).fill("teacher@example.com");
+    await page.getByLabel(/^Password/).fill("another passphrase");
+    await page.getByRole("button", { name: "Create user" }).click();
+    const refused = page.getByRole("alert");
+    await refused.waitFor();
+    expect(await refused.textContent()).toMatch(/conflict, HTTP 409\] — request id req_\w+/);
+    await expectLogged(409);
+    // 20 a page: with 19 more users (made through the API) there is a second page holding the first user.
+    for (let i = 0; i < 19; i++) await v1("POST", "/admin/users", { email: `pupil${i}@example.com`, password: "a pupil's passphrase" });
+    await nav("Home");
+    await nav("Admin");
+    await until("20 users", async () => (await users.locator("tbody tr").count()) === 20);
+    expect(await page.getByRole("button", { name: "Previous users" }).isDisabled()).toBe(true);
+    await page.getByRole("button", { name: "Next users" }).click();
+    await page.getByTestId("users-page").getByText("page 2").waitFor();
+    await until("1 user", async () => (await users.locator("tbody tr").count()) === 1);
+    expect(await users.locator("tbody tr").first().getAttribute("data-user")).toBe(ADMIN.email); // the oldest
+    expect(await page.getByRole("button", { name: "Next users" }).isDisabled()).toBe(true);
+    await page.getByRole("button", { name: "Previous users" }).click();
+    await until("20 users", async () => (await users.locator("tbody tr").count()) === 20);
+  }, 60_000); // 19 users made through the API: each password is hashed
+
   test("a markdown rubric uploads and becomes ready", async () => {
     await nav("References");
     await page.getByLabel("Upload reference documents").setInputFiles(path.join(files, "rubric.md"));
@@ -170,6 +226,27 @@ describe.skipIf(!enabled)("web console in Chromium", () => {
     await row.getByText("ready").waitFor({ timeout: 20_000 });
     await shot("references");
   }, 30_000);
+
+  test("a ready reference document's extracted text is shown part by part with View text", async () => {
+    const row = page.locator('tr[data-ref="rubric"]');
+    const view = row.getByRole("button", { name: "View text of rubric" });
+    await view.focus();
+    await page.keyboard.press("Enter"); // keyboard only
+    const panel = page.getByTestId("reference-text");
+    await panel.getByRole("heading", { name: "Text of rubric" }).waitFor();
+    expect(await view.getAttribute("aria-expanded")).toBe("true");
+    // Focus moves to the panel's heading; the markdown's headings name its parts.
+    expect(await page.evaluate<string>("document.activeElement?.id ?? ''")).toBe("ref-text-title");
+    await panel.getByRole("heading", { name: /Heading “Evidence”/ }).waitFor();
+    const text = (await panel.textContent())!;
+    expect(text).toContain("Claims are supported with concrete examples, figures or sources.");
+    expect(text).toContain("The essay states a clear thesis about renewable energy");
+    expect(text).toMatch(/MD · \d+ parts/);
+    await panel.screenshot({ path: path.join(shots, "reference-text.png") });
+    await panel.getByRole("button", { name: "Close text" }).click();
+    await panel.waitFor({ state: "detached" });
+    expect(await page.evaluate<string>("document.activeElement?.getAttribute('aria-label') ?? ''")).toBe("View text of rubric");
+  });
 
   test("a workflow is created with the rubric, a prompt and DOCX output", async () => {
     await nav("Workflows");
@@ -197,7 +274,7 @@ describe.skipIf(!enabled)("web console in Chromium", () => {
     await shot("run", false);
   }, 45_000);
 
-  test("clicking an evidence quote shows it highlighted in its document, with the document and the place named", async () => {
+  test("clicking an evidence quote shows it highlighted in its document's text, with the document and the place named", async () => {
     const quote = page.locator("article.criterion button.quote").first();
     const text = (await quote.textContent())!.trim();
     await quote.focus();
@@ -205,7 +282,21 @@ describe.skipIf(!enabled)("web console in Chromium", () => {
     const context = page.getByTestId("quote-context");
     await context.waitFor();
     expect(await quote.getAttribute("aria-expanded")).toBe("true");
-    expect((await context.locator("mark").textContent())!.trim()).toBe(text);
+    // The text comes from GET /v1/documents/{id}/text: the quote is marked inside the text around it.
+    const mark = context.getByTestId("passage").locator("mark");
+    await mark.waitFor();
+    expect((await mark.textContent())!.trim()).toBe(text);
+    const passage = (await context.getByTestId("passage").textContent())!;
+    expect(passage.length).toBeGreaterThan(text.length);
+    const flat = (s: string) => s.replace(/\s+/g, " ").trim();
+    expect(flat(ESSAY)).toContain(flat(passage)); // the essay's own text, not just the quote
+    expect(flat(passage)).toContain("Renewable energy is the most practical path");
+    // The marked quote is scrolled into view, and the passage box takes keyboard focus to scroll.
+    expect(await mark.isVisible()).toBe(true);
+    const [markBox, passageBox] = [await mark.boundingBox(), await context.getByTestId("passage").boundingBox()];
+    expect(markBox!.y).toBeGreaterThanOrEqual(passageBox!.y);
+    expect(markBox!.y + markBox!.height).toBeLessThanOrEqual(passageBox!.y + passageBox!.height);
+    expect(await context.getByTestId("passage").getAttribute("tabindex")).toBe("0");
     // The document's metadata comes from GET /v1/documents/{id}: its file name heads the panel.
     await context.getByRole("heading", { name: /In essay\.txt — / }).waitFor();
     expect(await context.textContent()).toContain("text/plain");
@@ -302,6 +393,28 @@ describe.skipIf(!enabled)("web console in Chromium", () => {
     await page.getByRole("heading", { name: "Credits used this month" }).waitFor();
   });
 
+  test("a quote in a document with parts opens at its part: the heading named, that part's text shown, the quote marked", async () => {
+    writeFileSync(path.join(files, "essay.md"), ESSAY_MD);
+    await nav("Workflows");
+    await page.locator('tr[data-workflow="Year 10 essays"]').getByRole("link", { name: "Start a run" }).click();
+    await page.getByLabel(/Input documents/).setInputFiles(path.join(files, "essay.md"));
+    await page.waitForURL((url) => /\/console\/runs\/run_/.test(url.pathname) && !url.pathname.endsWith(runId));
+    await page.getByTestId("run-status").getByText("succeeded").waitFor({ timeout: 30_000 });
+    const quote = page.locator("article.criterion button.quote").first();
+    const text = (await quote.textContent())!.trim();
+    await quote.click();
+    const context = page.getByTestId("quote-context");
+    const heading = (await context.getByRole("heading", { name: /In essay\.md — heading “/ }).textContent())!;
+    const part = /heading “(.+)”/.exec(heading)![1];
+    const passage = context.getByTestId("passage");
+    await passage.locator("mark").waitFor();
+    expect((await passage.locator("mark").textContent())!.trim()).toBe(text);
+    const shown = (await passage.textContent())!;
+    expect(shown).toContain(`# ${part}`); // the part's own text, from its heading on
+    expect(shown.length).toBeLessThan(ESSAY_MD.length); // not the whole document
+    expect(await passage.getAttribute("aria-label")).toBe(`Text of heading “${part}”`);
+  }, 45_000);
+
   test("runs are filtered by workflow and mode, and paged with Next and Previous", async () => {
     // Six more runs with a test key (stubbed, free), on the essay the first run used.
     const run = await v1("GET", `/runs/${runId}`);
@@ -388,9 +501,8 @@ describe.skipIf(!enabled)("web console in Chromium", () => {
     await page.getByRole("group", { name: "Events" }).last().getByRole("checkbox", { name: "run.failed" }).uncheck();
     await page.getByRole("button", { name: "Save events" }).click();
     await page.getByRole("button", { name: "Save events" }).waitFor({ state: "detached" });
-    // The list re-renders with the saved endpoint a moment after the form closes.
-    for (let i = 0; i < 100 && (await endpoint.textContent())?.includes("run.failed"); i++) await Bun.sleep(50);
-    expect(await endpoint.textContent()).not.toContain("run.failed");
+    // The list reloads after the save: wait for it rather than read it at once.
+    await until("the saved events", async () => !(await endpoint.textContent())!.includes("run.failed"));
     await endpoint.getByRole("button", { name: `Pause ${receiverUrl}/hook` }).click();
     await endpoint.getByText("disabled").waitFor();
     await endpoint.getByRole("button", { name: `Resume ${receiverUrl}/hook` }).click();
@@ -419,7 +531,7 @@ describe.skipIf(!enabled)("web console in Chromium", () => {
 
   test("readable at 360 px wide (no sideways scrolling) and in dark mode", async () => {
     await page.setViewportSize({ width: 360, height: 800 });
-    for (const href of ["/console", `/console/runs/${runId}`, "/console/workflows", "/console/keys"]) {
+    for (const href of ["/console", `/console/runs/${runId}`, "/console/workflows", "/console/keys", "/console/references", "/console/admin"]) {
       await page.goto(`${base}${href}`);
       await page.locator("main h1").waitFor();
       await page.waitForLoadState("networkidle");
