@@ -201,13 +201,15 @@ const pct = (xs: number[], p: number) => xs[Math.min(xs.length - 1, Math.floor((
 // Warm-up: the server's code paths, its extraction and compute workers, and the JIT.
 let done = await succeeded();
 await createRuns(30, 4);
-await waitFor((done += 30));
+done += 30;
+await waitFor(done);
 
 // 1. One at a time: the latency of a run that never waits in the queue.
 const seqIds: string[] = [];
 for (let i = 0; i < SEQUENTIAL; i++) {
   seqIds.push(...(await createRuns(1, 1)));
-  await waitFor(++done);
+  done++;
+  await waitFor(done);
 }
 const seq = await latencies(seqIds);
 
@@ -217,7 +219,8 @@ const c0 = cpu();
 const t0 = performance.now();
 const ids = await createRuns(RUNS, CONCURRENCY);
 const createdMs = performance.now() - t0;
-await waitFor((done += RUNS));
+done += RUNS;
+await waitFor(done);
 const wallMs = performance.now() - t0;
 const c1 = cpu();
 const m1 = await metrics();
