@@ -55,10 +55,10 @@ export function queryPhrase(query: string): string | null {
 
 /**
  * An FTS5 MATCH expression: every term double-quoted (so no user text is ever read as syntax) and OR-ed, plus the
- * whole word sequence as one phrase for short queries. Null when the query has no words.
+ * whole word sequence as one phrase for short queries. Null when the query has no words. `terms` replaces the
+ * query's own terms (search() leaves out the commonest ones on a large index).
  */
-export function toMatchExpression(query: string): string | null {
-  const terms = queryTerms(query);
+export function toMatchExpression(query: string, terms: string[] = queryTerms(query)): string | null {
   if (terms.length === 0) return null;
   // Words only contain letters, digits and marks, so quoting needs no escaping.
   const parts = terms.map((t) => `"${t}"`);
