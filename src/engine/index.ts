@@ -4,10 +4,9 @@ import type { Config } from "../config";
 import type { Db } from "../db/client";
 import type { Section } from "../extract/types";
 import { verifyCitations } from "./citations";
-import { stubInWorker, validateInWorker } from "./compute";
+import { evaluateLocallyInWorker, stubInWorker, validateInWorker } from "./compute";
 import { EngineError } from "./errors";
 import { findCriteria } from "./local/criteria";
-import { evaluateLocally } from "./local/evaluate";
 import { evaluateWithModel } from "./model";
 import { placeSections, sectionAt } from "./passages";
 import { type ContextPlan, planContext } from "./policy";
@@ -99,13 +98,8 @@ export async function evaluate(input: EvaluateInput): Promise<EvaluateResult> {
   } else if (provider === "local") {
     usage.model = "local";
     const sources = localReferenceSources(input.references, plan, needsRetrieval);
-    const { criteria } = findCriteria(sources, workflow.userPrompt);
-    value = evaluateLocally({
-      criteria,
-      inputs: input.inputs,
-      prompt: workflow.userPrompt,
-      referenceTexts: sources.map((s) => s.sections.map((x) => x.text).join("\n\n")),
-    });
+    // In a worker (findCriteria + evaluateLocally, see compute-worker.ts): the CPU work runs on another core.
+    value = await evaluateLocallyInWorker({ sources, prompt: workflow.userPrompt, inputs: input.inputs }, input.signal);
   } else {
     const answer = await evaluateWithModel({
       llm: input.llm as NonNullable<Config["llm"]>,
