@@ -17,9 +17,33 @@ const LOCAL_TIMEOUT_MS = 120_000;
 let url: string | undefined;
 
 // Workers are kept warm between jobs (their modules loaded and JIT-compiled): starting one costs tens of ms, more
-// than a local evaluation. One that timed out, crashed or was aborted is terminated, never reused.
+// than a local evaluation. One that timed out, crashed or was aborted is terminated, never reused. At most one job
+// per core runs at a time, the rest wait for a slot: more would only share the cores, and each extra worker would
+// be started cold and thrown away (with ASSAY_WORKERS=4 that doubled the CPU per run).
 const idle: Worker[] = [];
-const maxIdle = Math.max(1, availableParallelism());
+const maxWorkers = Math.max(1, availableParallelism());
+let running = 0;
+const waiting: Array<() => void> = [];
+
+async function acquire(signal?: AbortSignal): Promise<void> {
+  if (running < maxWorkers) {
+    running++;
+    return;
+  }
+  await new Promise<void>((resolve) => waiting.push(resolve));
+  // The slot is ours now; one aborted meanwhile gives it straight back.
+  if (signal?.aborted) {
+    release();
+    signal.throwIfAborted();
+  }
+}
+
+function release() {
+  const next = waiting.shift();
+  if (next)
+    next(); // the slot passes straight to the next caller
+  else running--;
+}
 
 function take(): Worker {
   const warm = idle.pop();
@@ -37,7 +61,7 @@ function take(): Worker {
 }
 
 function giveBack(worker: Worker) {
-  if (idle.length < maxIdle) {
+  if (idle.length < maxWorkers) {
     worker.unref(); // an idle worker must not keep the process alive
     idle.push(worker);
   } else worker.terminate();
@@ -55,9 +79,19 @@ const SCHEMA_FAILURES: Failures = {
   crashed: () => new EngineError("output_invalid", "Producing the output failed unexpectedly"),
 };
 
-function run(job: ComputeRequest, timeoutMs: number, failures: Failures, signal?: AbortSignal): Promise<unknown> {
+/** Runs a job in a pooled worker; the time limit counts from when the worker gets the job, not from waiting for a slot. */
+async function run(job: ComputeRequest, timeoutMs: number, failures: Failures, signal?: AbortSignal): Promise<unknown> {
   signal?.throwIfAborted();
-  const worker = take();
+  await acquire(signal);
+  try {
+    signal?.throwIfAborted(); // aborted while the slot was being handed over
+    return await runIn(take(), job, timeoutMs, failures, signal);
+  } finally {
+    release();
+  }
+}
+
+function runIn(worker: Worker, job: ComputeRequest, timeoutMs: number, failures: Failures, signal?: AbortSignal): Promise<unknown> {
   return new Promise((resolve, reject) => {
     const done = (reusable: boolean, settle: () => void) => {
       clearTimeout(timer);

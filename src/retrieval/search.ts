@@ -47,7 +47,7 @@ const SEARCH_SQL = `
 export function search(db: Db, input: SearchInput): Hit[] {
   const k = clampK(input.k);
   if (k === 0 || input.documentIds.length === 0) return [];
-  const match = toMatchExpression(input.query, withoutCommonTerms(db.$client, queryTerms(input.query)));
+  const match = matchExpression(db, input.query);
   if (match === null) return [];
   const phrase = queryPhrase(input.query);
   const rows = db.$client
@@ -111,6 +111,11 @@ function termLookup(sqlite: Database): TermLookup {
     lookups.set(sqlite, l);
   }
   return l;
+}
+
+/** The FTS5 MATCH expression search() runs for a query on this index (null: no words). */
+export function matchExpression(db: Db, query: string): string | null {
+  return toMatchExpression(query, withoutCommonTerms(db.$client, queryTerms(query)));
 }
 
 /** The terms worth searching on this index: all of them on a small one; without the commonest on a large one. */
