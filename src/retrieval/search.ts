@@ -26,22 +26,35 @@ interface HitRow {
   text: string;
   location: string;
   start_offset: number;
-  score: number;
-  snippet: string;
 }
 
 // bm25 is lower-is-better; ties fall back to document order so results are stable.
+// Issue 13.5, on a large index: the best rows are picked on their score alone, and only those few then read their
+// text and get a snippet (in one step SQLite built a snippet for every matching row before sorting). The pick first
+// looks among the index's overall best (FTS5's own ORDER BY rank, no per-row join): if enough of those are in scope,
+// they are exactly the best in scope, since every row outside them scores worse. Otherwise (a narrow scope, few
+// matches) every match is joined and filtered, as before.
+const WIDE_POOL = 200;
+// The same tokenizer as chunks_fts (src/db/migrations/0001_fts.sql), for the scratch tables below.
+const TOKENIZER = "porter unicode61 remove_diacritics 2";
+const PICK_AMONG_BEST_SQL = `
+  SELECT c.id, best.score FROM (SELECT rowid AS id, rank AS score FROM chunks_fts WHERE chunks_fts MATCH ?1 ORDER BY rank LIMIT ?2) best
+  JOIN chunks c ON c.id = best.id
+  WHERE c.workspace_id = ?3 AND c.document_id IN (SELECT value FROM json_each(?4))
+  ORDER BY best.score, c.document_id, c.ord
+  LIMIT ?5`;
 // The filters run after the MATCH: FTS5 cannot index workspace or document, so very common words cost a scan.
-const SEARCH_SQL = `
-  SELECT c.id, c.document_id, c.ord, c.text, c.location, c.start_offset,
-         bm25(chunks_fts) AS score, ${SNIPPET_SQL("chunks_fts")} AS snippet
-  FROM chunks_fts
+const PICK_ALL_SQL = `
+  SELECT c.id, bm25(chunks_fts) AS score FROM chunks_fts
   JOIN chunks c ON c.id = chunks_fts.rowid
-  WHERE chunks_fts MATCH ?
-    AND c.workspace_id = ?
-    AND c.document_id IN (SELECT value FROM json_each(?))
-  ORDER BY score, c.document_id, c.ord
-  LIMIT ?`;
+  WHERE chunks_fts MATCH ?1 AND c.workspace_id = ?2 AND c.document_id IN (SELECT value FROM json_each(?3))
+  ORDER BY bm25(chunks_fts), c.document_id, c.ord
+  LIMIT ?4`;
+const ROWS_SQL = `
+  SELECT c.id, c.document_id, c.ord, c.text, c.location, c.start_offset
+  FROM chunks c WHERE c.id IN (SELECT value FROM json_each(?))`;
+// Snippets of the picked rows are made in a scratch FTS5 table holding just them (same tokenizer, so the same
+// snippet): asking chunks_fts for a snippet of one row makes it seek every term's list to that row, ~1 ms a row.
 
 /** The k chunks that best match the query, best first: bm25 order, with exact occurrences of a short query first. */
 export function search(db: Db, input: SearchInput): Hit[] {
@@ -50,15 +63,34 @@ export function search(db: Db, input: SearchInput): Hit[] {
   const match = matchExpression(db, input.query);
   if (match === null) return [];
   const phrase = queryPhrase(input.query);
-  const rows = db.$client
-    .query<HitRow, [string, string, string, number]>(SEARCH_SQL)
-    .all(match, input.workspaceId, JSON.stringify(input.documentIds), candidatePool(k, phrase));
-  return preferExactPhrase(rows, phrase, (r) => r.text, k).map((r) => ({
+  const pool = candidatePool(k, phrase);
+  const scope = JSON.stringify(input.documentIds);
+  const sqlite = db.$client;
+  let picked = sqlite
+    .query<{ id: number; score: number }, [string, number, string, string, number]>(PICK_AMONG_BEST_SQL)
+    .all(match, Math.max(WIDE_POOL, pool * 4), input.workspaceId, scope, pool);
+  if (picked.length < pool) {
+    picked = sqlite.query<{ id: number; score: number }, [string, string, string, number]>(PICK_ALL_SQL).all(match, input.workspaceId, scope, pool);
+  }
+  if (picked.length === 0) return [];
+  const byId = new Map(
+    sqlite
+      .query<HitRow, [string]>(ROWS_SQL)
+      .all(JSON.stringify(picked.map((p) => p.id)))
+      .map((r) => [r.id, r]),
+  );
+  const rows = picked.flatMap((p) => {
+    const row = byId.get(p.id);
+    return row ? [{ ...row, score: p.score }] : [];
+  });
+  const kept = preferExactPhrase(rows, phrase, (r) => r.text, k);
+  const snippets = snippetsOf(sqlite, match, kept);
+  return kept.map((r) => ({
     documentId: r.document_id,
     chunkId: r.id,
     ord: r.ord,
     text: r.text,
-    snippet: tidySnippet(r.snippet),
+    snippet: tidySnippet(snippets.get(r.id) ?? r.text),
     location: JSON.parse(r.location) as Location,
     startOffset: r.start_offset,
     score: r.score,
@@ -83,7 +115,14 @@ export function searchMany(db: Db, input: SearchManyInput): Hit[][] {
 const PRUNE_FROM_ROWS = 20_000;
 const MAX_MATCHED_ROWS = 12_000;
 
+/** Stems and chunk counts are remembered: fts5vocab counts a term's chunks by reading its whole list (0.2 ms and
+ * more for a common one). A count may be a minute old, which only shifts the line between kept and left-out terms. */
+const COUNT_TTL_MS = 60_000;
+const MAX_REMEMBERED = 50_000;
+
 interface TermLookup {
+  stemOf: Map<string, string>;
+  counts: Map<string, { n: number; at: number }>;
   rows: ReturnType<Database["query"]>;
   stemInsert: ReturnType<Database["query"]>;
   stems: ReturnType<Database["query"]>;
@@ -97,12 +136,15 @@ function termLookup(sqlite: Database): TermLookup {
   if (!l) {
     // Connection-private (temp) helpers: a scratch FTS5 table with chunks_fts's tokenizer turns a word into the
     // stem the index holds, and fts5vocab reads how many chunks hold a stem from the index's own term list.
-    sqlite.exec("CREATE VIRTUAL TABLE IF NOT EXISTS temp.assay_stem USING fts5(t, tokenize='porter unicode61 remove_diacritics 2')");
+    sqlite.exec(`CREATE VIRTUAL TABLE IF NOT EXISTS temp.assay_stem USING fts5(t, tokenize='${TOKENIZER}')`);
     sqlite.exec("CREATE VIRTUAL TABLE IF NOT EXISTS temp.assay_stem_terms USING fts5vocab(temp, assay_stem, 'instance')");
     sqlite.exec("CREATE VIRTUAL TABLE IF NOT EXISTS temp.assay_chunk_terms USING fts5vocab(main, chunks_fts, 'row')");
     l = {
-      // An estimate of the chunk count from the primary key, without a scan.
-      rows: sqlite.query("SELECT coalesce(max(id) - min(id) + 1, 0) AS n FROM chunks"),
+      stemOf: new Map(),
+      counts: new Map(),
+      // An estimate of the chunk count from the primary key, without a scan (one min or max per SELECT is a
+      // lookup; both in one SELECT would read every row).
+      rows: sqlite.query("SELECT coalesce((SELECT max(id) FROM chunks) - (SELECT min(id) FROM chunks) + 1, 0) AS n"),
       stemInsert: sqlite.query("INSERT INTO temp.assay_stem (rowid, t) VALUES (?, ?)"),
       stems: sqlite.query("SELECT doc AS i, term FROM temp.assay_stem_terms"),
       stemClear: sqlite.query("DELETE FROM temp.assay_stem"),
@@ -111,6 +153,22 @@ function termLookup(sqlite: Database): TermLookup {
     lookups.set(sqlite, l);
   }
   return l;
+}
+
+function snippetsOf(sqlite: Database, match: string, rows: { id: number; text: string }[]): Map<number, string> {
+  sqlite.exec(`CREATE VIRTUAL TABLE IF NOT EXISTS temp.assay_snippets USING fts5(text, tokenize='${TOKENIZER}')`);
+  const insert = sqlite.query("INSERT INTO temp.assay_snippets (rowid, text) VALUES (?, ?)");
+  try {
+    for (const r of rows) insert.run(r.id, r.text);
+    const found = sqlite
+      .query<{ id: number; snippet: string }, [string]>(
+        `SELECT rowid AS id, ${SNIPPET_SQL("assay_snippets")} AS snippet FROM temp.assay_snippets WHERE assay_snippets MATCH ?`,
+      )
+      .all(match);
+    return new Map(found.map((f) => [f.id, f.snippet]));
+  } finally {
+    sqlite.query("DELETE FROM temp.assay_snippets").run();
+  }
 }
 
 /** The FTS5 MATCH expression search() runs for a query on this index (null: no words). */
@@ -124,19 +182,29 @@ function withoutCommonTerms(sqlite: Database, terms: string[]): string[] {
   const l = termLookup(sqlite);
   const total = (l.rows.get() as { n: number } | null)?.n ?? 0;
   if (total < PRUNE_FROM_ROWS) return terms;
-  const stemOf = new Map<number, string>();
-  try {
-    terms.forEach((t, i) => {
-      l.stemInsert.run(i, t);
-    });
-    for (const row of l.stems.all() as { i: number; term: string }[]) if (!stemOf.has(row.i)) stemOf.set(row.i, row.term);
-  } finally {
-    l.stemClear.run();
+  const unknown = terms.filter((t) => !l.stemOf.has(t));
+  if (unknown.length > 0) {
+    if (l.stemOf.size + unknown.length > MAX_REMEMBERED) l.stemOf.clear();
+    try {
+      unknown.forEach((t, i) => {
+        l.stemInsert.run(i, t);
+      });
+      for (const row of l.stems.all() as { i: number; term: string }[]) if (!l.stemOf.has(unknown[row.i])) l.stemOf.set(unknown[row.i], row.term);
+    } finally {
+      l.stemClear.run();
+    }
   }
+  const now = Date.now();
+  if (l.counts.size + terms.length > MAX_REMEMBERED) l.counts.clear();
   const counted = terms.map((term, i) => {
-    const stem = stemOf.get(i);
-    const df = stem === undefined ? 0 : ((l.df.get(stem) as { n: number } | null)?.n ?? 0);
-    return { term, df, i };
+    const stem = l.stemOf.get(term);
+    if (stem === undefined) return { term, df: 0, i };
+    let known = l.counts.get(stem);
+    if (!known || now - known.at > COUNT_TTL_MS) {
+      known = { n: (l.df.get(stem) as { n: number } | null)?.n ?? 0, at: now };
+      l.counts.set(stem, known);
+    }
+    return { term, df: known.n, i };
   });
   counted.sort((a, b) => a.df - b.df || a.i - b.i);
   const kept: typeof counted = [];
