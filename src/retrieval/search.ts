@@ -34,7 +34,8 @@ interface HitRow {
 // looks among the index's overall best (FTS5's own ORDER BY rank, no per-row join): if enough of those are in scope,
 // they are exactly the best in scope, since every row outside them scores worse. Otherwise (a narrow scope, few
 // matches) every match is joined and filtered, as before.
-const WIDE_POOL = 200;
+// The overall best looked among: 200, then (a narrow scope) 2,000 before every match is joined.
+const WIDE_POOLS = [200, 2_000];
 // The same tokenizer as chunks_fts (src/db/migrations/0001_fts.sql), for the scratch tables below.
 const TOKENIZER = "porter unicode61 remove_diacritics 2";
 const PICK_AMONG_BEST_SQL = `
@@ -66,9 +67,13 @@ export function search(db: Db, input: SearchInput): Hit[] {
   const pool = candidatePool(k, phrase);
   const scope = JSON.stringify(input.documentIds);
   const sqlite = db.$client;
-  let picked = sqlite
-    .query<{ id: number; score: number }, [string, number, string, string, number]>(PICK_AMONG_BEST_SQL)
-    .all(match, Math.max(WIDE_POOL, pool * 4), input.workspaceId, scope, pool);
+  let picked: { id: number; score: number }[] = [];
+  for (const wide of WIDE_POOLS) {
+    picked = sqlite
+      .query<{ id: number; score: number }, [string, number, string, string, number]>(PICK_AMONG_BEST_SQL)
+      .all(match, Math.max(wide, pool * 4), input.workspaceId, scope, pool);
+    if (picked.length === pool) break;
+  }
   if (picked.length < pool) {
     picked = sqlite.query<{ id: number; score: number }, [string, string, string, number]>(PICK_ALL_SQL).all(match, input.workspaceId, scope, pool);
   }
@@ -173,16 +178,25 @@ function snippetsOf(sqlite: Database, match: string, rows: { id: number; text: s
 
 /** The FTS5 MATCH expression search() runs for a query on this index (null: no words). */
 export function matchExpression(db: Db, query: string): string | null {
-  return toMatchExpression(query, withoutCommonTerms(db.$client, queryTerms(query)));
+  const terms = queryTerms(query);
+  const phrase = queryPhrase(query);
+  const phraseWords = phrase?.split(" ") ?? [];
+  const counts = chunkCounts(db.$client, [...new Set([...terms, ...phraseWords])]);
+  if (counts === null) return toMatchExpression(query, terms);
+  const count = (w: string) => counts.get(w) ?? 0;
+  // A phrase made only of common words makes FTS5 compare the positions of those words in most chunks (hundreds of
+  // ms); it is left out of the MATCH then, and preferExactPhrase still puts its literal occurrences first.
+  const phraseIsCheap = phraseWords.length > 0 && Math.min(...phraseWords.map(count)) <= MAX_MATCHED_ROWS;
+  return toMatchExpression(query, withoutCommonTerms(terms, count, counts.total), phraseIsCheap);
 }
 
-/** The terms worth searching on this index: all of them on a small one; without the commonest on a large one. */
-function withoutCommonTerms(sqlite: Database, terms: string[]): string[] {
-  if (terms.length <= 1) return terms;
+/** How many chunks hold each word (by its stem), or null on a small index, where every query is cheap. */
+function chunkCounts(sqlite: Database, words: string[]): (Map<string, number> & { total: number }) | null {
+  if (words.length === 0) return null;
   const l = termLookup(sqlite);
   const total = (l.rows.get() as { n: number } | null)?.n ?? 0;
-  if (total < PRUNE_FROM_ROWS) return terms;
-  const unknown = terms.filter((t) => !l.stemOf.has(t));
+  if (total < PRUNE_FROM_ROWS) return null;
+  const unknown = words.filter((t) => !l.stemOf.has(t));
   if (unknown.length > 0) {
     if (l.stemOf.size + unknown.length > MAX_REMEMBERED) l.stemOf.clear();
     try {
@@ -195,18 +209,24 @@ function withoutCommonTerms(sqlite: Database, terms: string[]): string[] {
     }
   }
   const now = Date.now();
-  if (l.counts.size + terms.length > MAX_REMEMBERED) l.counts.clear();
-  const counted = terms.map((term, i) => {
-    const stem = l.stemOf.get(term);
-    if (stem === undefined) return { term, df: 0, i };
+  if (l.counts.size + words.length > MAX_REMEMBERED) l.counts.clear();
+  const counts = Object.assign(new Map<string, number>(), { total });
+  for (const word of words) {
+    const stem = l.stemOf.get(word);
+    if (stem === undefined) continue;
     let known = l.counts.get(stem);
     if (!known || now - known.at > COUNT_TTL_MS) {
       known = { n: (l.df.get(stem) as { n: number } | null)?.n ?? 0, at: now };
       l.counts.set(stem, known);
     }
-    return { term, df: known.n, i };
-  });
-  counted.sort((a, b) => a.df - b.df || a.i - b.i);
+    counts.set(word, known.n);
+  }
+  return counts;
+}
+
+/** The terms worth searching on a large index: rarest first while they stay cheap; the rarest always. */
+function withoutCommonTerms(terms: string[], count: (w: string) => number, total: number): string[] {
+  const counted = terms.map((term, i) => ({ term, df: count(term), i })).sort((a, b) => a.df - b.df || a.i - b.i);
   const kept: typeof counted = [];
   let matched = 0;
   for (const c of counted) {
