@@ -184,9 +184,10 @@ export function matchExpression(db: Db, query: string): string | null {
   const counts = chunkCounts(db.$client, [...new Set([...terms, ...phraseWords])]);
   if (counts === null) return toMatchExpression(query, terms);
   const count = (w: string) => counts.get(w) ?? 0;
-  // A phrase made only of common words makes FTS5 compare the positions of those words in most chunks (hundreds of
-  // ms); it is left out of the MATCH then, and preferExactPhrase still puts its literal occurrences first.
-  const phraseIsCheap = phraseWords.length > 0 && Math.min(...phraseWords.map(count)) <= MAX_MATCHED_ROWS;
+  // FTS5 reads the whole position list of every word of a phrase, so a phrase with a common word ("the") costs a
+  // pass over most of the index (100-500 ms at 50 MB). Such a phrase is left out of the MATCH; preferExactPhrase
+  // still puts its literal occurrences first among the candidates the terms find.
+  const phraseIsCheap = phraseWords.length > 0 && Math.max(...phraseWords.map(count)) <= MAX_MATCHED_ROWS;
   return toMatchExpression(query, withoutCommonTerms(terms, count, counts.total), phraseIsCheap);
 }
 
