@@ -7,7 +7,7 @@
 // whole 50 MB and over a 3-document workflow scope. Ceilings in the same run: the bare FTS5 MATCH ... ORDER BY rank
 // LIMIT 10, without the scope filter, the join or the snippets, of the expression search() runs (common terms left
 // out) and of the query's full expression (every term, as before issue 13.5).
-import { mkdtempSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
@@ -187,3 +187,4 @@ for (const [kind, make] of Object.entries(KINDS)) {
 }
 console.log(`\nworst p99: ${worstP99.toFixed(2)} ms wall, ${worstCpuP99.toFixed(2)} ms CPU (goal < 20 ms)`);
 db.$client.close();
+rmSync(dir, { recursive: true, force: true }); // ~90 MB of database

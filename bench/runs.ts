@@ -6,7 +6,7 @@
 // (assay_run_stage_seconds from /metrics: the evaluator's share against claim, reads, rendering and writes), the
 // server's CPU per run and its main thread's share of it (/proc), and the ceiling measured in the same run: the same
 // evaluation called in this process, without HTTP, queue, database or rendering.
-import { readdirSync, readFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
@@ -26,7 +26,7 @@ const RUNS = Number(values.runs);
 const CONCURRENCY = Number(values.concurrency);
 const SEQUENTIAL = Number(values.sequential);
 const root = path.resolve(import.meta.dir, "..");
-const tmp = (await import("node:fs")).mkdtempSync(path.join(os.tmpdir(), "assay-runs-bench-"));
+const tmp = mkdtempSync(path.join(os.tmpdir(), "assay-runs-bench-"));
 
 if (!values["no-build"]) {
   const built = Bun.spawnSync([process.execPath, "run", "scripts/build.ts"], { cwd: root, stdout: "ignore", stderr: "inherit" });
@@ -227,6 +227,8 @@ const m1 = await metrics();
 const flood = await latencies(ids);
 const threadCount = threads();
 stop();
+await server.exited;
+rmSync(tmp, { recursive: true, force: true });
 
 // 3. The ceiling, in this process: the same evaluation without HTTP, queue, database, rendering or storage.
 const input = await extract(pdf, { filename: "essay.pdf" });
