@@ -4,10 +4,9 @@ import type { Config } from "../config";
 import type { Db } from "../db/client";
 import type { Section } from "../extract/types";
 import { verifyCitations } from "./citations";
-import { fillInWorker, stubInWorker, validateInWorker } from "./compute";
+import { evaluateLocallyInWorker, fillInWorker, stubInWorker, validateInWorker } from "./compute";
 import { EngineError } from "./errors";
 import { findCriteria } from "./local/criteria";
-import { evaluateLocally } from "./local/evaluate";
 import { DEFAULT_PASS_PERCENT } from "./local/verdict";
 import { evaluateWithModel } from "./model";
 import { placeSections, sectionAt } from "./passages";
@@ -115,14 +114,11 @@ export async function evaluate(input: EvaluateInput): Promise<EvaluateResult> {
   } else if (provider === "local") {
     usage.model = "local";
     const sources = localReferenceSources(input.references, plan, needsRetrieval);
-    const { criteria } = findCriteria(sources, workflow.userPrompt);
-    const evaluation = evaluateLocally({
-      criteria,
-      inputs: input.inputs,
-      prompt: workflow.userPrompt,
-      referenceTexts: sources.map((s) => s.sections.map((x) => x.text).join("\n\n")),
-      passThreshold: input.passThreshold,
-    });
+    // In a worker (findCriteria + evaluateLocally, see compute-worker.ts): the CPU work runs on another core.
+    const evaluation = await evaluateLocallyInWorker(
+      { sources, prompt: workflow.userPrompt, inputs: input.inputs, passThreshold: input.passThreshold },
+      input.signal,
+    );
     value = evaluation;
     if (custom) {
       // No model to write the workflow's own shape: the evaluation is mapped onto its fields by name, type and description.

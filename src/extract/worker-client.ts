@@ -8,7 +8,8 @@ import { ExtractError, type ExtractErrorCode, type ExtractedDocument } from "./t
 const DEFAULT_TIMEOUT_MS = 60_000;
 
 export type WorkerRequest = { bytes: Uint8Array; hints: Hints };
-export type WorkerReply = { ok: true; doc: ExtractedDocument } | { ok: false; code: ExtractErrorCode; message: string };
+/** `heapBytes`: memory the worker keeps after the job (its JS heap and PDFium's WebAssembly heap), to retire it. */
+export type WorkerReply = ({ ok: true; doc: ExtractedDocument } | { ok: false; code: ExtractErrorCode; message: string }) & { heapBytes?: number };
 
 // At most one extraction per core at a time: each one can use hundreds of MB and a full core.
 const maxConcurrent = Math.max(1, availableParallelism());
@@ -30,20 +31,37 @@ function release() {
   else running--;
 }
 
-/** Extracts in a Worker. The time limit counts from when the worker gets the document, not from waiting for a slot. */
-export async function extractInWorker(bytes: Uint8Array, hints: Hints = {}, opts: { timeoutMs?: number } = {}): Promise<ExtractedDocument> {
+/**
+ * Extracts in a Worker. The time limit counts from when the worker gets the document, not from waiting for a slot.
+ * `transfer: true` moves the bytes to the worker instead of copying them: the caller's array is empty afterwards, so
+ * only a caller that no longer needs the bytes (and owns their whole buffer) may ask for it.
+ */
+export async function extractInWorker(
+  bytes: Uint8Array,
+  hints: Hints = {},
+  opts: { timeoutMs?: number; transfer?: boolean } = {},
+): Promise<ExtractedDocument> {
   await acquire();
   try {
-    return await runInWorker(bytes, { filename: hints.filename, mimeType: hints.mimeType }, opts.timeoutMs ?? DEFAULT_TIMEOUT_MS);
+    return await runInWorker(
+      bytes,
+      { filename: hints.filename, mimeType: hints.mimeType },
+      opts.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+      opts.transfer === true,
+    );
   } finally {
     release();
   }
 }
 
-// Workers are reused after a successful extraction, which saves loading pdf.js/mammoth/exceljs (~0.3 s) per call.
-// Reuse is conservative: never after an error, a timeout or a legacy .xls (SheetJS has known prototype-pollution
-// issues, so its worker is discarded), and a worker is retired after MAX_JOBS_PER_WORKER documents.
-const MAX_JOBS_PER_WORKER = 50;
+// Workers are reused after a successful extraction, which saves loading PDFium/mammoth/exceljs per call and, above
+// all, keeps their code JIT-compiled: a fresh worker reads its first documents at about half speed (issue 13.3:
+// retiring every 50 documents halved the pool's PDF throughput). Reuse stays conservative: never after an error, a
+// timeout or a legacy .xls (SheetJS has known prototype-pollution issues, so its worker is discarded); a worker that
+// keeps more than MAX_WORKER_HEAP_BYTES after a job (a huge document grew its heap, and a WebAssembly heap never
+// shrinks) is retired, and so is one after MAX_JOBS_PER_WORKER documents, as a bound on any slow leak.
+const MAX_JOBS_PER_WORKER = 5_000;
+const MAX_WORKER_HEAP_BYTES = 256 * 1024 * 1024;
 
 interface PooledWorker {
   worker: Worker;
@@ -84,7 +102,7 @@ function giveBack(pooled: PooledWorker, reusable: boolean) {
   }
 }
 
-function runInWorker(bytes: Uint8Array, hints: Hints, timeoutMs: number): Promise<ExtractedDocument> {
+function runInWorker(bytes: Uint8Array, hints: Hints, timeoutMs: number, transfer: boolean): Promise<ExtractedDocument> {
   return new Promise((resolve, reject) => {
     const pooled = takeWorker();
     const { worker } = pooled;
@@ -104,7 +122,8 @@ function runInWorker(bytes: Uint8Array, hints: Hints, timeoutMs: number): Promis
     const fail = (message: string) => () => reject(new ExtractError("unprocessable_document", message));
     const onMessage = (event: MessageEvent<WorkerReply>) => {
       const reply = event.data;
-      if (reply.ok) finish(reply.doc.format !== "xls", () => resolve(reply.doc));
+      const lean = (reply.heapBytes ?? 0) <= MAX_WORKER_HEAP_BYTES;
+      if (reply.ok) finish(lean && reply.doc.format !== "xls", () => resolve(reply.doc));
       else finish(false, () => reject(new ExtractError(reply.code, reply.message)));
     };
     const onError = (event: Event) => {
@@ -118,6 +137,8 @@ function runInWorker(bytes: Uint8Array, hints: Hints, timeoutMs: number): Promis
     worker.addEventListener("messageerror", onError);
     worker.addEventListener("close", onClose);
     const request: WorkerRequest = { bytes, hints };
-    worker.postMessage(request);
+    // Only a buffer the view covers whole can move: transferring a shared pool buffer would empty its other views.
+    const movable = transfer && bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength && bytes.buffer instanceof ArrayBuffer;
+    worker.postMessage(request, movable ? [bytes.buffer as ArrayBuffer] : []);
   });
 }

@@ -1,5 +1,7 @@
 // Worker entry for extractInWorker: extracts one document per message and replies with the result or a typed error.
+import { heapSize } from "bun:jsc";
 import { extract } from "./index.ts";
+import { pdfiumHeapBytes } from "./pdf.ts";
 import { ExtractError } from "./types.ts";
 import type { WorkerReply, WorkerRequest } from "./worker-client.ts";
 
@@ -15,5 +17,7 @@ self.onmessage = async (event: MessageEvent<WorkerRequest>) => {
         ? { ok: false, code: err.code, message: err.message }
         : { ok: false, code: "unprocessable_document", message: "the document could not be read" };
   }
+  // What this worker keeps between jobs, so the pool can retire one a huge document has bloated.
+  reply.heapBytes = heapSize() + pdfiumHeapBytes();
   self.postMessage(reply);
 };

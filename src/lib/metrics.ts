@@ -8,6 +8,7 @@ export interface Metrics {
   httpRequests: Counter<"method" | "route" | "status">;
   httpDuration: Histogram<"method" | "route">;
   runDuration: Histogram<"status">;
+  runStage: Histogram<"stage">;
   runsFinished: Counter<"status" | "product">;
   extractionDuration: Histogram<"format" | "outcome">;
   webhookDeliveries: Counter<"outcome">;
@@ -65,6 +66,15 @@ export function createMetrics(): Metrics {
       help: "Time from a run's start (or creation, if it never started) to its final status, by that status.",
       labelNames: ["status"],
       buckets: [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300, 600],
+      registers,
+    }),
+    // Where a run's time goes (issue 13.4): the evaluator's own share against the queue claim, reads, rendering
+    // and writes around it.
+    runStage: new Histogram({
+      name: "assay_run_stage_seconds",
+      help: "Time of each stage of executing a run: claim (queue claim, reference check, start), read (workflow and input documents), evaluate (the engine), render (the output file), write (storing the file and finishing the run).",
+      labelNames: ["stage"],
+      buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 10, 60],
       registers,
     }),
     runsFinished: new Counter({

@@ -55,14 +55,14 @@ export function queryPhrase(query: string): string | null {
 
 /**
  * An FTS5 MATCH expression: every term double-quoted (so no user text is ever read as syntax) and OR-ed, plus the
- * whole word sequence as one phrase for short queries. Null when the query has no words.
+ * whole word sequence as one phrase for short queries. Null when the query has no words. `terms` replaces the
+ * query's own terms and `withPhrase: false` leaves the phrase out (search() does both for common words on a large index).
  */
-export function toMatchExpression(query: string): string | null {
-  const terms = queryTerms(query);
+export function toMatchExpression(query: string, terms: string[] = queryTerms(query), withPhrase = true): string | null {
   if (terms.length === 0) return null;
   // Words only contain letters, digits and marks, so quoting needs no escaping.
   const parts = terms.map((t) => `"${t}"`);
-  const phrase = queryPhrase(query);
+  const phrase = withPhrase ? queryPhrase(query) : null;
   if (phrase !== null) parts.unshift(`"${phrase}"`);
   return parts.join(" OR ");
 }

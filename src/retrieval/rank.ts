@@ -24,7 +24,7 @@ export function rankChunks(chunks: Chunk[], query: string, k?: number): RankedCh
 /** rankChunks for several queries over one set of chunks: the index is built once. Result i answers queries[i]. */
 export function rankChunksMany(chunks: Chunk[], queries: string[], k?: number): RankedChunk[][] {
   const limit = clampK(k);
-  const matches = queries.map(toMatchExpression);
+  const matches = queries.map((q) => toMatchExpression(q));
   if (chunks.length === 0 || limit === 0 || matches.every((m) => m === null)) return queries.map(() => []);
   const mem = new Database(":memory:");
   try {

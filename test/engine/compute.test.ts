@@ -1,8 +1,10 @@
 // Output work decided by a schema runs in a worker with a time limit: even a schema the workflow limits would refuse
 // (millions of required items) only fails its own run, and the server's thread stays free meanwhile.
 import { expect, test } from "bun:test";
-import { stubInWorker, validateInWorker } from "../../src/engine/compute";
+import { evaluateLocallyInWorker, stubInWorker, validateInWorker } from "../../src/engine/compute";
 import { EngineError } from "../../src/engine/errors";
+import { findCriteria } from "../../src/engine/local/criteria";
+import { evaluateLocally } from "../../src/engine/local/evaluate";
 
 test("a stub and a validation come back from the worker", async () => {
   const schema = { type: "object", properties: { grade: { type: "string", enum: ["A", "B"] } }, required: ["grade"] };
@@ -26,4 +28,25 @@ test("work past the time limit is cut off as output_invalid, while this thread k
   expect((err as EngineError).message).toContain("longer than 0.5 s");
   expect(performance.now() - started).toBeLessThan(2_000);
   expect(ticks).toBeGreaterThan(20); // the event loop went on while the worker was stuck
+});
+
+test("the local evaluator gives in a worker exactly what it gives in this thread, and an abort cuts it off", async () => {
+  const essay = "School uniforms reduce bullying. A 2019 study of 40 schools found reports fell by 23 percent.\n\nCritics disagree.";
+  const rubric = "1. Evidence (50 points): claims cite studies and figures.\n2. Counterarguments (50 points): objections are answered.";
+  const doc = (text: string) => ({
+    format: "txt" as const,
+    mime_type: "text/plain",
+    text,
+    page_count: null,
+    sections: text.split("\n\n").map((t) => ({ location: {}, text: t })),
+  });
+  const inputs = [{ id: "doc_1", name: "essay.txt", content: doc(essay) }];
+  const sources = [{ sections: doc(rubric).sections }];
+  const prompt = "Grade the essay.";
+  const here = evaluateLocally({ criteria: findCriteria(sources, prompt).criteria, inputs, prompt, referenceTexts: [rubric] });
+  expect(await evaluateLocallyInWorker({ sources, prompt, inputs })).toEqual(here);
+  const controller = new AbortController();
+  const pending = evaluateLocallyInWorker({ sources, prompt, inputs }, controller.signal);
+  controller.abort(new Error("lease lost"));
+  expect(((await pending.catch((e) => e)) as Error).message).toBe("lease lost");
 });

@@ -12,6 +12,23 @@ describe("extractInWorker", () => {
     }
   });
 
+  test("transfer moves the bytes to the worker; without it the caller's bytes stay as they were", async () => {
+    const expected = await extract(await corpusBytes("pdf/tika-testPDF.pdf"), {});
+    const kept = await corpusBytes("pdf/tika-testPDF.pdf");
+    const size = kept.byteLength;
+    expect(await extractInWorker(kept, {})).toEqual(expected);
+    expect(kept.byteLength).toBe(size);
+    const moved = new Uint8Array(kept); // a buffer of its own
+    expect(await extractInWorker(moved, {}, { transfer: true })).toEqual(expected);
+    expect(moved.byteLength).toBe(0);
+    // A view on part of a larger buffer is copied even when transfer is asked: moving would empty the whole buffer.
+    const whole = new Uint8Array(size + 16);
+    whole.set(kept, 16);
+    const part = whole.subarray(16);
+    expect(await extractInWorker(part, {}, { transfer: true })).toEqual(expected);
+    expect(part.byteLength).toBe(size);
+  });
+
   test("an ExtractError keeps its code and message", async () => {
     const err = await extractInWorker(await corpusBytes("bad/tika-testUnicodePassword.pdf"), { filename: "a.pdf" }).catch((e) => e);
     expect(err).toBeInstanceOf(ExtractError);
@@ -28,8 +45,9 @@ describe("extractInWorker", () => {
   });
 
   test("an extraction over its time limit is terminated with a clean error", async () => {
-    // 3000 pages in a flat page tree: small (~0.8 MB) but takes pdf.js several seconds.
-    const slow = makePdf(Array.from({ length: 3000 }, (_, i) => textPage(`page ${i}`)));
+    // 4000 pages of 150 short words each (~14 MB): PDFium needs seconds for it, far past the 0.5 s limit.
+    const words = (i: number) => Array.from({ length: 150 }, (_, w) => `page ${i} word ${w}`).join(" ");
+    const slow = makePdf(Array.from({ length: 4000 }, (_, i) => textPage(words(i))));
     const started = performance.now();
     const err = await extractInWorker(slow, { filename: "slow.pdf" }, { timeoutMs: 500 }).catch((e) => e);
     const elapsed = performance.now() - started;

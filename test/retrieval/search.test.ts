@@ -268,3 +268,35 @@ describe("rankChunks (text that is not indexed)", () => {
     expect(rankChunks(chunkDocument(textDoc([{ text: "some words" }])), '"*()', 3)).toEqual([]);
   });
 });
+
+describe("a large index (common terms left out of the query)", () => {
+  // 24,000 chunks, every one holding "common" and "frequent"; "rare" in a few; "sometimes" in every third.
+  let big: Db;
+  beforeAll(() => {
+    big = freshDb();
+    addWorkspace(big, A);
+    addDocument(big, A, "big");
+    const sections = Array.from({ length: 24_000 }, (_, i) => ({
+      text: `Row ${i} is common and frequent${i % 3 === 0 ? " sometimes" : ""}${i % 5_000 === 7 ? " with a rare finding" : ""}.`,
+      location: { row: i },
+    }));
+    indexDocument(big, { workspaceId: A, documentId: "big", doc: textDoc(sections), chunking: { targetChars: 50 } });
+  });
+
+  test("a rare term still finds its chunks first among terms every chunk holds", () => {
+    const hits = search(big, { workspaceId: A, documentIds: ["big"], query: "common frequent rare finding", k: 10 });
+    expect(hits.length).toBe(5);
+    expect(hits.every((h) => h.text.includes("rare finding"))).toBe(true);
+  });
+
+  test("a query of common terms only still answers (its rarest term is kept)", () => {
+    const hits = search(big, { workspaceId: A, documentIds: ["big"], query: "common frequent sometimes", k: 10 });
+    expect(hits.length).toBe(10);
+    expect(hits.every((h) => h.text.includes("sometimes"))).toBe(true);
+  });
+
+  test("an exact phrase of common words is still found first", () => {
+    const hits = search(big, { workspaceId: A, documentIds: ["big"], query: "Row 4242 is common", k: 3 });
+    expect(hits[0].text).toContain("Row 4242 is common");
+  });
+});

@@ -93,9 +93,11 @@ async function execute(ctx: Context, run: RunRow, references: EngineDocument[]):
  * stop); the run then belongs to recovery, and nothing is written here.
  */
 async function evaluateRun(ctx: Context, run: RunRow, references: EngineDocument[], signal: AbortSignal): Promise<void> {
+  const stage = stageTimer(ctx);
   try {
     const workflow = getWorkflow(ctx.db, run.workspaceId, run.workflowId, true);
     const inputs = inputDocs(ctx, run.workspaceId, run.inputDocuments);
+    stage("read");
     const result = await evaluate({
       db: ctx.db,
       workspaceId: run.workspaceId,
@@ -114,6 +116,7 @@ async function evaluateRun(ctx: Context, run: RunRow, references: EngineDocument
       runId: run.id,
       signal,
     });
+    stage("evaluate");
     signal.throwIfAborted();
     const format = workflow.outputFormat as OutputFormat;
     const { output, file } = await shapeOutput(format, result.value, result.custom, {
@@ -123,10 +126,12 @@ async function evaluateRun(ctx: Context, run: RunRow, references: EngineDocument
       generatedAt: new Date(ctx.clock.now()),
       documents: [...inputs, ...references].map((d) => ({ id: d.id, name: d.name })),
     });
+    stage("render");
     const outputObjectKey = `runs/${run.workspaceId}/${run.id}/output.${EXTENSION[format] ?? file.extension}`;
     await objectStore(ctx).put(outputObjectKey, bytesStream(file.bytes), { maxBytes: file.bytes.byteLength });
     const changes = { output, usage: { ...result.usage }, outputObjectKey, outputMimeType: file.mime_type, error: null };
     finishRun(ctx, run.id, "running", "succeeded", changes, run.attempts);
+    stage("write");
   } catch (err) {
     if (signal.aborted) {
       if (ctx.runtime.scheduler.stopping.aborted) {
@@ -151,8 +156,19 @@ async function evaluateRun(ctx: Context, run: RunRow, references: EngineDocument
   }
 }
 
+/** Observes the time since the previous stage ended (or since the timer was made) under the named stage. */
+function stageTimer(ctx: Context): (stage: "read" | "evaluate" | "render" | "write") => void {
+  let last = performance.now();
+  return (stage) => {
+    const now = performance.now();
+    ctx.metrics.runStage.observe({ stage }, (now - last) / 1000);
+    last = now;
+  };
+}
+
 /** One unit of work: claim a queued run and take it as far as it can go now. */
 export async function runTick(ctx: Context): Promise<boolean> {
+  const claimStarted = performance.now();
   const run = claimQueued(ctx);
   if (!run) return false;
   const workflow = getWorkflow(ctx.db, run.workspaceId, run.workflowId, true);
@@ -174,6 +190,7 @@ export async function runTick(ctx: Context): Promise<boolean> {
     .returning()
     .get();
   if (!started) return true;
+  ctx.metrics.runStage.observe({ stage: "claim" }, (performance.now() - claimStarted) / 1000);
   ctx.log.info({ run_id: run.id, workspace_id: run.workspaceId, workflow_id: run.workflowId, attempt: started.attempts }, "run claimed");
   await execute(ctx, started, refs.references);
   return true;
