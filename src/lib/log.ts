@@ -28,11 +28,41 @@ export function createLogger(level: LogLevel, opts: { pretty?: boolean; destinat
     const pretty: typeof import("pino-pretty") = require("pino-pretty");
     return pino(options, pretty({ sync: true, translateTime: "SYS:HH:MM:ss.l", ignore: "pid,hostname" }));
   }
-  // Buffered asynchronous writes: lines leave in blocks of 8 kB, or within 250 ms on a quiet server (a write per line
-  // cost more than the line itself under load). Flushed at shutdown (server.ts).
-  const destination = pino.destination({ dest: 1, sync: false, minLength: 8 * 1024 });
-  setInterval(() => destination.flush(), 250).unref();
-  return pino(options, destination);
+  return pino(options, batched(pino.destination({ dest: 1, sync: false, maxWrite: 1024 * 1024 })));
+}
+
+const BATCH_CHARS = 64 * 1024;
+
+/**
+ * Lines are handed to pino's destination (sonic-boom, asynchronous writes) 64 kB at a time, and at least every
+ * 250 ms: sonic-boom measures its pending buffer on every write and issues a write per call, which cost a busy
+ * server a tenth of its time under Bun when done per line. Order is kept: every line goes through here.
+ */
+function batched(destination: pino.DestinationStream & { flush(cb?: (err?: Error) => void): void; flushSync(): void }) {
+  let parts: string[] = [];
+  let size = 0;
+  const drain = () => {
+    if (size === 0) return;
+    destination.write(parts.join(""));
+    parts = [];
+    size = 0;
+  };
+  setInterval(drain, 250).unref();
+  return {
+    write(line: string) {
+      parts.push(line);
+      size += line.length;
+      if (size >= BATCH_CHARS) drain();
+    },
+    flush(cb?: (err?: Error) => void) {
+      drain();
+      destination.flush(cb);
+    },
+    flushSync() {
+      drain();
+      destination.flushSync();
+    },
+  };
 }
 
 /** A secret in the startup configuration line: whether it is set, never its value. */
