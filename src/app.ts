@@ -46,15 +46,19 @@ function observer(ctx: Context) {
       }
       if (!ctx.log.isLevelEnabled("info")) return;
       const caller = callerOf(request);
-      infoLine(ctx.log, {
+      const line: Record<string, string | number> = {
         request_id: String(requestId),
         method: request.method,
         route: pattern,
         status,
         duration_ms: Math.round(seconds * 100_000) / 100,
-        ...(caller?.kind === "key" ? { key_id: caller.keyId } : {}),
-        ...(caller ? { user_id: caller.userId, workspace_id: caller.workspaceId } : {}),
-      });
+      };
+      if (caller) {
+        if (caller.kind === "key") line.key_id = caller.keyId;
+        line.user_id = caller.userId;
+        line.workspace_id = caller.workspaceId;
+      }
+      infoLine(ctx.log, line);
     },
   };
 }

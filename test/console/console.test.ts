@@ -236,6 +236,8 @@ describe.skipIf(!enabled)("web console in Chromium", () => {
     await panel.getByRole("heading", { name: "Text of rubric" }).waitFor();
     expect(await view.getAttribute("aria-expanded")).toBe("true");
     // Focus moves to the panel's heading; the markdown's headings name its parts.
+    // (the panel takes focus just after it renders)
+    for (let i = 0; i < 100 && (await page.evaluate<string>("document.activeElement?.id ?? ''")) !== "ref-text-title"; i++) await Bun.sleep(20);
     expect(await page.evaluate<string>("document.activeElement?.id ?? ''")).toBe("ref-text-title");
     await panel.getByRole("heading", { name: /Heading “Evidence”/ }).waitFor();
     const text = (await panel.textContent())!;
@@ -245,7 +247,9 @@ describe.skipIf(!enabled)("web console in Chromium", () => {
     await panel.screenshot({ path: path.join(shots, "reference-text.png") });
     await panel.getByRole("button", { name: "Close text" }).click();
     await panel.waitFor({ state: "detached" });
-    expect(await page.evaluate<string>("document.activeElement?.getAttribute('aria-label') ?? ''")).toBe("View text of rubric");
+    const focused = () => page.evaluate<string>("document.activeElement?.getAttribute('aria-label') ?? ''");
+    for (let i = 0; i < 100 && (await focused()) !== "View text of rubric"; i++) await Bun.sleep(20);
+    expect(await focused()).toBe("View text of rubric");
   });
 
   test("a workflow is created with the rubric, a prompt and DOCX output", async () => {
