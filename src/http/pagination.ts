@@ -1,7 +1,7 @@
 // The one pagination helper: limit 1..100 (default 20), newest first, signed opaque cursors.
 
 import { createHmac, timingSafeEqual } from "node:crypto";
-import { and, desc, eq, getTableName, isNull, lt, or, type SQL, sql } from "drizzle-orm";
+import { and, desc, eq, getTableName, gte, isNull, lt, or, type SQL, sql } from "drizzle-orm";
 import type { SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
 import { t } from "elysia";
 import { type Db, prepared } from "../db/client";
@@ -67,6 +67,7 @@ export function listPage<T extends ListTable, J>(
   filter: ListFilter<T>,
   q: { limit?: number; cursor?: string },
   toJson: (row: T["$inferSelect"]) => J,
+  created: { from?: number; to?: number } = {},
 ) {
   const limit = q.limit ?? 20;
   const pos = q.cursor ? decodeCursor(secret, q.cursor) : null;
@@ -74,10 +75,12 @@ export function listPage<T extends ListTable, J>(
   const keys = Object.keys(values)
     .filter((k) => values[k] !== undefined)
     .sort();
-  const shape = `list:${getTableName(table)}:${keys.map((k) => (values[k] === null ? `${k} null` : k)).join(",")}:${pos ? "after" : "first"}`;
+  const shape = `list:${getTableName(table)}:${keys.map((k) => (values[k] === null ? `${k} null` : k)).join(",")}:${pos ? "after" : "first"}:${created.from !== undefined ? "from" : ""}:${created.to !== undefined ? "to" : ""}`;
   const statement = prepared(db, shape, () => {
     const column = (k: string) => (table as unknown as Record<string, SQLiteColumn>)[k];
     const conditions = keys.map((k) => (values[k] === null ? isNull(column(k)) : eq(column(k), sql.placeholder(k))));
+    if (created.from !== undefined) conditions.push(gte(table.createdAt, sql.placeholder("_from")));
+    if (created.to !== undefined) conditions.push(lt(table.createdAt, sql.placeholder("_to")));
     if (pos) {
       const c = sql.placeholder("_c");
       conditions.push(or(lt(table.createdAt, c), and(eq(table.createdAt, c), lt(table.id, sql.placeholder("_i")))) as SQL);
@@ -90,7 +93,9 @@ export function listPage<T extends ListTable, J>(
       .limit(sql.placeholder("_limit"))
       .prepare();
   });
-  const params: Record<string, unknown> = { _limit: limit + 1, ...(pos ? { _c: pos.c, _i: pos.i } : {}) };
+  const params: Record<string, unknown> = { _limit: limit + 1, ...(pos ? { _c: pos.c, _i: pos.i } : {}), _from: created.from, _to: created.to };
+  if (created.from === undefined) delete params._from;
+  if (created.to === undefined) delete params._to;
   for (const k of keys) if (values[k] !== null) params[k] = values[k];
   // drizzle's select() over a generic table type does not narrow; the rows are the table's.
   const rows = statement.all(params) as (T["$inferSelect"] & { createdAt: number; id: string })[];

@@ -57,7 +57,11 @@ const EXCLUSIVE: Record<string, [string, string]> = {
   "POST /v1/admin/credits": ["workspace_id", "email"],
 };
 
-const PATH_IDS: Record<string, () => string> = { "{whk_id}": () => ids.endpoint, "{workflow_id}": () => ids.workflow };
+const PATH_IDS: Record<string, () => string> = {
+  "{whk_id}": () => ids.endpoint,
+  "{workflow_id}": () => ids.workflow,
+  "{user_id}": () => admin.user.id,
+};
 
 /** Wrong values to try per declared type; those a field admits after all (a union, null) are skipped, see typesOf. */
 const WRONG: Record<string, Json[]> = {

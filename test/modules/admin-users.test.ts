@@ -44,3 +44,20 @@ test("a taken email is 409, a short password 400; members and API keys are refus
     (await h.call("POST", "/v1/admin/users", { token: admin.liveKey, body: { email: "y@example.org", password: "long enough pass" } })).status,
   ).toBe(401);
 });
+
+test("PATCH /v1/admin/users/:id changes a role at once; the last administrator stays one", async () => {
+  const h = harness();
+  const admin = await signUp(h, undefined, "admin");
+  const member = await signUp(h);
+  const promoted = await h.call("PATCH", `/v1/admin/users/${member.user.id}`, { token: admin.session, body: { role: "admin" } });
+  expect(promoted.status).toBe(200);
+  expect(promoted.body.role).toBe("admin");
+  expect((await h.call("GET", "/v1/admin/users", { token: member.session })).status).toBe(200); // the session sees it at once
+  expect((await h.call("PATCH", `/v1/admin/users/${member.user.id}`, { token: admin.session, body: { role: "member" } })).body.role).toBe("member");
+  expect((await h.call("GET", "/v1/admin/users", { token: member.session })).status).toBe(403);
+  const last = await h.call("PATCH", `/v1/admin/users/${admin.user.id}`, { token: admin.session, body: { role: "member" } });
+  expect(last.status).toBe(409);
+  expect(last.body.error.code).toBe("invalid_state");
+  expect((await h.call("PATCH", "/v1/admin/users/usr_nobody", { token: admin.session, body: { role: "admin" } })).status).toBe(404);
+  expect((await h.call("PATCH", `/v1/admin/users/${member.user.id}`, { token: admin.session, body: { role: "owner" } })).status).toBe(400);
+});

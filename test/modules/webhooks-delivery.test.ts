@@ -614,6 +614,14 @@ describe("delivery log and manual retry", () => {
       created_at: new Date(clock.t).toISOString(),
     });
 
+    // One delivery with its payload: the event as the receiver got it.
+    const one = await h.call("GET", `/v1/webhook-endpoints/${e.id}/deliveries/${d.id}`, { token: u.liveKey });
+    expect(one.status).toBe(200);
+    expect(one.body).toMatchObject({ ...d, payload: { id: d.event_id, type: "run.succeeded" } });
+    expect(one.body.payload).toEqual(JSON.parse(rx.hits[0].body));
+    const other = await signUp(h);
+    expect((await h.call("GET", `/v1/webhook-endpoints/${e.id}/deliveries/${d.id}`, { token: other.liveKey })).status).toBe(404);
+
     const retry = await h.call("POST", `/v1/webhook-endpoints/${e.id}/deliveries/${d.id}/retry`, { token: u.liveKey });
     expect(retry.status).toBe(200);
     expect(retry.body).toMatchObject({ id: d.id, status: "succeeded", next_attempt_at: null });

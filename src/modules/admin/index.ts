@@ -1,4 +1,5 @@
-// Routes (admin sessions only): POST /v1/admin/credits, POST /v1/admin/runs/:run_id/refund, GET and POST /v1/admin/users.
+// Routes (admin sessions only): POST /v1/admin/credits, POST /v1/admin/runs/:run_id/refund, GET and POST
+// /v1/admin/users, PATCH /v1/admin/users/:user_id.
 import { eq } from "drizzle-orm";
 import { Elysia, t } from "elysia";
 import type { Context } from "../../context";
@@ -100,6 +101,27 @@ export const adminRoutes = (ctx: Context) =>
           summary: "Create a user (with a workspace of its own and ASSAY_INITIAL_CREDITS), as `assay user create` does",
           "x-errors": ["409"],
         }),
+      },
+    )
+    .patch(
+      "/users/:user_id",
+      ({ body, params }) => {
+        const updated = tx(ctx.db, () => {
+          const user = ctx.db.select().from(users).where(eq(users.id, params.user_id)).get();
+          if (!user) throw new ApiError(404, "not_found", `No user ${params.user_id}`);
+          if (user.role === "admin" && body.role !== "admin") {
+            const admins = ctx.db.select({ id: users.id }).from(users).where(eq(users.role, "admin")).all().length;
+            if (admins <= 1) throw new ApiError(409, "invalid_state", "This is the last administrator; make another one first");
+          }
+          return ctx.db.update(users).set({ role: body.role }).where(eq(users.id, user.id)).returning().get();
+        });
+        return toAdminUser(updated as typeof users.$inferSelect);
+      },
+      {
+        auth: "admin",
+        body: t.Object({ role: t.Union([t.Literal("admin"), t.Literal("member")], { examples: ["admin"] }) }),
+        response: { 200: AdminUser },
+        detail: routeDocs({ summary: "Change a user's role (the last administrator stays one)", "x-errors": ["404", "409"] }),
       },
     )
     .post("/runs/:run_id/refund", ({ params }) => runJson(ctx, refundRun(ctx, params.run_id)), {

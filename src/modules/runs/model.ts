@@ -79,6 +79,10 @@ export const ListRunsQuery = t.Object({
   cursor: t.Optional(t.String()),
   workflow_id: t.Optional(t.String()),
   status: t.Optional(RunStatusSchema),
+  created_after: t.Optional(
+    t.String({ description: "Runs created at or after this instant (ISO 8601 date or date-time; a date is UTC midnight)", examples: ["2026-11-01"] }),
+  ),
+  created_before: t.Optional(t.String({ description: "Runs created before this instant (ISO 8601 date or date-time)", examples: ["2026-12-01"] })),
   mode: t.Optional(
     t.Union([t.Literal("live"), t.Literal("test")], {
       description: "live or test runs only (a session sees both; an API key only ever sees its own mode's runs)",

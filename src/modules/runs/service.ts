@@ -194,12 +194,21 @@ export function listRuns(
   ctx: Context,
   workspaceId: string,
   mode: KeyMode | null,
-  q: { limit?: number; cursor?: string; workflow_id?: string; status?: RunStatus; mode?: KeyMode },
+  q: { limit?: number; cursor?: string; workflow_id?: string; status?: RunStatus; mode?: KeyMode; created_after?: string; created_before?: string },
 ) {
   // A key sees its own mode only: asking for the other one finds nothing.
   if (mode && q.mode && mode !== q.mode) return { data: [], next_cursor: null };
   const filter = { workspaceId, keyMode: mode ?? q.mode, workflowId: q.workflow_id, status: q.status };
-  return listPage(ctx.db, ctx.config.secret, runs, filter, q, (row) => runJson(ctx, row));
+  const created = { from: instant(q.created_after, "created_after"), to: instant(q.created_before, "created_before") };
+  return listPage(ctx.db, ctx.config.secret, runs, filter, q, (row) => runJson(ctx, row), created);
+}
+
+/** An ISO 8601 date (UTC midnight) or date-time as epoch ms; 400 naming `param` for anything else. */
+function instant(value: string | undefined, param: string): number | undefined {
+  if (value === undefined) return undefined;
+  const ms = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2}))?$/.test(value) ? Date.parse(value) : Number.NaN;
+  if (Number.isNaN(ms)) throw new ApiError(400, "validation_error", `${param} must be an ISO 8601 date or date-time`, param);
+  return ms;
 }
 
 /**

@@ -4,6 +4,7 @@ import type { Context } from "../../context";
 import { authGuard } from "../../http/auth-guard";
 import { ErrorBody } from "../../http/errors";
 import { Page } from "../../http/pagination";
+import { resignDownloadUrls } from "../../storage";
 import { retryDelivery } from "./delivery";
 import { notifyWebhooks } from "./events";
 import {
@@ -17,9 +18,10 @@ import {
   toEndpointJson,
   UpdateEndpointBody,
   WebhookDelivery,
+  WebhookDeliveryWithPayload,
   WebhookEndpoint,
 } from "./model";
-import { createEndpoint, deleteEndpoint, getEndpoint, listDeliveries, listEndpoints, updateEndpoint } from "./service";
+import { createEndpoint, deleteEndpoint, getDelivery, getEndpoint, listDeliveries, listEndpoints, updateEndpoint } from "./service";
 
 export const webhookRoutes = (ctx: Context) =>
   new Elysia({ prefix: "/v1/webhook-endpoints", tags: ["Webhooks"] })
@@ -82,6 +84,22 @@ export const webhookRoutes = (ctx: Context) =>
       response: { 200: Page(WebhookDelivery), 400: ErrorBody, 401: ErrorBody, 404: ErrorBody },
       detail: { summary: "List an endpoint's deliveries, each with every attempt" },
     })
+    .get(
+      "/:whk_id/deliveries/:whd_id",
+      ({ auth, params }) => {
+        const row = getDelivery(ctx.db, auth.workspaceId, params.whk_id, params.whd_id);
+        return { ...toDeliveryJson(row), payload: JSON.parse(resignDownloadUrls(row.payload, ctx.config, ctx.clock.now())) };
+      },
+      {
+        auth: "webhooks:read",
+        params: DeliveryParams,
+        response: { 200: WebhookDeliveryWithPayload, 401: ErrorBody, 404: ErrorBody },
+        detail: {
+          summary: "One delivery, with its payload",
+          description: "An Assay extension: the delivery log's entry and the event body it sends.",
+        },
+      },
+    )
     .post(
       "/:whk_id/deliveries/:whd_id/retry",
       async ({ auth, params }) => toDeliveryJson(await retryDelivery(ctx, auth.workspaceId, params.whk_id, params.whd_id)),

@@ -90,6 +90,11 @@ export const WebhookDelivery = t.Object(
   { title: "WebhookDelivery" },
 );
 
+export const WebhookDeliveryWithPayload = t.Composite([
+  WebhookDelivery,
+  t.Object({ payload: t.Unknown({ description: "The event as it is sent, its download links signed afresh" }) }),
+]);
+
 export function toEndpointJson(row: EndpointRow) {
   return {
     id: row.id,
