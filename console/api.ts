@@ -385,8 +385,15 @@ export const api = {
   updateWorkflow: (wfId: string, body: WorkflowChange) => call<Workflow>("PATCH", `/workflows/${id(wfId)}`, body),
   deleteWorkflow: (wfId: string) => call("DELETE", `/workflows/${id(wfId)}`),
 
-  runs: (filter: { status?: string; workflow_id?: string; mode?: string; cursor?: string | null; limit?: number }) =>
-    call<Page<Run>>("GET", `/runs${q({ limit: filter.limit ?? 20, ...filter })}`),
+  runs: (filter: {
+    status?: string;
+    workflow_id?: string;
+    mode?: string;
+    created_after?: string;
+    created_before?: string;
+    cursor?: string | null;
+    limit?: number;
+  }) => call<Page<Run>>("GET", `/runs${q({ limit: filter.limit ?? 20, ...filter })}`),
   run: (runId: string) => call<Run>("GET", `/runs/${id(runId)}`),
   startRun: (wfId: string, documentIds: string[]) =>
     call<Run>("POST", `/workflows/${id(wfId)}/runs`, { mode: "async", input_documents: documentIds }, { "idempotency-key": crypto.randomUUID() }),
@@ -405,10 +412,13 @@ export const api = {
     call<WebhookEndpoint>("PATCH", `/webhook-endpoints/${id(whkId)}`, body),
   deleteWebhook: (whkId: string) => call("DELETE", `/webhook-endpoints/${id(whkId)}`),
   deliveries: (whkId: string) => call<Page<WebhookDelivery>>("GET", `/webhook-endpoints/${id(whkId)}/deliveries${q({ limit: 50 })}`),
+  delivery: (whkId: string, whdId: string) =>
+    call<WebhookDelivery & { payload: unknown }>("GET", `/webhook-endpoints/${id(whkId)}/deliveries/${id(whdId)}`),
   retryDelivery: (whkId: string, whdId: string) => call<WebhookDelivery>("POST", `/webhook-endpoints/${id(whkId)}/deliveries/${id(whdId)}/retry`),
 
   users: (cursor?: string | null, limit = 20) => call<Page<AdminUser>>("GET", `/admin/users${q({ limit, cursor })}`),
   createUser: (body: { email: string; password: string; role: "admin" | "member" }) => call<AdminUser>("POST", "/admin/users", body),
+  setRole: (userId: string, role: "admin" | "member") => call<AdminUser>("PATCH", `/admin/users/${id(userId)}`, { role }),
   refundRun: (runId: string) => call<Run>("POST", `/admin/runs/${id(runId)}/refund`),
   grantCredits: (body: { email: string; amount: number; kind: "regular" | "bonus"; note?: string }) => call<Balance>("POST", "/admin/credits", body),
 };

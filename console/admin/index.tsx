@@ -43,11 +43,23 @@ function Users() {
       setBusy(false);
     }
   };
+  // PATCH /v1/admin/users/{id}: the select shows the server's answer (the last administrator stays one: 409).
+  const [roleError, setRoleError] = useState<unknown>(null);
+  const changeRole = async (user: AdminUser, next: AdminUser["role"], select: HTMLSelectElement) => {
+    setRoleError(null);
+    try {
+      await api.setRole(user.id, next);
+      list.reload();
+    } catch (err) {
+      select.value = user.role;
+      setRoleError(err);
+    }
+  };
   const next = list.value?.next_cursor;
   return (
     <section aria-labelledby="users-title">
       <h2 id="users-title">Users</h2>
-      <ErrorBox error={list.error} />
+      <ErrorBox error={list.error || roleError} />
       {list.value && (
         <div class="scroll">
           <table aria-label="Users">
@@ -66,7 +78,16 @@ function Users() {
                     {u.email}
                     <div class="hint">{u.id}</div>
                   </td>
-                  <td>{u.role}</td>
+                  <td>
+                    <select
+                      aria-label={`Role of ${u.email}`}
+                      value={u.role}
+                      onChange={(e) => changeRole(u, e.currentTarget.value as AdminUser["role"], e.currentTarget)}
+                    >
+                      <option value="member">member</option>
+                      <option value="admin">admin</option>
+                    </select>
+                  </td>
                   <td class="hint">{u.workspace_id}</td>
                   <td>{when(u.created_at)}</td>
                 </tr>
@@ -218,7 +239,7 @@ export function AdminPage() {
       )}
       <Refund />
       <Users />
-      <p class="hint">The API has no endpoint to change a user's role or delete a user, so the console cannot either.</p>
+      <p class="hint">The API has no endpoint to delete a user, so the console cannot either.</p>
     </>
   );
 }

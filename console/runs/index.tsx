@@ -69,10 +69,18 @@ function StartRun() {
   );
 }
 
+/** "2026-11-24" → "2026-11-25": the API's created_before is exclusive, the form's "until" includes its day. */
+function dayAfter(day: string): string | undefined {
+  if (!day) return undefined;
+  return new Date(Date.parse(`${day}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
+}
+
 export function RunsPage() {
   const [status, setStatus] = useState("");
   const [workflow, setWorkflow] = useState("");
   const [mode, setMode] = useState("");
+  const [from, setFrom] = useState("");
+  const [to, setTo] = useState("");
   const [limit, setLimit] = useState(20);
   // Cursors of the pages before this one (Previous pops), and this page's own cursor.
   const [history, setHistory] = useState<(string | null)[]>([]);
@@ -83,10 +91,10 @@ export function RunsPage() {
     () => false,
   );
   const list = usePoll(
-    () => api.runs({ status, workflow_id: workflow, mode, limit, cursor }),
+    () => api.runs({ status, workflow_id: workflow, mode, created_after: from || undefined, created_before: dayAfter(to), limit, cursor }),
     2000,
     (page) => page.data.some((r: Run) => r.status === "queued" || r.status === "running"),
-    [status, workflow, mode, limit, cursor],
+    [status, workflow, mode, from, to, limit, cursor],
   );
   // A new filter starts again from the first page.
   const filter =
@@ -133,6 +141,14 @@ export function RunsPage() {
               <option value="live">live</option>
               <option value="test">test</option>
             </select>
+          </div>
+          <div>
+            <label for="runs-from">Created from</label>
+            <input id="runs-from" type="date" value={from} onInput={(e) => filter(setFrom)(e.currentTarget.value)} />
+          </div>
+          <div>
+            <label for="runs-to">Created until (that day included)</label>
+            <input id="runs-to" type="date" value={to} onInput={(e) => filter(setTo)(e.currentTarget.value)} />
           </div>
           <div>
             <label for="runs-limit">Per page</label>

@@ -76,7 +76,8 @@ function Deliveries({ endpoint }: { endpoint: WebhookEndpoint }) {
           <li key={d.id}>
             <strong>{d.event_type}</strong> <Status value={d.status} /> <span class="hint">{when(d.created_at)}</span>
             {d.next_attempt_at && <span class="hint"> · next retry {when(d.next_attempt_at)}</span>}
-            {d.event_id && <div class="hint">event {d.event_id} (the API does not return a delivery's payload)</div>}
+            {d.event_id && <div class="hint">event {d.event_id}</div>}
+            <Payload endpointId={endpoint.id} deliveryId={d.id} />
             <ol aria-label="Attempts">
               {d.attempts.map((a) => (
                 <li key={a.at}>
@@ -93,6 +94,30 @@ function Deliveries({ endpoint }: { endpoint: WebhookEndpoint }) {
         ))}
       </ul>
     </section>
+  );
+}
+
+/** The event body a delivery sends (GET …/deliveries/{id}), fetched when asked for. */
+function Payload({ endpointId, deliveryId }: { endpointId: string; deliveryId: string }) {
+  const [payload, setPayload] = useState<string | null>(null);
+  const [error, setError] = useState<unknown>(null);
+  const toggle = async () => {
+    if (payload !== null) return setPayload(null);
+    setError(null);
+    try {
+      setPayload(JSON.stringify((await api.delivery(endpointId, deliveryId)).payload, null, 2));
+    } catch (err) {
+      setError(err);
+    }
+  };
+  return (
+    <div>
+      <button type="button" aria-expanded={payload !== null} onClick={toggle}>
+        {payload === null ? "Show payload" : "Hide payload"}
+      </button>
+      <ErrorBox error={error} />
+      {payload !== null && <pre class="payload">{payload}</pre>}
+    </div>
   );
 }
 

@@ -129,6 +129,7 @@ describe.skipIf(!enabled)("web console in Chromium", () => {
     });
     context = await browser.newContext({ viewport: { width: 1100, height: 800 }, acceptDownloads: true });
     page = await context.newPage();
+    page.setDefaultTimeout(10_000); // a step that cannot happen fails with its locator, before the test's own timeout
     page.on("console", (m) => m.type() === "error" && browserErrors.push(m.text()));
     page.on("pageerror", (e) => browserErrors.push(String(e)));
   }, 120_000);
@@ -184,16 +185,26 @@ describe.skipIf(!enabled)("web console in Chromium", () => {
 
   test("an admin lists users (paged) and creates one; a taken email is refused in words with its request id", async () => {
     const users = page.getByRole("table", { name: "Users" });
-    await users.locator(`tr[data-user="${ADMIN.email}"]`).getByText("admin", { exact: true }).waitFor();
+    const roleOf = (email: string) => users.getByRole("combobox", { name: `Role of ${email}` });
+    await roleOf(ADMIN.email).waitFor();
+    expect(await roleOf(ADMIN.email).inputValue()).toBe("admin");
     await page.getByLabel("Email", { exact: true }).fill("teacher@example.com");
     await page.getByLabel(/^Password/).fill("a teacher's passphrase");
-    await page.getByLabel("Role").selectOption("member");
+    await page.getByLabel("Role", { exact: true }).selectOption("member");
     await page.getByRole("button", { name: "Create user" }).click();
     await page
       .getByTestId("user-created")
       .getByText(/Created teacher@example\.com \(member\), id usr_\w+/)
       .waitFor();
-    await users.locator('tr[data-user="teacher@example.com"]').getByText("member", { exact: true }).waitFor();
+    await roleOf("teacher@example.com").waitFor();
+    expect(await roleOf("teacher@example.com").inputValue()).toBe("member");
+    // Promote and demote through the role select (PATCH /v1/admin/users/{id}); the API agrees.
+    const roleInApi = async () =>
+      ((await v1("GET", "/admin/users?limit=100")).data as { email: string; role: string }[]).find((u) => u.email === "teacher@example.com")?.role;
+    await roleOf("teacher@example.com").selectOption("admin");
+    await until("teacher promoted", async () => (await roleInApi()) === "admin");
+    await roleOf("teacher@example.com").selectOption("member");
+    await until("teacher demoted", async () => (await roleInApi()) === "member");
     expect(await users.locator("tbody tr").first().getAttribute("data-user")).toBe("teacher@example.com"); // newest first
     await page.getByRole("region", { name: "Users" }).screenshot({ path: path.join(shots, "admin-users.png") });
     // The same email again: 409, shown in words.
@@ -450,6 +461,14 @@ describe.skipIf(!enabled)("web console in Chromium", () => {
     await page.getByText("No runs yet.").waitFor();
     await page.getByRole("region", { name: "All runs" }).getByLabel("Workflow").selectOption("");
     await page.getByLabel("Mode").selectOption("");
+    // By date: from tomorrow there is nothing; until today (its day included) the page is full again.
+    const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
+    await page.getByLabel("Created from").fill(day(1));
+    await page.getByText("No runs yet.").waitFor();
+    await page.getByLabel("Created from").fill("");
+    await page.getByLabel(/^Created until/).fill(day(0));
+    await until("today's runs", async () => (await rows.count()) === 5);
+    await page.getByLabel(/^Created until/).fill("");
     await page.getByLabel("Per page").selectOption("20");
   }, 30_000);
 
@@ -497,6 +516,12 @@ describe.skipIf(!enabled)("web console in Chromium", () => {
     receiverStatus = 200;
     await delivery.getByRole("button", { name: "Retry now" }).click();
     await delivery.getByText("succeeded").waitFor();
+    // Its payload, as sent (GET …/deliveries/{id}).
+    await delivery.getByRole("button", { name: "Show payload" }).click();
+    await delivery
+      .locator("pre.payload")
+      .getByText(/"type": "reference_document.ready"/)
+      .waitFor();
     expect(await delivery.getByText(/: 200 in \d+ ms/).count()).toBe(1);
     await shot("webhooks");
     // Edit the events; pause and resume the endpoint.
