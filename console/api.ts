@@ -95,6 +95,7 @@ export interface NewWorkflow {
   reference_document_ids: string[];
   output_format: OutputFormat;
   output_schema?: Record<string, unknown>;
+  output_schema_sample_id?: string;
   default_mode?: "sync" | "async";
   default_model_policy?: ModelPolicy;
   webhook_endpoint_id?: string;

@@ -53,6 +53,21 @@ function WorkflowForm({ editing, onDone, onClose }: { editing: Workflow | null; 
   const [saved, setSaved] = useState("");
   const productCode = product || products.value?.data.find((p) => p.status !== "deprecated")?.code || "";
   const schema = checkSchema(schemaText);
+  // A sample output file (JSON, CSV, XLSX…) the server infers the schema from, when the box is left empty.
+  const [sample, setSample] = useState<{ id: string; name: string } | null>(null);
+  const [sampleBusy, setSampleBusy] = useState(false);
+  const pickSample = async (file: File | undefined) => {
+    if (!file) return;
+    setError(null);
+    setSampleBusy(true);
+    try {
+      setSample({ id: (await api.uploadDocument(file)).id, name: file.name });
+    } catch (err) {
+      setError(err);
+    } finally {
+      setSampleBusy(false);
+    }
+  };
   // PATCH /v1/workflows/{id} changes the name, status, prompt and output schema only; the rest is fixed at creation.
   const fixed = !!editing;
 
@@ -98,9 +113,10 @@ function WorkflowForm({ editing, onDone, onClose }: { editing: Workflow | null; 
           default_mode: mode,
           ...(templateId ? { prompt_template_id: templateId } : {}),
           ...(prompt.trim() ? { user_prompt: prompt } : {}),
-          ...(schema.value ? { output_schema: schema.value } : {}),
+          ...(schema.value ? { output_schema: schema.value } : sample ? { output_schema_sample_id: sample.id } : {}),
           ...(webhook ? { webhook_endpoint_id: webhook } : {}),
         });
+        setSample(null);
         setName("");
         setPrompt("");
         setTemplateId("");
@@ -214,6 +230,17 @@ function WorkflowForm({ editing, onDone, onClose }: { editing: Workflow | null; 
       <p id="wf-schema-check" class={schema.ok ? "hint valid" : "error"} aria-live="polite" data-testid="schema-check">
         {schema.words}
       </p>
+      {!editing && (
+        <>
+          <label for="wf-sample">Or infer the schema from a sample output (JSON, CSV, XLSX…; used when the box is empty)</label>
+          <input id="wf-sample" type="file" disabled={sampleBusy} onChange={(e) => pickSample(e.currentTarget.files?.[0])} />
+          {sample && (
+            <p class="hint" aria-live="polite" data-testid="sample-picked">
+              Sample {sample.name} uploaded: the server infers the schema from it when you create the workflow.
+            </p>
+          )}
+        </>
+      )}
       <label for="wf-policy">Model policy</label>
       <select id="wf-policy" value={policy} disabled={fixed} onChange={(e) => setPolicy(e.currentTarget.value as ModelPolicy)}>
         {MODEL_POLICIES.map((p) => (

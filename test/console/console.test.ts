@@ -382,6 +382,16 @@ describe.skipIf(!enabled)("web console in Chromium", () => {
     await renamed.getByText("paused").waitFor();
     await renamed.getByRole("button", { name: "Resume Contract review v2" }).click();
     await renamed.getByText("active").waitFor();
+    // A schema inferred from a sample output file instead of typed (output_schema_sample_id).
+    writeFileSync(path.join(files, "sample.json"), JSON.stringify({ score: 80, summary: "Clear", flags: ["late"] }));
+    await form.getByLabel("Name", { exact: true }).fill("From a sample");
+    await form.getByLabel(/sample output/).setInputFiles(path.join(files, "sample.json"));
+    await form.getByTestId("sample-picked").waitFor();
+    await form.getByRole("button", { name: "Create workflow" }).click();
+    await page.locator('tr[data-workflow="From a sample"]').waitFor();
+    const all = (await v1("GET", "/workflows?limit=100")).data as { name: string; output_schema: { properties?: object } | null }[];
+    const inferred = all.find((w) => w.name === "From a sample")?.output_schema;
+    expect(Object.keys(inferred?.properties ?? {}).sort()).toEqual(["flags", "score", "summary"]);
   }, 30_000);
 
   test("the runs list filters by status and links to the run; the home page shows it", async () => {
