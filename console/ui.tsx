@@ -163,3 +163,64 @@ export function Secret({ label, value, warning }: { label: string; value: string
 
 /** A page's heading; focusable so the router can move focus to it on navigation. */
 export const H1 = ({ children }: { children: ComponentChildren }) => <h1 tabIndex={-1}>{children}</h1>;
+
+/** Cursor paging: this page's cursor and the cursors of the pages before it (Previous pops one). */
+export function useCursorPages() {
+  const [history, setHistory] = useState<(string | null)[]>([]);
+  const [cursor, setCursor] = useState<string | null>(null);
+  return {
+    cursor,
+    page: history.length + 1,
+    /** Back to the first page (a new filter, a new newest item). */
+    reset() {
+      setHistory([]);
+      setCursor(null);
+    },
+    previous() {
+      setCursor(history[history.length - 1]);
+      setHistory(history.slice(0, -1));
+    },
+    next(nextCursor: string) {
+      setHistory([...history, cursor]);
+      setCursor(nextCursor);
+    },
+  };
+}
+
+/** Previous / page n / Next under a paged list; `noun` names the buttons ("Next page", "Next users"). */
+export function Pager(props: { pages: ReturnType<typeof useCursorPages>; next: string | null | undefined; noun: string; testId: string }) {
+  const { pages, next, noun } = props;
+  return (
+    <div class="pager">
+      <button type="button" disabled={pages.page === 1} onClick={pages.previous}>
+        Previous {noun}
+      </button>
+      <span class="hint" aria-live="polite" data-testid={props.testId}>
+        page {pages.page}
+      </span>
+      <button type="button" disabled={!next} onClick={() => next && pages.next(next)}>
+        Next {noun}
+      </button>
+    </div>
+  );
+}
+
+/** A fieldset of checkboxes choosing a subset of `options` (scopes, event types). */
+export function Checkboxes(props: { legend: string; options: readonly string[]; value: string[]; onChange: (value: string[]) => void }) {
+  const { value, onChange } = props;
+  return (
+    <fieldset>
+      <legend>{props.legend}</legend>
+      {props.options.map((option) => (
+        <label key={option} class="check">
+          <input
+            type="checkbox"
+            checked={value.includes(option)}
+            onChange={(e) => onChange(e.currentTarget.checked ? [...value, option] : value.filter((x) => x !== option))}
+          />{" "}
+          {option}
+        </label>
+      ))}
+    </fieldset>
+  );
+}

@@ -2,14 +2,14 @@
 // credits (POST /v1/admin/credits); refund a succeeded run (POST /v1/admin/runs/{id}/refund).
 import { useState } from "preact/hooks";
 import { type AdminUser, api, type Balance, type Run } from "../api";
-import { credits, ErrorBox, H1, usePoll, when } from "../ui";
+import { credits, ErrorBox, H1, Pager, useCursorPages, usePoll, when } from "../ui";
 
 const ROLES = ["member", "admin"] as const;
 
 /** Users, newest first, 20 a page with cursor paging; a form creates one (its own workspace, the initial credits). */
 function Users() {
-  const [history, setHistory] = useState<(string | null)[]>([]);
-  const [cursor, setCursor] = useState<string | null>(null);
+  const pages = useCursorPages();
+  const cursor = pages.cursor;
   const list = usePoll(
     () => api.users(cursor),
     0,
@@ -34,9 +34,8 @@ function Users() {
       setPassword("");
       setRole("member");
       // The newest user is first: back to page 1.
-      setHistory([]);
       if (cursor === null) list.reload();
-      else setCursor(null);
+      else pages.reset();
     } catch (err) {
       setError(err);
     } finally {
@@ -97,31 +96,7 @@ function Users() {
           {list.value.data.length === 0 && <p>No users on this page.</p>}
         </div>
       )}
-      <div class="pager">
-        <button
-          type="button"
-          disabled={history.length === 0}
-          onClick={() => {
-            setCursor(history[history.length - 1]);
-            setHistory(history.slice(0, -1));
-          }}
-        >
-          Previous users
-        </button>
-        <span class="hint" aria-live="polite" data-testid="users-page">
-          page {history.length + 1}
-        </span>
-        <button
-          type="button"
-          disabled={!next}
-          onClick={() => {
-            setHistory([...history, cursor]);
-            setCursor(next ?? null);
-          }}
-        >
-          Next users
-        </button>
-      </div>
+      <Pager pages={pages} next={next} noun="users" testId="users-page" />
       <form class="panel" onSubmit={submit} aria-labelledby="new-user-title">
         <h3 id="new-user-title">Create a user</h3>
         <p class="hint">The user gets a workspace of their own with the initial credits, and signs in with this email and password.</p>

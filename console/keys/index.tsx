@@ -1,7 +1,7 @@
 // API keys: create (name, mode, scopes), the token shown once with a copy button, list, revoke with confirmation.
 import { useState } from "preact/hooks";
 import { type ApiKey, api, SCOPES, type SecretApiKey } from "../api";
-import { ErrorBox, H1, Secret, Status, usePoll, when } from "../ui";
+import { Checkboxes, ErrorBox, H1, Secret, Status, usePoll, when } from "../ui";
 
 export function KeysPage() {
   const list = usePoll(api.keys, 0, () => false);
@@ -66,19 +66,7 @@ export function KeysPage() {
             <input type="radio" name="key-mode" checked={mode === "test"} onChange={() => setMode("test")} /> test (stubbed output, free)
           </label>
         </fieldset>
-        <fieldset>
-          <legend>Scopes</legend>
-          {SCOPES.map((s) => (
-            <label key={s} class="check">
-              <input
-                type="checkbox"
-                checked={scopes.includes(s)}
-                onChange={(e) => setScopes(e.currentTarget.checked ? [...scopes, s] : scopes.filter((x) => x !== s))}
-              />{" "}
-              {s}
-            </label>
-          ))}
-        </fieldset>
+        <Checkboxes legend="Scopes" options={SCOPES} value={scopes} onChange={setScopes} />
         <label for="key-rpm">Rate limit, requests a minute (optional; empty = the server's default)</label>
         <input id="key-rpm" type="number" min={1} max={100000} step={1} value={rpm} onInput={(e) => setRpm(e.currentTarget.value)} />
         <label for="key-expires">Expires after (optional; the end of that day, UTC)</label>

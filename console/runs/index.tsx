@@ -3,7 +3,7 @@
 import { useState } from "preact/hooks";
 import { api, RUN_STATUSES, type Run } from "../api";
 import { RunTable } from "../home";
-import { ErrorBox, FileDrop, H1, navigate, usePoll } from "../ui";
+import { ErrorBox, FileDrop, H1, navigate, Pager, useCursorPages, usePoll } from "../ui";
 
 export { RunPage } from "./run";
 
@@ -82,9 +82,8 @@ export function RunsPage() {
   const [from, setFrom] = useState("");
   const [to, setTo] = useState("");
   const [limit, setLimit] = useState(20);
-  // Cursors of the pages before this one (Previous pops), and this page's own cursor.
-  const [history, setHistory] = useState<(string | null)[]>([]);
-  const [cursor, setCursor] = useState<string | null>(null);
+  const pages = useCursorPages();
+  const cursor = pages.cursor;
   const workflows = usePoll(
     () => api.workflows(),
     0,
@@ -101,8 +100,7 @@ export function RunsPage() {
     <T,>(set: (v: T) => void) =>
     (v: T) => {
       set(v);
-      setHistory([]);
-      setCursor(null);
+      pages.reset();
     };
   const next = list.value?.next_cursor;
   return (
@@ -164,31 +162,7 @@ export function RunsPage() {
         <p class="hint">GET /v1/runs filters by status, workflow and mode; it has no date filter.</p>
         <ErrorBox error={list.error || workflows.error} />
         {list.value && <RunTable runs={list.value.data} />}
-        <div class="pager">
-          <button
-            type="button"
-            disabled={history.length === 0}
-            onClick={() => {
-              setCursor(history[history.length - 1]);
-              setHistory(history.slice(0, -1));
-            }}
-          >
-            Previous page
-          </button>
-          <span class="hint" aria-live="polite" data-testid="page-number">
-            page {history.length + 1}
-          </span>
-          <button
-            type="button"
-            disabled={!next}
-            onClick={() => {
-              setHistory([...history, cursor]);
-              setCursor(next ?? null);
-            }}
-          >
-            Next page
-          </button>
-        </div>
+        <Pager pages={pages} next={next} noun="page" testId="page-number" />
       </section>
     </>
   );

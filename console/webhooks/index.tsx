@@ -2,7 +2,7 @@
 // deliveries with their attempts, next retry and "retry now".
 import { useState } from "preact/hooks";
 import { api, EVENT_TYPES, type WebhookEndpoint } from "../api";
-import { ErrorBox, H1, Secret, Status, usePoll, when } from "../ui";
+import { Checkboxes, ErrorBox, H1, Secret, Status, usePoll, when } from "../ui";
 
 function EditEvents({ endpoint, onSaved, onClose }: { endpoint: WebhookEndpoint; onSaved: () => void; onClose: () => void }) {
   const [events, setEvents] = useState<string[]>(endpoint.events);
@@ -23,19 +23,7 @@ function EditEvents({ endpoint, onSaved, onClose }: { endpoint: WebhookEndpoint;
       <h2 id="whk-edit" tabIndex={-1}>
         Events sent to {endpoint.url}
       </h2>
-      <fieldset>
-        <legend>Events</legend>
-        {EVENT_TYPES.map((t) => (
-          <label key={t} class="check">
-            <input
-              type="checkbox"
-              checked={events.includes(t)}
-              onChange={(e) => setEvents(e.currentTarget.checked ? [...events, t] : events.filter((x) => x !== t))}
-            />{" "}
-            {t}
-          </label>
-        ))}
-      </fieldset>
+      <Checkboxes legend="Events" options={EVENT_TYPES} value={events} onChange={setEvents} />
       <ErrorBox error={error} />
       <div class="actions">
         <button type="submit" disabled={events.length === 0}>
@@ -176,19 +164,7 @@ export function WebhooksPage() {
           value={url}
           onInput={(e) => setUrl(e.currentTarget.value)}
         />
-        <fieldset>
-          <legend>Events</legend>
-          {EVENT_TYPES.map((t) => (
-            <label key={t} class="check">
-              <input
-                type="checkbox"
-                checked={events.includes(t)}
-                onChange={(e) => setEvents(e.currentTarget.checked ? [...events, t] : events.filter((x) => x !== t))}
-              />{" "}
-              {t}
-            </label>
-          ))}
-        </fieldset>
+        <Checkboxes legend="Events" options={EVENT_TYPES} value={events} onChange={setEvents} />
         <button type="submit" disabled={events.length === 0}>
           Create endpoint
         </button>
