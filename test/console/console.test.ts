@@ -3,15 +3,13 @@
 // through the local evaluator, a key created and revoked — all through the console's pages and the public /v1 API.
 // Screenshots go to ASSAY_CONSOLE_SHOTS (default: a temp folder, printed); docs/console/ holds a few of them.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core";
+import type { Browser, BrowserContext, Page } from "playwright-core";
 import { spawnServer, tempDir } from "../helpers";
+import { browserAvailable, launchChromium } from "./browser";
 
-const CHROMIUM = "/usr/bin/chromium";
 const root = path.resolve(import.meta.dir, "../..");
-// CI installs Debian's chromium (.ci/run) and fails here without it; elsewhere a missing browser is a skip.
-const enabled = existsSync(CHROMIUM) || !!process.env.ASSAY_CI;
 
 const ADMIN = { email: "admin@example.com", password: "console-admin-password" };
 const RUBRIC = `# Essay rubric
@@ -96,7 +94,7 @@ const v1 = async (method: string, url: string, body?: unknown, token?: string) =
 };
 const nav = (name: string) => page.getByRole("navigation", { name: "Main" }).getByRole("link", { name, exact: true }).click();
 
-describe.skipIf(!enabled)("web console in Chromium", () => {
+describe.skipIf(!browserAvailable)("web console in Chromium", () => {
   beforeAll(async () => {
     const build = Bun.spawnSync([process.execPath, "run", "scripts/build-console.ts"], { cwd: root, stdout: "pipe", stderr: "pipe" });
     if (build.exitCode !== 0) throw new Error(`console build failed: ${build.stderr}`);
@@ -115,18 +113,7 @@ describe.skipIf(!enabled)("web console in Chromium", () => {
     files = tempDir("assay-console-files-");
     writeFileSync(path.join(files, "rubric.md"), RUBRIC);
     writeFileSync(path.join(files, "essay.txt"), ESSAY);
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: [
-        "--headless",
-        "--no-sandbox",
-        "--disable-gpu",
-        "--disable-background-networking",
-        "--disable-component-update",
-        "--disable-sync",
-        "--no-first-run",
-      ],
-    });
+    browser = await launchChromium();
     context = await browser.newContext({ viewport: { width: 1100, height: 800 }, acceptDownloads: true });
     page = await context.newPage();
     page.setDefaultTimeout(10_000); // a step that cannot happen fails with its locator, before the test's own timeout

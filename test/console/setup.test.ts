@@ -1,14 +1,12 @@
 // First run in the browser: a server with no user prints a one-time setup link (stderr, for the person at the
 // terminal); opened in Chromium, the setup page creates the first admin and signs in; the link then works no more.
 import { afterAll, expect, test } from "bun:test";
-import { existsSync } from "node:fs";
 import path from "node:path";
-import { type Browser, chromium } from "playwright-core";
+import type { Browser } from "playwright-core";
 import { tempDir } from "../helpers";
+import { browserAvailable, launchChromium } from "./browser";
 
-const CHROMIUM = "/usr/bin/chromium";
 const root = path.resolve(import.meta.dir, "../..");
-const enabled = existsSync(CHROMIUM) || !!process.env.ASSAY_CI;
 
 let server: ReturnType<typeof Bun.spawn> | null = null;
 let browser: Browser | null = null;
@@ -18,7 +16,7 @@ afterAll(async () => {
   server?.kill();
 });
 
-test.skipIf(!enabled)(
+test.skipIf(!browserAvailable)(
   "the printed setup link creates the first admin in the console, once",
   async () => {
     const build = Bun.spawnSync([process.execPath, "run", "scripts/build-console.ts"], { cwd: root, stdout: "pipe", stderr: "pipe" });
@@ -42,18 +40,7 @@ test.skipIf(!enabled)(
     const link = /(http:\/\/\S+\/console\/setup\?token=\S+)\n/.exec(err)?.[1];
     expect(link).toStartWith(`${base}/console/setup?token=setup_`);
 
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: [
-        "--headless",
-        "--no-sandbox",
-        "--disable-gpu",
-        "--disable-background-networking",
-        "--disable-component-update",
-        "--disable-sync",
-        "--no-first-run",
-      ],
-    });
+    browser = await launchChromium();
     const page = await browser.newPage();
     const fill = async () => {
       await page.getByLabel("Email").fill("first@example.com");

@@ -11,7 +11,8 @@ import { ApiError } from "../../http/errors";
 
 const digest = (s: string) => createHash("sha256").update(s).digest();
 
-function registerGauges(ctx: Context): void {
+/** The gauges read from the database; the function it answers refreshes them (called at each scrape). */
+function registerGauges(ctx: Context): () => void {
   const registers = [ctx.metrics.registry];
   const sql = ctx.db.$client;
   const active = sql.prepare<{ status: string; product: string; n: number }, []>(
@@ -25,42 +26,36 @@ function registerGauges(ctx: Context): void {
        WHERE status = 'pending' AND next_attempt_at <= $now
      UNION ALL SELECT 'indexing', count(*), min(next_attempt_at) FROM jobs WHERE status = 'queued' AND next_attempt_at <= $now`,
   );
-  new Gauge({
+  const runsActive = new Gauge({
     name: "assay_runs_active",
     help: "Runs queued or running now, by status and product.",
     labelNames: ["status", "product"],
     registers,
-    collect() {
-      this.reset();
-      for (const row of active.all()) this.set({ status: row.status, product: row.product }, row.n);
-    },
   });
-  new Gauge({
-    name: "assay_queue_depth",
-    help: "Work waiting in each queue.",
-    labelNames: ["queue"],
-    registers,
-    collect() {
-      for (const row of queues.all({ $now: ctx.clock.now() })) this.set({ queue: row.queue }, row.depth);
-    },
-  });
-  new Gauge({
+  const depth = new Gauge({ name: "assay_queue_depth", help: "Work waiting in each queue.", labelNames: ["queue"], registers });
+  const oldest = new Gauge({
     name: "assay_queue_oldest_age_seconds",
     help: "How long the oldest waiting item of each queue has waited (0 when empty).",
     labelNames: ["queue"],
     registers,
-    collect() {
-      const now = ctx.clock.now();
-      for (const row of queues.all({ $now: now })) this.set({ queue: row.queue }, row.oldest === null ? 0 : Math.max(0, (now - row.oldest) / 1000));
-    },
   });
+  // Read once per scrape, before the registry is serialised: one query feeds both queue gauges.
+  return () => {
+    runsActive.reset();
+    for (const row of active.all()) runsActive.set({ status: row.status, product: row.product }, row.n);
+    const now = ctx.clock.now();
+    for (const row of queues.all({ $now: now })) {
+      depth.set({ queue: row.queue }, row.depth);
+      oldest.set({ queue: row.queue }, row.oldest === null ? 0 : Math.max(0, (now - row.oldest) / 1000));
+    }
+  };
 }
 
 export const metricsRoutes = (ctx: Context) => {
   const app = new Elysia({ name: "metrics" });
   const config = ctx.config.metrics;
   if (!config) return app; // off: /metrics is an unknown route like any other
-  registerGauges(ctx);
+  const refreshGauges = registerGauges(ctx);
   const tokenDigest = config.token ? digest(config.token) : null;
   const isAdmin = async (token: string) => {
     if (tokenDigest && timingSafeEqual(digest(token), tokenDigest)) return true;
@@ -74,6 +69,7 @@ export const metricsRoutes = (ctx: Context) => {
       const match = /^bearer\s+(\S+)\s*$/i.exec(headers.authorization ?? "");
       if (!match) throw new ApiError(401, "unauthenticated", "Missing, invalid, expired or revoked credentials");
       if (!(await isAdmin(match[1]))) throw new ApiError(403, "forbidden", "Metrics are for administrators and the metrics token");
+      refreshGauges();
       const body = await ctx.metrics.registry.metrics();
       return new Response(body, { headers: { "content-type": ctx.metrics.registry.contentType, "cache-control": "no-store" } });
     },
