@@ -3,7 +3,7 @@ import { Elysia } from "elysia";
 import type { Context } from "../../context";
 import { authGuard } from "../../http/auth-guard";
 import { ErrorBody } from "../../http/errors";
-import { CreateDocumentBody, Document, DocumentText, DocumentUpload, toDocumentJson, toDocumentText } from "./model";
+import { CreateDocumentBody, Document, DocumentText, DocumentUpload, toDocumentJson } from "./model";
 import { completeDocument, createPendingDocument, documentText, getDocument } from "./service";
 
 export const documentRoutes = (ctx: Context) =>
@@ -47,19 +47,12 @@ export const documentRoutes = (ctx: Context) =>
       response: { 200: Document },
       detail: { summary: "Get an input document", description: "Needs the scope documents:write, like the other document endpoints." },
     })
-    .get(
-      "/:document_id/text",
-      ({ auth, params }) => {
-        const { row, extracted } = documentText(ctx.db, auth.workspaceId, params.document_id);
-        return toDocumentText(row, extracted);
+    .get("/:document_id/text", ({ auth, params }) => documentText(ctx.db, auth.workspaceId, params.document_id), {
+      auth: "documents:write",
+      response: { 200: DocumentText, 404: ErrorBody, 409: ErrorBody },
+      detail: {
+        summary: "The extracted text of an input document",
+        description:
+          "An Assay extension: the text runs are evaluated on, by page, slide, sheet or part, so an evidence quote can be shown in place. 409 invalid_state before complete.",
       },
-      {
-        auth: "documents:write",
-        response: { 200: DocumentText, 404: ErrorBody, 409: ErrorBody },
-        detail: {
-          summary: "The extracted text of an input document",
-          description:
-            "An Assay extension: the text runs are evaluated on, by page, slide, sheet or part, so an evidence quote can be shown in place. 409 invalid_state before complete.",
-        },
-      },
-    );
+    });

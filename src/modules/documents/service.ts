@@ -8,7 +8,7 @@ import { ExtractError, type ExtractedDocument, extractInWorker } from "../../ext
 import { ApiError } from "../../http/errors";
 import { newId } from "../../lib/ids";
 import { bytesStream, MAX_OBJECT_BYTES, objectStore, S3ObjectStore, type SignedUrl, signedUploadUrl } from "../../storage";
-import { type DocumentRow, toDocumentJson } from "./model";
+import { type DocumentRow, toDocumentJson, toDocumentText } from "./model";
 
 export { type DocumentRow, toDocumentJson };
 
@@ -110,13 +110,13 @@ export function getDocument(db: Db, workspaceId: string, id: string): DocumentRo
   return row;
 }
 
-/** A document's extracted text; 409 invalid_state before its text is extracted. */
-export function documentText(db: Db, workspaceId: string, id: string): { row: DocumentRow; extracted: ExtractedDocument } {
+/** A document's extracted text as DocumentText; 409 invalid_state before its text is extracted. */
+export function documentText(db: Db, workspaceId: string, id: string) {
   const row = getDocument(db, workspaceId, id);
   if (row.status !== "extracted" || !row.extracted) {
     throw new ApiError(409, "invalid_state", `Document ${id} has no text yet: complete its upload first`);
   }
-  return { row, extracted: row.extracted as ExtractedDocument };
+  return toDocumentText(row, row.extracted as ExtractedDocument);
 }
 
 /** The document if it belongs to the workspace and its text is extracted; null otherwise (the caller decides the error). */

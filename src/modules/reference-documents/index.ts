@@ -5,7 +5,7 @@ import { authGuard } from "../../http/auth-guard";
 import { ErrorBody } from "../../http/errors";
 import { routeDocs } from "../../http/openapi";
 import { ListQuery, Page } from "../../http/pagination";
-import { DocumentText, toDocumentText } from "../documents/model";
+import { DocumentText } from "../documents/model";
 import { discardDocuments, documentText } from "../documents/service";
 import { readCreateRequest } from "./form";
 import {
@@ -98,11 +98,7 @@ export const referenceDocumentRoutes = (ctx: Context) =>
     })
     .get(
       "/:ref_id/text",
-      ({ auth, params }) => {
-        const ref = readReference(ctx, auth.workspaceId, params.ref_id);
-        const { row, extracted } = documentText(ctx.db, auth.workspaceId, ref.documentId);
-        return toDocumentText(row, extracted);
-      },
+      ({ auth, params }) => documentText(ctx.db, auth.workspaceId, readReference(ctx, auth.workspaceId, params.ref_id).documentId),
       {
         auth: "reference_documents:read",
         response: { 200: DocumentText, 404: ErrorBody, 409: ErrorBody },
