@@ -3,7 +3,7 @@
 import type { Config } from "../config";
 import type { Logger } from "../lib/log";
 import { chooseTemplate, composePrompt, type GeneratedPrompt, type GenerateInput, type PromptTemplate } from "./prompt-generate";
-import { chatJson, ModelError } from "./providers/openai";
+import { chatJson, ModelError, openAIConfig } from "./providers/openai";
 import { compileSchema } from "./schema";
 
 const FORMATS = ["json", "markdown", "docx", "xlsx", "csv"];
@@ -55,10 +55,12 @@ export async function generatePrompt(
     },
   ];
   try {
-    const answer = await chatJson(
-      { baseUrl: llm.baseUrl, apiKey: llm.apiKey ?? undefined, model: llm.model ?? undefined, timeoutMs: llm.timeoutMs },
-      { messages, schema: GENERATED_SCHEMA, schemaName: "generated_prompt", validate: compileSchema(GENERATED_SCHEMA).validate },
-    );
+    const answer = await chatJson(openAIConfig(llm), {
+      messages,
+      schema: GENERATED_SCHEMA,
+      schemaName: "generated_prompt",
+      validate: compileSchema(GENERATED_SCHEMA).validate,
+    });
     const value = answer.value as { user_prompt: string; recommended_output_format: string };
     return {
       user_prompt: value.user_prompt.trim(),

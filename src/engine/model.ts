@@ -3,7 +3,7 @@ import type { Config } from "../config";
 import { formatLocation } from "../lib/location";
 import { EngineError } from "./errors";
 import type { ContextPlan, Excerpt } from "./policy";
-import { type ChatMessage, chatJson, ModelError } from "./providers/openai";
+import { type ChatMessage, chatJson, ModelError, openAIConfig } from "./providers/openai";
 import { compileSchema, EVALUATION_SCHEMA } from "./schema";
 
 export interface ModelRequest {
@@ -85,16 +85,12 @@ export async function evaluateWithModel(req: ModelRequest): Promise<ModelAnswer>
     throw new EngineError("output_invalid", `The workflow's output schema cannot be used: ${e instanceof Error ? e.message : String(e)}`);
   }
   try {
-    const answer = await chatJson(
-      {
-        baseUrl: req.llm.baseUrl,
-        apiKey: req.llm.apiKey ?? undefined,
-        model: req.llm.model ?? undefined,
-        timeoutMs: req.llm.timeoutMs,
-        signal: req.signal,
-      },
-      { messages: buildMessages(req.plan, req.prompt, custom), schema, schemaName: custom ? "output" : "evaluation", validate },
-    );
+    const answer = await chatJson(openAIConfig(req.llm, req.signal), {
+      messages: buildMessages(req.plan, req.prompt, custom),
+      schema,
+      schemaName: custom ? "output" : "evaluation",
+      validate,
+    });
     return answer;
   } catch (e) {
     if (e instanceof ModelError) throw new EngineError(e.code, e.message);

@@ -8,7 +8,7 @@ import { verifyCitations } from "./citations";
 import { EngineError } from "./errors";
 import type { RubricCriterion } from "./local/criteria";
 import { passLevel } from "./local/verdict";
-import { type ChatMessage, chatJson, ModelError } from "./providers/openai";
+import { type ChatMessage, chatJson, ModelError, openAIConfig } from "./providers/openai";
 import { compileSchema } from "./schema";
 import type { Criterion, EngineDocument, Evaluation, Evidence } from "./types";
 
@@ -75,16 +75,12 @@ export async function gradeByRubric(req: RubricGradingInput): Promise<RubricGrad
       const { ci, si } = jobs[next++];
       const p = prepared[ci];
       try {
-        const answer = await chatJson(
-          {
-            baseUrl: req.llm.baseUrl,
-            apiKey: req.llm.apiKey ?? undefined,
-            model: req.llm.model ?? undefined,
-            timeoutMs: req.llm.timeoutMs,
-            signal,
-          },
-          { messages: p.messages, schema: p.schema, schemaName: "criterion_grade", validate: p.validate },
-        );
+        const answer = await chatJson(openAIConfig(req.llm, signal), {
+          messages: p.messages,
+          schema: p.schema,
+          schemaName: "criterion_grade",
+          validate: p.validate,
+        });
         usage.input_tokens += answer.usage.input_tokens;
         usage.output_tokens += answer.usage.output_tokens;
         model = answer.model;

@@ -31,6 +31,12 @@ export interface OpenAIConfig {
   signal?: AbortSignal;
 }
 
+/** The server's ASSAY_LLM_* settings as one call's configuration. */
+export const openAIConfig = (
+  llm: { baseUrl: string; apiKey: string | null; model: string | null; timeoutMs: number },
+  signal?: AbortSignal,
+): OpenAIConfig => ({ baseUrl: llm.baseUrl, apiKey: llm.apiKey ?? undefined, model: llm.model ?? undefined, timeoutMs: llm.timeoutMs, signal });
+
 export interface ChatMessage {
   role: "system" | "user" | "assistant";
   content: string;
