@@ -6,9 +6,12 @@ import { mkdtempSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
+import { count } from "drizzle-orm";
 import { createApp } from "../src/app";
 import { ensureDataDir, loadConfig } from "../src/config";
 import { createContext } from "../src/create-context";
+import { tx } from "../src/db/client";
+import { creditLedger } from "../src/db/schema";
 import { createUser } from "../src/modules/auth/service";
 import { createDocumentFromBytes } from "../src/modules/documents/service";
 import { checkBalances } from "../src/modules/usage/service";
@@ -18,7 +21,7 @@ const LEDGER_ROWS = Number(values.rows);
 const RUNS = Number(values.runs);
 
 const dataDir = mkdtempSync(path.join(os.tmpdir(), "assay-bench-ledger-"));
-const ctx = createContext(
+const ctx = await createContext(
   ensureDataDir(loadConfig({ ASSAY_DATA_DIR: dataDir, ASSAY_INITIAL_CREDITS: "1000000000", ASSAY_DEFAULT_RPM: "1000000000" })),
 );
 const app = createApp(ctx);
@@ -60,21 +63,24 @@ const empty = await createRuns(RUNS);
 // History: hold/release pairs of long-finished runs (they leave the balance as it is), written the way the service
 // would have, rows and balance together.
 const t0 = performance.now();
-const insert = ctx.db.$client.prepare(
-  "INSERT INTO credit_ledger (workspace_id, kind, delta, reason, run_id, created_at) VALUES (?, 'regular', ?, ?, ?, 1)",
-);
-ctx.db.$client.transaction(() => {
-  for (let i = 0; i < LEDGER_ROWS / 2; i++) {
-    insert.run(user.workspaceId, -1.5, "hold", `run_old${i}`);
-    insert.run(user.workspaceId, 1.5, "release", `run_old${i}`);
+// Several hundred rows per statement: one statement per row would make the filling, not the bench, the slow part.
+const PAIRS_PER_INSERT = 250;
+await tx(ctx.db, async (t) => {
+  for (let first = 0; first < LEDGER_ROWS / 2; first += PAIRS_PER_INSERT) {
+    const batch: (typeof creditLedger.$inferInsert)[] = [];
+    for (let i = first; i < Math.min(first + PAIRS_PER_INSERT, LEDGER_ROWS / 2); i++) {
+      const common = { workspaceId: user.workspaceId, kind: "regular" as const, runId: `run_old${i}`, createdAt: 1 };
+      batch.push({ ...common, delta: -1.5, reason: "hold" }, { ...common, delta: 1.5, reason: "release" });
+    }
+    await t.insert(creditLedger).values(batch);
   }
-})();
-const rows = (ctx.db.$client.query("SELECT count(*) AS n FROM credit_ledger").get() as { n: number }).n;
+});
+const rows = (await ctx.db.select({ n: count() }).from(creditLedger))[0].n;
 console.log(`ledger filled to ${rows} rows in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
 
 await createRuns(200);
 const full = await createRuns(RUNS);
-const drift = checkBalances(ctx.db);
+const drift = await checkBalances(ctx.db);
 console.log(`run creation, ${RUNS} sequential requests in-process`);
 console.log(`  empty ledger          ${empty.toFixed(0).padStart(6)} runs/s`);
 console.log(`  ${String(rows).padEnd(8)} ledger rows ${full.toFixed(0).padStart(6)} runs/s`);

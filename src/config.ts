@@ -44,6 +44,15 @@ export interface Config {
   metrics: { token: string | null } | null;
   /** Stored files on an S3-compatible store (ASSAY_OBJECT_STORE=s3://…); null = files under <dataDir>/objects. */
   s3: S3Config | null;
+  /** ASSAY_DATABASE_URL (postgres://…), or null for SQLite at <dataDir>/assay.db. */
+  databaseUrl: string | null;
+  /** ASSAY_DATABASE_POOL: PostgreSQL connections this process may open. */
+  databasePool: number;
+  /**
+   * ASSAY_LEASE_MS: how long a claimed run stays with its process without a renewal (renewed every third of it);
+   * after a crash another process (or the restart) takes the run over within about two leases.
+   */
+  leaseMs: number;
 }
 
 export interface S3Config {
@@ -259,6 +268,10 @@ export function loadConfig(env: Source = process.env, flags: Source = {}): Confi
   const metricsRaw = str("ASSAY_METRICS", "0");
   if (metricsRaw !== "0" && metricsRaw !== "1") throw new ConfigError(`ASSAY_METRICS: "${metricsRaw}" is not 0 or 1`);
   const metricsToken = opt("ASSAY_METRICS_TOKEN");
+  const databaseUrl = opt("ASSAY_DATABASE_URL");
+  if (databaseUrl !== null && !/^postgres(ql)?:\/\/./.test(databaseUrl)) {
+    throw new ConfigError("ASSAY_DATABASE_URL: must be a postgres:// URL (leave it unset for SQLite in the data dir)");
+  }
   if (metricsToken !== null && metricsToken.length < 16) throw new ConfigError("ASSAY_METRICS_TOKEN: must be at least 16 characters");
 
   return {
@@ -300,6 +313,9 @@ export function loadConfig(env: Source = process.env, flags: Source = {}): Confi
     logLevel: logLevel as LogLevel,
     metrics: metricsRaw === "1" ? { token: metricsToken } : null,
     s3: s3Config(opt, url),
+    databaseUrl,
+    databasePool: int("ASSAY_DATABASE_POOL", 10, 1, 1000),
+    leaseMs: int("ASSAY_LEASE_MS", 60_000, 1_000, 3_600_000),
   };
 }
 
@@ -326,5 +342,17 @@ export function describeConfig(config: Config): Record<string, unknown> {
     llm: config.llm && { ...config.llm, apiKey: mask(config.llm.apiKey) },
     metrics: config.metrics && { token: mask(config.metrics.token) },
     s3: config.s3 && { ...config.s3, secretAccessKey: mask(config.s3.secretAccessKey), sessionToken: mask(config.s3.sessionToken) },
+    databaseUrl: config.databaseUrl && withoutPassword(config.databaseUrl),
   };
+}
+
+/** A connection URL as logs may show it: the password replaced by "***". */
+function withoutPassword(raw: string): string {
+  try {
+    const u = new URL(raw);
+    if (u.password) u.password = "***";
+    return u.toString();
+  } catch {
+    return "(unparseable)";
+  }
 }

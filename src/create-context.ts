@@ -3,7 +3,7 @@
 import path from "node:path";
 import type { Config } from "./config";
 import type { Context } from "./context";
-import { openDb } from "./db/client";
+import { openDb, storeSecret } from "./db/client";
 import { Scheduler } from "./jobs/scheduler";
 import { type Clock, systemClock } from "./lib/clock";
 import { createLogger } from "./lib/log";
@@ -12,9 +12,11 @@ import { authenticator, OidcVerifier } from "./modules/auth/service";
 import { SetupGate } from "./modules/auth/setup";
 import { KeyCache } from "./modules/keys/service";
 
-/** Opens the database of `config.dataDir`. `config.secret` must be set (see ensureDataDir). */
-export function createContext(config: Config, clock: Clock = systemClock): Context {
-  const db = openDb(path.join(config.dataDir, "assay.db"));
+/** Opens the database (ASSAY_DATABASE_URL, else SQLite in `config.dataDir`). `config.secret` must be set (see ensureDataDir). */
+export async function createContext(baseConfig: Config, clock: Clock = systemClock): Promise<Context> {
+  const db = await openDb(baseConfig.databaseUrl ?? path.join(baseConfig.dataDir, "assay.db"), { poolSize: baseConfig.databasePool });
+  // Processes sharing a PostgreSQL database share its secret (the first one's), so any of them honours what another signed.
+  const config = baseConfig.databaseUrl ? { ...baseConfig, secret: await storeSecret(db, baseConfig.secret) } : baseConfig;
   const log = createLogger(config.logLevel);
   const keys = new KeyCache(db, log);
   const oidc = config.oidc ? new OidcVerifier(config.oidc, log) : null;

@@ -8,6 +8,7 @@ import { type ParseArgsConfig, parseArgs } from "node:util";
 import pkg from "../package.json" with { type: "json" };
 import { type Config, ConfigError, ensureDataDir, flagsToEnv, loadConfig, settingOptions } from "./config";
 import { createContext } from "./create-context";
+import { closeDb, openDb, sqliteConnection, storeSecret, tx } from "./db/client";
 import { ApiError } from "./http/errors";
 import { createUser, findUserByEmail, hasUsers } from "./modules/auth/service";
 import { checkBalances, getBalance, grantCredits } from "./modules/usage/service";
@@ -65,7 +66,7 @@ const commands: Command[] = [
     async run(values) {
       const running = await startServer(configOf(values));
       // The first-run hint is for a person: on stderr, so stdout stays one JSON object per line.
-      if (!hasUsers(running.ctx.db)) {
+      if (!(await hasUsers(running.ctx.db))) {
         const setup = running.ctx.runtime.setup.open(running.ctx.clock.now());
         console.error(firstRunMessage(running.ctx.config, setup.token));
       }
@@ -97,7 +98,7 @@ const commands: Command[] = [
       if (role !== "admin" && role !== "member") throw new UsageError("--role must be admin or member", this);
       const email = required(values, "email", this);
       const password = required(values, "password", this);
-      const ctx = contextOf(values);
+      const ctx = await contextOf(values);
       const user = await createUser(ctx.db, ctx.clock, ctx.config, { email, password, role });
       console.log(`created ${user.role} ${user.email} (${user.id}, workspace ${user.workspaceId})`);
       return 0;
@@ -120,11 +121,12 @@ const commands: Command[] = [
       const email = required(values, "email", this);
       const amount = Number(required(values, "amount", this));
       if (!Number.isFinite(amount)) throw new UsageError("--amount must be a number", this);
-      const ctx = contextOf(values);
-      const user = findUserByEmail(ctx.db, email);
+      const ctx = await contextOf(values);
+      const user = await findUserByEmail(ctx.db, email);
       if (!user) throw new ApiError(404, "not_found", `no user with email ${email}`);
-      ctx.db.$client.transaction(() => grantCredits(ctx.db, ctx.clock, user.workspaceId, amount, kind, "admin", "CLI grant")).immediate();
-      console.log(JSON.stringify(getBalance(ctx.db, user.workspaceId)));
+      await tx(ctx.db, (t) => grantCredits(t, ctx.clock, user.workspaceId, amount, kind, "admin", "CLI grant"), { lock: user.workspaceId });
+      console.log(JSON.stringify(await getBalance(ctx.db, user.workspaceId)));
+      await closeDb(ctx.db);
       return 0;
     },
   },
@@ -206,10 +208,14 @@ const commands: Command[] = [
     async run(values) {
       const out = path.resolve(required(values, "out", this));
       if (existsSync(path.join(out, "assay.db"))) throw new UsageError(`--out ${out} already holds a backup; choose an empty folder`, this);
-      const ctx = contextOf(values);
+      const ctx = await contextOf(values);
+      const sqlite = sqliteConnection(ctx.db);
+      if (!sqlite)
+        throw new UsageError("backup copies the embedded SQLite database; on PostgreSQL use pg_dump / pg_basebackup (docs/scale.md)", this);
       mkdirSync(out, { recursive: true });
       // VACUUM INTO writes a consistent snapshot even while a server writes; stored files never change once written.
-      ctx.db.$client.run("VACUUM INTO ?", [path.join(out, "assay.db")]);
+      sqlite.run("VACUUM INTO ?", [path.join(out, "assay.db")]);
+      await closeDb(ctx.db);
       cpSync(path.join(ctx.config.dataDir, "objects"), path.join(out, "objects"), { recursive: true });
       const secretFile = path.join(ctx.config.dataDir, "secret");
       if (existsSync(secretFile)) copyFileSync(secretFile, path.join(out, "secret"));
@@ -270,6 +276,46 @@ const commands: Command[] = [
     },
   },
   {
+    name: "migrate-store",
+    summary: "copy the data folder's SQLite database into PostgreSQL and its stored files into an S3 store",
+    synopsis: "migrate-store --to postgres://… [--objects s3://bucket/prefix] [--<setting> VALUE …]",
+    options: { to: { type: "string" }, objects: { type: "string" } },
+    help: [
+      ["--to URL", "an empty PostgreSQL database (required); it is migrated first"],
+      ["--objects S3", "also copy objects/ to this store (credentials from ASSAY_S3_*); safe to run again"],
+    ],
+    config: true,
+    async run(values) {
+      const to = required(values, "to", this);
+      if (!/^postgres(ql)?:\/\//.test(to)) throw new UsageError("--to must be a postgres:// URL", this);
+      const objects = values.objects as string | undefined;
+      const config = ensureDataDir(loadConfig({ ...process.env, ...flagsToEnv(values), ...(objects ? { ASSAY_OBJECT_STORE: objects } : {}) }));
+      if (config.databaseUrl) throw new UsageError("the source is the data folder's SQLite database: unset ASSAY_DATABASE_URL", this);
+      const file = path.join(config.dataDir, "assay.db");
+      if (!existsSync(file)) throw new UsageError(`${config.dataDir} holds no assay.db to copy`, this);
+      const { copyDatabase } = await import("./db/copy");
+      const from = await openDb(file);
+      const target = await openDb(to);
+      try {
+        const total = await copyDatabase(from, target, (table, n) => console.log(`${table}: ${n} rows`));
+        await storeSecret(target, config.secret, { replace: true });
+        console.log(`copied ${total} rows into ${new URL(to).host}${new URL(to).pathname}`);
+      } finally {
+        await closeDb(from);
+        await closeDb(target);
+      }
+      if (config.s3) {
+        const { probeObjectStore, objectStore } = await import("./storage");
+        const { pushObjects } = await import("./storage/push");
+        await probeObjectStore(config);
+        const done = await pushObjects(path.join(config.dataDir, "objects"), objectStore({ config }));
+        console.log(`objects: ${done.copied} copied (${done.bytes} bytes), ${done.skipped} already there`);
+      }
+      console.log(`done: start every process with ASSAY_DATABASE_URL${config.s3 ? " and ASSAY_OBJECT_STORE" : ""} set (docs/scale.md)`);
+      return 0;
+    },
+  },
+  {
     name: "migrate",
     summary: "apply database migrations and exit",
     synopsis: "migrate [--<setting> VALUE …]",
@@ -277,7 +323,7 @@ const commands: Command[] = [
     help: [],
     config: true,
     async run(values) {
-      contextOf(values).db.$client.close();
+      await closeDb((await contextOf(values)).db);
       console.log("migrations applied");
       return 0;
     },
@@ -290,9 +336,9 @@ const commands: Command[] = [
     help: [],
     config: true,
     async run(values) {
-      const ctx = contextOf(values);
-      const drift = checkBalances(ctx.db);
-      ctx.db.$client.close();
+      const ctx = await contextOf(values);
+      const drift = await checkBalances(ctx.db);
+      await closeDb(ctx.db);
       if (drift.length === 0) {
         console.log("ok: every balance equals its ledger");
         return 0;

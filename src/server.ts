@@ -4,6 +4,7 @@ import { createApp } from "./app";
 import { type Config, describeConfig, ensureDataDir } from "./config";
 import type { Context } from "./context";
 import { createContext } from "./create-context";
+import { closeDb } from "./db/client";
 import { registerJobs } from "./jobs";
 import type { Clock } from "./lib/clock";
 import { ensureAdmin } from "./modules/auth/service";
@@ -18,7 +19,7 @@ export interface Running {
 export async function startServer(baseConfig: Config, clock?: Clock): Promise<Running> {
   const config = ensureDataDir(baseConfig);
   await probeObjectStore(config);
-  const ctx = createContext(config, clock);
+  const ctx = await createContext(config, clock);
   await ensureAdmin(ctx.db, ctx.clock, config);
   const app = createApp(ctx);
   const jobs = registerJobs(ctx);
@@ -38,7 +39,7 @@ export async function startServer(baseConfig: Config, clock?: Clock): Promise<Ru
       await Bun.sleep(20); // the after-response hooks (log line, metrics) of the last answers run
       jobs.stop();
       await ctx.runtime.scheduler.stop(config.shutdownGraceMs);
-      ctx.db.$client.close();
+      await closeDb(ctx.db);
       ctx.log.info("stopped");
       // The log is written asynchronously: wait for the last lines before the process may exit.
       await new Promise<void>((resolve) => ctx.log.flush(() => resolve()));

@@ -2,7 +2,9 @@
 import { describe, expect, test } from "bun:test";
 import { existsSync, mkdirSync, rmSync } from "node:fs";
 import path from "node:path";
-import { openDb } from "../src/db/client";
+import { sql } from "drizzle-orm";
+import { closeDb, exec, openDb, tx } from "../src/db/client";
+import { findUserByEmail } from "../src/modules/auth/service";
 import { getBalance } from "../src/modules/usage/service";
 import { CORPUS, tempDir } from "./helpers";
 
@@ -72,15 +74,15 @@ describe("assay CLI", () => {
     expect(existsSync(path.join(fromEnv, "assay.db"))).toBe(true);
   });
 
-  test("backup writes a consistent database copy that opens with the same balances", () => {
+  test("backup writes a consistent database copy that opens with the same balances", async () => {
     const out = path.join(tempDir("assay-backup-"), "b1");
     const r = cli(["backup", "--out", out, "--data-dir", dataDir]);
     expect(r.code).toBe(0);
     expect(existsSync(path.join(out, "objects"))).toBe(true);
-    const db = openDb(path.join(out, "assay.db"));
-    const ws = (db.$client.query("SELECT workspace_id FROM users WHERE email = 'teacher@school.example'").get() as { workspace_id: string })
-      .workspace_id;
-    expect(getBalance(db, ws).pro_credits).toBe(130);
+    const db = await openDb(path.join(out, "assay.db"));
+    const ws = (await findUserByEmail(db, "teacher@school.example"))?.workspaceId ?? "";
+    expect((await getBalance(db, ws)).pro_credits).toBe(130);
+    await closeDb(db);
     expect(cli(["backup", "--out", out, "--data-dir", dataDir]).code).toBe(2);
   });
 
@@ -122,13 +124,13 @@ describe("assay CLI", () => {
     expect(cli(["frobnicate"]).code).toBe(2);
   });
 
-  test("doctor: 0 when every balance equals its ledger, 1 naming the workspace when one drifted", () => {
+  test("doctor: 0 when every balance equals its ledger, 1 naming the workspace when one drifted", async () => {
     const ok = cli(["doctor", "--data-dir", dataDir]);
     expect(ok.code).toBe(0);
     expect(ok.out).toContain("ok");
-    const db = openDb(path.join(dataDir, "assay.db"));
-    db.$client.run("UPDATE credit_balances SET balance = balance + 3 WHERE kind = 'regular'");
-    db.$client.close();
+    const db = await openDb(path.join(dataDir, "assay.db"));
+    await tx(db, (t) => exec(t, sql`UPDATE credit_balances SET balance = balance + 3 WHERE kind = 'regular'`));
+    await closeDb(db);
     const bad = cli(["doctor", "--data-dir", dataDir]);
     expect(bad.code).toBe(1);
     const [, ledger, balance] = /drift: workspace ws_\w+ regular: ledger ([\d.]+), balance ([\d.]+)/.exec(bad.err) ?? [];

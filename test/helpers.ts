@@ -9,6 +9,7 @@ import type { Context } from "../src/context";
 import { createContext } from "../src/create-context";
 import type { Clock } from "../src/lib/clock";
 import { createUser } from "../src/modules/auth/service";
+import { testDatabaseUrl } from "./postgres";
 
 export const CORPUS = path.resolve(import.meta.dir, "fixtures/corpus");
 
@@ -48,14 +49,28 @@ export function tempDir(prefix = "assay-test-"): string {
   return mkdtempSync(path.join(os.tmpdir(), prefix));
 }
 
-export function testConfig(env: Record<string, string> = {}): Config {
+/**
+ * A fresh data dir, and with ASSAY_TEST_DATABASE_URL (the PostgreSQL pass of the suite) a fresh database on that
+ * server, so every harness starts empty on either backend.
+ */
+export async function testConfig(env: Record<string, string> = {}): Promise<Config> {
   const dir = tempDir();
-  return ensureDataDir(loadConfig({ ASSAY_DATA_DIR: dir, ASSAY_PUBLIC_URL: "http://localhost", ASSAY_LOG_LEVEL: "silent", ...env }));
+  const databaseUrl = env.ASSAY_DATABASE_URL ?? (await testDatabaseUrl());
+  return ensureDataDir(
+    loadConfig({
+      ASSAY_DATA_DIR: dir,
+      ASSAY_PUBLIC_URL: "http://localhost",
+      ASSAY_LOG_LEVEL: "silent",
+      // A harness needs few connections; hundreds of harnesses share one test server.
+      ...(databaseUrl ? { ASSAY_DATABASE_URL: databaseUrl, ASSAY_DATABASE_POOL: "3" } : {}),
+      ...env,
+    }),
+  );
 }
 
-export function harness(env: Record<string, string> = {}, clock?: Clock): Harness {
-  const config = testConfig(env);
-  const ctx = createContext(config, clock);
+export async function harness(env: Record<string, string> = {}, clock?: Clock): Promise<Harness> {
+  const config = await testConfig(env);
+  const ctx = await createContext(config, clock);
   const app = createApp(ctx);
   return {
     ctx,

@@ -5,8 +5,7 @@ import postgres from "postgres";
 let admin: postgres.Sql | undefined;
 const created: string[] = [];
 
-export async function testDatabaseUrl(): Promise<string | null> {
-  const adminUrl = process.env.ASSAY_TEST_DATABASE_URL;
+export async function testDatabaseUrl(adminUrl = process.env.ASSAY_TEST_DATABASE_URL): Promise<string | null> {
   if (!adminUrl) return null;
   // One small connection per process; it closes itself when idle, so it never holds the test process open.
   admin ??= postgres(adminUrl, { max: 1, idle_timeout: 2, onnotice: () => {} });
@@ -22,4 +21,29 @@ export async function testDatabaseUrl(): Promise<string | null> {
 export async function dropTestDatabases(): Promise<void> {
   if (!admin) return;
   for (const name of created.splice(0)) await admin.unsafe(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+}
+
+let ownCluster: string | null = null;
+
+/**
+ * A fresh database for the tests that need PostgreSQL on either pass (the cluster test): the suite's server when
+ * ASSAY_TEST_DATABASE_URL is set, else a throwaway cluster of this process's own (scripts/pg-cluster.sh), stopped
+ * when the process exits. Throws, never skips, when PostgreSQL cannot be started.
+ */
+export async function clusterDatabaseUrl(): Promise<string> {
+  if (!process.env.ASSAY_TEST_DATABASE_URL && !ownCluster) {
+    const script = new URL("../scripts/pg-cluster.sh", import.meta.url).pathname;
+    const started = Bun.spawnSync(["bash", script, "start"], { stderr: "pipe" });
+    const url = started.stdout.toString().trim();
+    if (started.exitCode !== 0 || !url) {
+      throw new Error(`PostgreSQL could not be started (install Debian's postgresql): ${started.stderr.toString().trim()}`);
+    }
+    ownCluster = url;
+    process.on("exit", () => {
+      if (ownCluster) Bun.spawnSync(["bash", script, "stop", ownCluster]);
+    });
+  }
+  const url = await testDatabaseUrl(process.env.ASSAY_TEST_DATABASE_URL ?? ownCluster ?? undefined);
+  if (!url) throw new Error("no PostgreSQL database");
+  return url;
 }

@@ -1,28 +1,262 @@
-// Opens the SQLite database (WAL, foreign keys, busy timeout) and applies the embedded migrations.
+// The data layer's one surface for both backends: SQLite (embedded, the default) and PostgreSQL (ASSAY_DATABASE_URL).
+// Services build queries with drizzle on the tables of ./schema and always `await` them; they never learn which
+// backend answers. Writes happen only inside tx(), which gives SQLite one serialised writer connection and
+// PostgreSQL a SERIALIZABLE transaction retried on conflict, so a check and the write it guards never interleave.
 import { Database } from "bun:sqlite";
 import { createHash } from "node:crypto";
+import { eq, type SQL, sql } from "drizzle-orm";
 import { type BunSQLiteDatabase, drizzle } from "drizzle-orm/bun-sqlite";
 import type { MigrationMeta } from "drizzle-orm/migrator";
-import { journal, migrationSql } from "./migrations/index";
+import { drizzle as drizzlePg } from "drizzle-orm/postgres-js";
+import postgres from "postgres";
+import * as sqliteMigrations from "./migrations/index";
+import * as pgMigrations from "./migrations-pg/index";
 import * as schema from "./schema";
 
-export type Db = BunSQLiteDatabase<typeof schema> & { $client: Database };
+/**
+ * The query builder every service uses. It is typed as drizzle's SQLite database; on PostgreSQL it is drizzle's
+ * PostgreSQL database over the same table objects (their storage types are chosen so values map the same way).
+ * Only the awaited forms work on both: `await db.select()…`, never `.all()`, `.get()` or `.run()`.
+ */
+export type Db = BunSQLiteDatabase<typeof schema>;
 
-export function openDb(file: string): Db {
-  const sqlite = new Database(file, { create: true, strict: true });
-  sqlite.exec("PRAGMA journal_mode = WAL");
-  sqlite.exec("PRAGMA synchronous = NORMAL");
-  sqlite.exec("PRAGMA foreign_keys = ON");
-  sqlite.exec("PRAGMA busy_timeout = 5000");
-  const db = drizzle(sqlite, { schema }) as Db;
-  migrate(db);
+export type Dialect = "sqlite" | "postgres";
+
+interface TxOptions {
+  /**
+   * PostgreSQL: READ COMMITTED instead of SERIALIZABLE, for single statements that lock what they change themselves
+   * (queue claims with FOR UPDATE SKIP LOCKED, lease renewals), where a serialisation retry would only add waiting.
+   */
+  readCommitted?: boolean;
+  /**
+   * PostgreSQL: the transactions that name the same `lock` (a workspace id, a run id) run one after another, each
+   * reading what the previous one committed (READ COMMITTED behind a transaction-scoped advisory lock). For the hot
+   * paths many requests of one workspace take at once (creating runs, moving credits), where SERIALIZABLE would make
+   * them fail and retry in turns. Every transaction that changes what such a path checks must name the same lock.
+   * SQLite serialises every transaction anyway.
+   */
+  lock?: string;
+}
+
+interface Backend {
+  dialect: Dialect;
+  transaction<T>(fn: (t: Db) => Promise<T>, opts?: TxOptions): Promise<T>;
+  /** Runs fn unless another process holds `key`; answers whether it ran. */
+  exclusive(key: number, fn: () => Promise<void>): Promise<boolean>;
+  close(): Promise<void>;
+}
+
+const backends = new WeakMap<object, Backend>();
+/** Transaction handles while their transaction is open (with the savepoint depth), so tx(handle) nests. */
+const handles = new WeakMap<object, { backend: Backend; depth: number }>();
+
+function backendOf(db: Db): Backend {
+  const backend = backends.get(db) ?? handles.get(db)?.backend;
+  if (!backend) throw new Error("not a database opened by openDb, or a transaction that has ended");
+  return backend;
+}
+
+export function dialectOf(db: Db): Dialect {
+  return backendOf(db).dialect;
+}
+
+/**
+ * Opens `target`: a `postgres://` URL, or the path of a SQLite file (created when missing). Applies the embedded
+ * migrations before returning.
+ */
+export async function openDb(target: string, opts: { poolSize?: number } = {}): Promise<Db> {
+  return /^postgres(ql)?:\/\//.test(target) ? openPostgres(target, opts.poolSize ?? 10) : openSqlite(target);
+}
+
+/**
+ * The SQLite connection that writes, for what only SQLite has (VACUUM INTO for backups, PRAGMAs in tests); null on
+ * PostgreSQL. Never for ordinary queries: those go through the query builder and tx().
+ */
+export function sqliteConnection(db: Db): Database | null {
+  return (backendOf(db) as Backend & { connection?: Database }).connection ?? null;
+}
+
+/**
+ * Runs `fn` in one process of all those sharing the database at a time (a PostgreSQL advisory lock named by `key`,
+ * see JOB_LOCKS); another process already running it makes this a no-op. For periodic jobs that must not run twice
+ * at once across a cluster. Resolves to whether fn ran here.
+ */
+export function exclusively(db: Db, key: number, fn: () => Promise<void>): Promise<boolean> {
+  return backendOf(db).exclusive(key, fn);
+}
+
+/**
+ * The signing secret every process on this database uses: the one stored in the database, or, on first use,
+ * `mine` (which is then stored). With `replace`, `mine` overwrites it (assay migrate-store carries the data folder's).
+ */
+export async function storeSecret(db: Db, mine: string, opts: { replace?: boolean } = {}): Promise<string> {
+  await tx(db, async (t) => {
+    const insert = t.insert(schema.settings).values({ key: "secret", value: mine });
+    await (opts.replace ? insert.onConflictDoUpdate({ target: schema.settings.key, set: { value: mine } }) : insert.onConflictDoNothing());
+  });
+  const [stored] = await db.select({ value: schema.settings.value }).from(schema.settings).where(eq(schema.settings.key, "secret"));
+  return stored?.value ?? mine;
+}
+
+export async function closeDb(db: Db): Promise<void> {
+  await backendOf(db).close();
+}
+
+// ---- SQLite: one writer connection behind an async lock, one read-only connection for everything else -------------
+
+function connect(file: string, readonly: boolean): Database {
+  const conn = readonly ? new Database(file, { readonly: true, strict: true }) : new Database(file, { create: true, strict: true });
+  if (!readonly) {
+    conn.exec("PRAGMA journal_mode = WAL");
+    conn.exec("PRAGMA synchronous = NORMAL");
+    conn.exec("PRAGMA foreign_keys = ON");
+  }
+  conn.exec("PRAGMA busy_timeout = 5000");
+  return conn;
+}
+
+function openSqlite(file: string): Db {
+  const writerConn = connect(file, false);
+  const writer = drizzle(writerConn, { schema }) as Db;
+  migrateWith(writer, sqliteMigrations);
+  // Reads never see a transaction half-way: WAL gives the reader the last committed state. It is read-only, so a
+  // write that forgot tx() fails loudly instead of racing the writer.
+  const readerConn = connect(file, true);
+  const reader = drizzle(readerConn, { schema }) as Db;
+  let lock: Promise<void> = Promise.resolve();
+  const backend: Backend & { connection: Database } = {
+    dialect: "sqlite",
+    connection: writerConn,
+    async transaction(fn) {
+      let release!: () => void;
+      const previous = lock;
+      lock = new Promise((resolve) => (release = resolve));
+      await previous;
+      try {
+        // IMMEDIATE takes the write lock now, so another process's writer queues (busy_timeout) instead of failing later.
+        writerConn.exec("BEGIN IMMEDIATE");
+        handles.set(writer, { backend, depth: 0 });
+        try {
+          const result = await fn(writer);
+          writerConn.exec("COMMIT");
+          return result;
+        } catch (err) {
+          writerConn.exec("ROLLBACK");
+          throw err;
+        } finally {
+          handles.delete(writer);
+        }
+      } finally {
+        release();
+      }
+    },
+    // Processes sharing one SQLite file are one machine's; the periodic jobs are safe to repeat, so no lock.
+    async exclusive(_key, fn) {
+      await fn();
+      return true;
+    },
+    async close() {
+      readerConn.close();
+      writerConn.close();
+    },
+  };
+  backends.set(reader, backend);
+  return reader;
+}
+
+// ---- PostgreSQL: a pool (postgres.js); transactions are SERIALIZABLE and retried on a serialisation failure -----------
+
+/** SQLSTATEs that mean "run the transaction again": serialization_failure, deadlock_detected. */
+const RETRYABLE = new Set(["40001", "40P01"]);
+const MAX_ATTEMPTS = 20;
+
+async function openPostgres(url: string, poolSize: number): Promise<Db> {
+  const client = postgres(url, {
+    max: poolSize,
+    idle_timeout: 30, // s: connections idle that long are closed, so a quiet process holds few
+    onnotice: () => {},
+    // int8 (times in ms, counts) as JS numbers, as SQLite gives them; every value we store is below 2^53.
+    types: { bigint: { to: 20, from: [20], serialize: (n: number) => String(n), parse: (s: string) => Number(s) } },
+  });
+  const db = drizzlePg(client, { schema }) as unknown as Db;
+  // Several processes may start at once: one migrates while the others wait on the advisory lock.
+  const conn = await client.reserve();
+  try {
+    await conn`SELECT pg_advisory_lock(${LOCK_CLASS}, ${MIGRATION_LOCK})`;
+    await migrateWithAsync(db, pgMigrations);
+  } finally {
+    await conn`SELECT pg_advisory_unlock(${LOCK_CLASS}, ${MIGRATION_LOCK})`;
+    conn.release();
+  }
+  const pg = db as unknown as { transaction<T>(fn: (t: unknown) => Promise<T>, config?: { isolationLevel: string }): Promise<T> };
+  const backend: Backend = {
+    dialect: "postgres",
+    async transaction(fn, opts) {
+      const isolationLevel = opts?.readCommitted || opts?.lock !== undefined ? "read committed" : "serializable";
+      for (let attempt = 1; ; attempt++) {
+        try {
+          return await pg.transaction(
+            async (t) => {
+              if (opts?.lock !== undefined) await exec(t as Db, sql`SELECT pg_advisory_xact_lock(${KEYED_LOCKS}, hashtext(${opts.lock}))`);
+              handles.set(t as object, { backend, depth: 0 });
+              try {
+                return await fn(t as Db);
+              } finally {
+                handles.delete(t as object);
+              }
+            },
+            { isolationLevel },
+          );
+        } catch (err) {
+          const code = (err as { code?: string }).code ?? (err as { cause?: { code?: string } }).cause?.code;
+          if (!code || !RETRYABLE.has(code) || attempt >= MAX_ATTEMPTS) throw err;
+          // Jittered and growing, so transactions that collided do not collide again in the same order.
+          await Bun.sleep(Math.random() * Math.min(100, 2 ** attempt));
+        }
+      }
+    },
+    async exclusive(key, fn) {
+      // A session lock on one reserved connection: held while fn runs (on other connections), then given back.
+      const conn = await client.reserve();
+      try {
+        const [got] = await conn<{ ok: boolean }[]>`SELECT pg_try_advisory_lock(${LOCK_CLASS}, ${key}) AS ok`;
+        if (!got?.ok) return false;
+        try {
+          await fn();
+        } finally {
+          await conn`SELECT pg_advisory_unlock(${LOCK_CLASS}, ${key})`;
+        }
+        return true;
+      } finally {
+        conn.release();
+      }
+    },
+    async close() {
+      await client.end({ timeout: 5 });
+    },
+  };
+  backends.set(db, backend);
   return db;
 }
 
-/** drizzle's own bookkeeping (__drizzle_migrations), fed from the bundle instead of the disk. */
-export function migrate(db: Db): void {
-  const migrations: MigrationMeta[] = journal.entries.map((entry) => {
-    const query = migrationSql[entry.tag];
+/** PostgreSQL advisory locks are (class, key) pairs of int4; Assay's class spells "ASSY" in ASCII. */
+const LOCK_CLASS = 0x41535359;
+const MIGRATION_LOCK = 1;
+/** The class of tx()'s named locks (TxOptions.lock), keyed by hashtext(name). */
+const KEYED_LOCKS = LOCK_CLASS + 1;
+/** The keys of the periodic jobs that run in one process at a time (exclusively()). */
+export const JOB_LOCKS = { recovery: 2, cleanup: 3 } as const;
+
+// ---- migrations: drizzle's own bookkeeping (__drizzle_migrations), fed from the bundle instead of the disk ---------
+
+interface Embedded {
+  journal: { entries: { tag: string; when: number; breakpoints: boolean }[] };
+  migrationSql: Record<string, string>;
+}
+
+function metas(embedded: Embedded): MigrationMeta[] {
+  return embedded.journal.entries.map((entry) => {
+    const query = embedded.migrationSql[entry.tag];
     if (query === undefined) throw new Error(`migration ${entry.tag} is not embedded`);
     return {
       sql: query.split("--> statement-breakpoint"),
@@ -31,32 +265,100 @@ export function migrate(db: Db): void {
       hash: createHash("sha256").update(query).digest("hex"),
     };
   });
-  // drizzle exposes migrate on its dialect, not in its public types.
-  const internals = db as unknown as { dialect: { migrate(m: MigrationMeta[], session: unknown, config: object): void }; session: unknown };
-  internals.dialect.migrate(migrations, internals.session, {});
 }
 
-/** Runs fn inside BEGIN IMMEDIATE … COMMIT, so concurrent writers queue instead of failing mid-transaction. */
-export function tx<T>(db: Db, fn: () => T): T {
-  return db.$client.transaction(fn).immediate();
+// drizzle exposes migrate on its dialect, not in its public types.
+type Internals = { dialect: { migrate(m: MigrationMeta[], session: unknown, config: object): unknown }; session: unknown };
+
+function migrateWith(db: Db, embedded: Embedded): void {
+  const internals = db as unknown as Internals;
+  internals.dialect.migrate(metas(embedded), internals.session, {});
 }
 
-const statements = new WeakMap<Db, Map<string, unknown>>();
+async function migrateWithAsync(db: Db, embedded: Embedded): Promise<void> {
+  const internals = db as unknown as Internals;
+  await internals.dialect.migrate(metas(embedded), internals.session, {});
+}
+
+// ---- transactions and raw SQL ---------------------------------------------------------------------------------------
+
+/**
+ * Runs `fn` in a transaction and hands it the transaction's handle: every read and write of the transaction goes
+ * through `t`, never through the outer `db` (on PostgreSQL that would be another connection, outside the
+ * transaction). Called with a handle, or from inside another tx(), it nests as a savepoint.
+ */
+export async function tx<T>(db: Db, fn: (t: Db) => Promise<T> | T, opts?: TxOptions): Promise<T> {
+  const open = handles.get(db);
+  if (open) return savepoint(db, open, fn);
+  return backendOf(db).transaction(async (handle) => fn(handle), opts);
+}
+
+async function savepoint<T>(handle: Db, outer: { depth: number }, fn: (t: Db) => Promise<T> | T): Promise<T> {
+  const name = `sp${++outer.depth}`;
+  await exec(handle, rawSql(`SAVEPOINT ${name}`));
+  try {
+    const result = await fn(handle);
+    await exec(handle, rawSql(`RELEASE SAVEPOINT ${name}`));
+    return result;
+  } catch (err) {
+    await exec(handle, rawSql(`ROLLBACK TO SAVEPOINT ${name}`));
+    await exec(handle, rawSql(`RELEASE SAVEPOINT ${name}`));
+    throw err;
+  } finally {
+    outer.depth--;
+  }
+}
+
+const rawSql = (text: string): SQL => sql.raw(text);
+
+type Runner = {
+  all?(q: SQL): unknown[];
+  run?(q: SQL): { changes: number };
+  execute?(q: SQL): Promise<unknown[] & { count?: number }>;
+};
+
+/** The rows of a raw query (drizzle `sql` template): for SQL that the query builder cannot say on both backends. */
+export async function rows<T>(db: Db, query: SQL): Promise<T[]> {
+  const runner = db as unknown as Runner;
+  if (runner.execute) return [...(await runner.execute(query))] as T[];
+  return runner.all?.(query) as T[];
+}
+
+/** The first row of a raw query, or undefined. */
+export async function row<T>(db: Db, query: SQL): Promise<T | undefined> {
+  return (await rows<T>(db, query))[0];
+}
+
+/** Runs a raw statement and answers how many rows it changed. */
+export async function exec(db: Db, query: SQL): Promise<number> {
+  const runner = db as unknown as Runner;
+  if (runner.execute) return (await runner.execute(query)).count ?? 0;
+  return runner.run?.(query).changes ?? 0;
+}
+
+// ---- prepared statements --------------------------------------------------------------------------------------------
+
+type Prepared<R> = { execute(values?: Record<string, unknown>): R | Promise<R> };
+type Preparable<R> = { prepare(name?: string): Prepared<R> };
+
+const statements = new WeakMap<object, Map<string, unknown>>();
 
 /**
  * A statement built once per database and reused: for the hot reads (a run polled, a list paged), where building the
- * SQL text and compiling it on every request cost more than the query itself. Pass values with sql.placeholder().
+ * SQL text on every request cost more than the query itself. `build` returns the query with sql.placeholder()s;
+ * the answer runs it with `values` and resolves to its rows.
  */
-export function prepared<T>(db: Db, name: string, build: () => T): T {
+export async function prepared<R>(db: Db, name: string, build: () => Preparable<R>, values: Record<string, unknown>): Promise<R> {
   let forDb = statements.get(db);
   if (!forDb) {
     forDb = new Map();
     statements.set(db, forDb);
   }
-  let statement = forDb.get(name) as T | undefined;
+  let statement = forDb.get(name) as Prepared<R> | undefined;
   if (statement === undefined) {
-    statement = build();
+    // PostgreSQL names its prepared statements; SQLite's prepare() takes no name.
+    statement = dialectOf(db) === "postgres" ? build().prepare(name.replace(/[^a-z0-9]+/gi, "_").slice(0, 60)) : build().prepare();
     forDb.set(name, statement);
   }
-  return statement;
+  return await statement.execute(values);
 }

@@ -316,3 +316,8 @@ export const idempotencyKeys = pgTable(
   },
   (t) => [index("idempotency_keys_created").on(t.createdAt)],
 );
+
+export const settings = pgTable("settings", {
+  key: text("key").primaryKey(),
+  value: text("value").notNull(),
+});

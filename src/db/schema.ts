@@ -324,3 +324,12 @@ export const idempotencyKeys = sqliteTable(
   },
   (t) => [index("idempotency_keys_created").on(t.createdAt)],
 );
+
+/**
+ * What every process sharing the database must agree on: on PostgreSQL the signing secret (`secret`) lives here, so
+ * a URL or cursor signed by one process is honoured by all.
+ */
+export const settings = sqliteTable("settings", {
+  key: text("key").primaryKey(),
+  value: text("value").notNull(),
+});

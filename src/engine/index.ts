@@ -86,7 +86,7 @@ export async function evaluate(input: EvaluateInput): Promise<EvaluateResult> {
     (provider === "local" && workflow.modelPolicy === "gemini-file-search" && referenceChars > LOCAL_WHOLE_REFERENCE_CHARS);
 
   // Every provider goes through the policy: a test key meets the same context_too_large a live key would.
-  const plan = planContext({
+  const plan = await planContext({
     policy: workflow.modelPolicy,
     references: input.references,
     inputs: input.inputs,

@@ -61,7 +61,7 @@ const chars = (docs: EngineDocument[]) => docs.reduce((n, d) => n + d.content.te
 const fmt = (n: number) => n.toLocaleString("en-US");
 
 /** Decides the strategy, enforces the budget (EngineError context_too_large) and gathers the excerpts. */
-export function planContext(input: PlanInput): ContextPlan {
+export async function planContext(input: PlanInput): Promise<ContextPlan> {
   const referenceChars = chars(input.references);
   const inputChars = chars(input.inputs);
   const budget = input.budget;
@@ -93,7 +93,7 @@ export function planContext(input: PlanInput): ContextPlan {
 
   const queries = queryParts(input.inputs);
   const k = strategy === "file_search" ? FILE_SEARCH_K : HYBRID_K;
-  const results = retrieveReferences({ db: input.db, workspaceId: input.workspaceId, references: input.references, queries, k });
+  const results = await retrieveReferences({ db: input.db, workspaceId: input.workspaceId, references: input.references, queries, k });
   const chosen = select(results, budget - inputChars);
   const names = new Map(input.references.map((r) => [r.id, r.name]));
   const order = new Map(input.references.map((r, i) => [r.id, i]));

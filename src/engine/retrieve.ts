@@ -1,5 +1,8 @@
-// Reference retrieval for the policies: FTS5 over the indexed reference chunks, or in-memory BM25 when they are not indexed.
+// Reference retrieval for the policies: the full-text index over the indexed reference chunks, or in-memory BM25 when
+// they are not indexed.
+import { and, countDistinct, eq, inArray } from "drizzle-orm";
 import type { Db } from "../db/client";
+import { chunks } from "../db/schema";
 import type { Location } from "../extract/types";
 import { type Chunk, chunkDocument, rankChunksMany, searchMany } from "../retrieval";
 import type { EngineReference } from "./types";
@@ -11,7 +14,7 @@ export interface RetrievedChunk {
   location: Location;
   /** Offset in the reference's content.text. */
   start: number;
-  /** bm25, lower is better. */
+  /** bm25 (on PostgreSQL, ts_rank negated), lower is better. */
   score: number;
 }
 
@@ -24,12 +27,12 @@ export interface RetrieveInput {
 }
 
 /** For each query, the k best reference chunks, best first. */
-export function retrieveReferences(input: RetrieveInput): RetrievedChunk[][] {
+export async function retrieveReferences(input: RetrieveInput): Promise<RetrievedChunk[][]> {
   const { references, queries, k } = input;
   if (references.length === 0 || queries.length === 0) return queries.map(() => []);
-  if (input.db && allIndexed(input.db, input.workspaceId, references)) {
+  if (input.db && (await allIndexed(input.db, input.workspaceId, references))) {
     const byIndexedId = new Map(references.map((r) => [r.documentId ?? r.id, r.id]));
-    const results = searchMany(input.db, {
+    const results = await searchMany(input.db, {
       workspaceId: input.workspaceId,
       documentIds: [...byIndexedId.keys()],
       queries,
@@ -63,12 +66,11 @@ export function retrieveReferences(input: RetrieveInput): RetrievedChunk[][] {
 }
 
 /** Whether every reference has chunks in the index (a reference indexed under its documents.id counts). */
-function allIndexed(db: Db, workspaceId: string, references: EngineReference[]): boolean {
+async function allIndexed(db: Db, workspaceId: string, references: EngineReference[]): Promise<boolean> {
   const ids = [...new Set(references.map((r) => r.documentId ?? r.id))];
-  const row = db.$client
-    .query<{ n: number }, [string, string]>(
-      "SELECT COUNT(DISTINCT document_id) AS n FROM chunks WHERE workspace_id = ? AND document_id IN (SELECT value FROM json_each(?))",
-    )
-    .get(workspaceId, JSON.stringify(ids));
+  const [row] = await db
+    .select({ n: countDistinct(chunks.documentId) })
+    .from(chunks)
+    .where(and(eq(chunks.workspaceId, workspaceId), inArray(chunks.documentId, ids)));
   return (row?.n ?? 0) === ids.length;
 }

@@ -35,7 +35,8 @@ export const authGuard = (ctx: Context) =>
       // Authentication runs in `transform`, before the body and query are validated: a caller without valid
       // credentials or scope learns nothing about the request's shape. `resolve` hands the result to the handler.
       // Arrow functions: Elysia reads a hook's source to decide what to parse and whether to await (transform is
-      // async for OIDC), and a method shorthand is not recognised once minified into the binary.
+      // async: sessions and uncached keys read the database, OIDC fetches the issuer's keys), and a method shorthand
+      // is not recognised once minified into the binary.
       transform: async ({ request, headers, set }: { request: Request; headers: Record<string, string | undefined>; set: { headers: unknown } }) => {
         const token = bearer(headers.authorization);
         if (!token) throw unauthenticated();

@@ -26,8 +26,9 @@ export type Auth =
 export type AuthNeed = Scope | "any" | "session" | "admin";
 
 /**
- * Bearer token → the caller, or throws ApiError (401, 403, 429). Synchronous for keys and sessions (the hot path),
- * async only for OIDC JWTs. Rate-limit headers for the response are added to `headers`.
+ * Bearer token → the caller, or throws ApiError (401, 403, 429). Synchronous for an API key found in the cache (the
+ * hot path); a Promise when the database is read (a key not cached, a session) and for OIDC JWTs: callers await it.
+ * Rate-limit headers for the response are added to `headers`.
  */
 export type Authenticate = (token: string, need: AuthNeed, headers: Record<string, unknown>) => Auth | Promise<Auth>;
 

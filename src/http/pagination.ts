@@ -60,7 +60,7 @@ export type ListFilter<T extends ListTable> = { [K in keyof T["$inferSelect"]]?:
  * One page of a table's rows matching `filter`, newest first: every list endpoint answers through this. The statement
  * is prepared once per shape of filter (which columns, which are null, with or without a cursor) and reused.
  */
-export function listPage<T extends ListTable, J>(
+export async function listPage<T extends ListTable, J>(
   db: Db,
   secret: string,
   table: T,
@@ -76,28 +76,32 @@ export function listPage<T extends ListTable, J>(
     .filter((k) => values[k] !== undefined)
     .sort();
   const shape = `list:${getTableName(table)}:${keys.map((k) => (values[k] === null ? `${k} null` : k)).join(",")}:${pos ? "after" : "first"}:${created.from !== undefined ? "from" : ""}:${created.to !== undefined ? "to" : ""}`;
-  const statement = prepared(db, shape, () => {
-    const column = (k: string) => (table as unknown as Record<string, SQLiteColumn>)[k];
-    const conditions = keys.map((k) => (values[k] === null ? isNull(column(k)) : eq(column(k), sql.placeholder(k))));
-    if (created.from !== undefined) conditions.push(gte(table.createdAt, sql.placeholder("_from")));
-    if (created.to !== undefined) conditions.push(lt(table.createdAt, sql.placeholder("_to")));
-    if (pos) {
-      const c = sql.placeholder("_c");
-      conditions.push(or(lt(table.createdAt, c), and(eq(table.createdAt, c), lt(table.id, sql.placeholder("_i")))) as SQL);
-    }
-    return db
-      .select()
-      .from(table as SQLiteTable)
-      .where(and(...conditions))
-      .orderBy(desc(table.createdAt), desc(table.id))
-      .limit(sql.placeholder("_limit"))
-      .prepare();
-  });
   const params: Record<string, unknown> = { _limit: limit + 1, ...(pos ? { _c: pos.c, _i: pos.i } : {}), _from: created.from, _to: created.to };
   if (created.from === undefined) delete params._from;
   if (created.to === undefined) delete params._to;
   for (const k of keys) if (values[k] !== null) params[k] = values[k];
+  const found = await prepared(
+    db,
+    shape,
+    () => {
+      const column = (k: string) => (table as unknown as Record<string, SQLiteColumn>)[k];
+      const conditions = keys.map((k) => (values[k] === null ? isNull(column(k)) : eq(column(k), sql.placeholder(k))));
+      if (created.from !== undefined) conditions.push(gte(table.createdAt, sql.placeholder("_from")));
+      if (created.to !== undefined) conditions.push(lt(table.createdAt, sql.placeholder("_to")));
+      if (pos) {
+        const c = sql.placeholder("_c");
+        conditions.push(or(lt(table.createdAt, c), and(eq(table.createdAt, c), lt(table.id, sql.placeholder("_i")))) as SQL);
+      }
+      return db
+        .select()
+        .from(table as SQLiteTable)
+        .where(and(...conditions))
+        .orderBy(desc(table.createdAt), desc(table.id))
+        .limit(sql.placeholder("_limit"));
+    },
+    params,
+  );
   // drizzle's select() over a generic table type does not narrow; the rows are the table's.
-  const rows = statement.all(params) as (T["$inferSelect"] & { createdAt: number; id: string })[];
+  const rows = found as unknown as (T["$inferSelect"] & { createdAt: number; id: string })[];
   return toPage(secret, rows, limit, toJson);
 }

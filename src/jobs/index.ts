@@ -2,6 +2,7 @@
 // the rules it runs.
 import { Cron } from "croner";
 import type { Context } from "../context";
+import { exclusively, JOB_LOCKS } from "../db/client";
 import { purgeIdempotencyKeys, releaseInterruptedKeys } from "../modules/idempotency/service";
 import { expireAbandonedUploads } from "../modules/reference-documents/service";
 import { indexingWorker } from "../modules/reference-documents/worker";
@@ -9,38 +10,53 @@ import { recoverRuns, runWorker } from "../modules/runs/worker";
 import { webhookWorker } from "../modules/webhooks/worker";
 
 export function registerJobs(ctx: Context): { stop(): void } {
-  // Every minute (and at start): presigned references never uploaded fail (their runs stop waiting), and runs whose
+  // Every minute, or every lease if shorter (and at start): presigned references never uploaded fail (their runs stop waiting), and runs whose
   // lease expired while running belong to a process that died (a restart within the lease leaves them to a later pass).
-  const recover = () => {
-    try {
-      if (expireAbandonedUploads(ctx)) ctx.runtime.scheduler.wake("runs");
-      const recovered = recoverRuns(ctx);
+  // One process of a cluster does it at a time (an advisory lock on PostgreSQL).
+  const recover = () =>
+    exclusively(ctx.db, JOB_LOCKS.recovery, async () => {
+      if (await expireAbandonedUploads(ctx)) ctx.runtime.scheduler.wake("runs");
+      const recovered = await recoverRuns(ctx);
       if (recovered.requeued || recovered.failed) {
         ctx.log.warn({ requeued: recovered.requeued, failed: recovered.failed }, "recovered runs left running by a stopped process");
         ctx.runtime.scheduler.wake("runs");
       }
-    } catch (err) {
-      ctx.log.error({ err }, "recovery pass failed");
-    }
-  };
-  recover();
-  releaseInterruptedKeys(ctx);
+    }).then(
+      () => {},
+      (err) => ctx.log.error({ err }, "recovery pass failed"),
+    );
+  void recover();
+  // Awaited by nothing: the workers start at once; a key released a moment later is retried by its client anyway.
+  Promise.resolve(releaseInterruptedKeys(ctx)).catch((err: unknown) => ctx.log.error({ err }, "releasing interrupted idempotency keys failed"));
   ctx.runtime.scheduler.add(runWorker(ctx));
   ctx.runtime.scheduler.add(webhookWorker(ctx));
   ctx.runtime.scheduler.add(indexingWorker(ctx));
   // Idempotency keys are kept 24 h; forget older ones every hour (and once at start).
-  const cleanup = () => {
-    try {
-      purgeIdempotencyKeys(ctx);
-    } catch (err) {
-      ctx.log.error({ err }, "idempotency key cleanup failed");
-    }
-  };
-  cleanup();
-  const crons = [new Cron("17 * * * *", { protect: true }, cleanup), new Cron("* * * * *", { protect: true }, recover)];
+  const cleanup = () =>
+    exclusively(ctx.db, JOB_LOCKS.cleanup, async () => {
+      await purgeIdempotencyKeys(ctx);
+    }).then(
+      () => {},
+      (err) => ctx.log.error({ err }, "idempotency key cleanup failed"),
+    );
+  void cleanup();
+  const hourly = new Cron("17 * * * *", { protect: true }, cleanup);
+  // As often as a lease can expire (at most every minute), so a crashed process's runs wait at most about two leases.
+  let recovering = false;
+  const recovery = setInterval(
+    () => {
+      if (recovering) return; // the previous pass is still at work
+      recovering = true;
+      recover().finally(() => {
+        recovering = false;
+      });
+    },
+    Math.min(60_000, ctx.config.leaseMs),
+  );
   return {
     stop: () => {
-      for (const c of crons) c.stop();
+      hourly.stop();
+      clearInterval(recovery);
     },
   };
 }

@@ -1,4 +1,4 @@
-// Retrieval: chunk extracted documents, index them in FTS5, and find the chunks that best match a query.
+// Retrieval: chunk extracted documents, index them for full-text search, and find the chunks that best match a query.
 
 export { chunkDocument } from "./chunk.ts";
 export { MAX_TERMS, queryTerms } from "./query.ts";

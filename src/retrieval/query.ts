@@ -1,4 +1,6 @@
-// Turns free text (a criterion, a section of an input) into a safe FTS5 MATCH expression.
+// Turns free text (a criterion, a section of an input) into the words and phrase a search looks for, and a safe FTS5
+// MATCH expression of them.
+import { fts5Match } from "./fts.ts";
 
 /** More terms than this make OR queries slow and the ranking no better. */
 export const MAX_TERMS = 32;
@@ -56,15 +58,12 @@ export function queryPhrase(query: string): string | null {
 /**
  * An FTS5 MATCH expression: every term double-quoted (so no user text is ever read as syntax) and OR-ed, plus the
  * whole word sequence as one phrase for short queries. Null when the query has no words. `terms` replaces the
- * query's own terms and `withPhrase: false` leaves the phrase out (search() does both for common words on a large index).
+ * query's own terms and `withPhrase: false` leaves the phrase out (what search() does for common words on a large
+ * index; see searchQuery).
  */
 export function toMatchExpression(query: string, terms: string[] = queryTerms(query), withPhrase = true): string | null {
   if (terms.length === 0) return null;
-  // Words only contain letters, digits and marks, so quoting needs no escaping.
-  const parts = terms.map((t) => `"${t}"`);
-  const phrase = withPhrase ? queryPhrase(query) : null;
-  if (phrase !== null) parts.unshift(`"${phrase}"`);
-  return parts.join(" OR ");
+  return fts5Match({ terms, phrase: withPhrase ? queryPhrase(query) : null });
 }
 
 /** How many candidates to rank before the phrase tie-break, for a final list of k. */

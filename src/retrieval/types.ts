@@ -18,6 +18,6 @@ export interface Hit {
   snippet: string;
   location: Location;
   startOffset: number;
-  /** bm25 score, lower is better (SQLite's convention); hits come best first. */
+  /** bm25 score, lower is better (SQLite's convention; on PostgreSQL, ts_rank negated); hits come best first. */
   score: number;
 }

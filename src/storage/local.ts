@@ -15,7 +15,11 @@ export class LocalObjectStore implements ObjectStore {
     return file;
   }
 
-  async put(key: string, stream: ReadableStream<Uint8Array>, opts: { maxBytes: number; commitIf?: () => boolean }): Promise<{ size: number }> {
+  async put(
+    key: string,
+    stream: ReadableStream<Uint8Array>,
+    opts: { maxBytes: number; commitIf?: () => boolean | Promise<boolean> },
+  ): Promise<{ size: number }> {
     const file = this.pathOf(key);
     const dir = path.dirname(file);
     await mkdir(dir, { recursive: true });
@@ -42,7 +46,7 @@ export class LocalObjectStore implements ObjectStore {
       if (!ok) await unlink(temp).catch(() => {});
     }
     // Asked right before the rename, which is atomic: what is on disk after it is what commitIf allowed.
-    if (opts.commitIf && !opts.commitIf()) {
+    if (opts.commitIf && !(await opts.commitIf())) {
       await unlink(temp).catch(() => {});
       throw new ObjectCommitRefused(key);
     }

@@ -16,7 +16,11 @@ export interface ObjectStore {
    * Streams `stream` into `key`, replacing any object there only once the whole body has arrived, and only if
    * `commitIf` (asked at that moment) still allows it; else nothing changes and ObjectCommitRefused is thrown.
    */
-  put(key: string, stream: ReadableStream<Uint8Array>, opts: { maxBytes: number; commitIf?: () => boolean }): Promise<{ size: number }>;
+  put(
+    key: string,
+    stream: ReadableStream<Uint8Array>,
+    opts: { maxBytes: number; commitIf?: () => boolean | Promise<boolean> },
+  ): Promise<{ size: number }>;
   /** The object (size, stream(), arrayBuffer(), text()), or null if there is none. */
   get(key: string): Promise<StoredObject | null>;
   /** Size, and the Content-Type the object was stored with where the store keeps one (S3 does, files do not). */

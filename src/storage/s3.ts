@@ -101,7 +101,11 @@ export class S3ObjectStore implements ObjectStore {
     return new ObjectStoreError(operation, res.status, xmlField(text, "Code") ?? (res.statusText || "error"));
   }
 
-  async put(key: string, stream: ReadableStream<Uint8Array>, opts: { maxBytes: number; commitIf?: () => boolean }): Promise<{ size: number }> {
+  async put(
+    key: string,
+    stream: ReadableStream<Uint8Array>,
+    opts: { maxBytes: number; commitIf?: () => boolean | Promise<boolean> },
+  ): Promise<{ size: number }> {
     const url = this.objectUrl(key);
     const reader = stream.getReader();
     let size = 0;
@@ -136,14 +140,14 @@ export class S3ObjectStore implements ObjectStore {
       }
       if (uploadId === null) {
         // Small enough for one PUT: commitIf is asked right before the request that makes the object visible.
-        if (opts.commitIf && !opts.commitIf()) throw new ObjectCommitRefused(key);
+        if (opts.commitIf && !(await opts.commitIf())) throw new ObjectCommitRefused(key);
         const res = await this.send("PutObject", "PUT", url, { body: concat(chunks, buffered) });
         if (!res.ok) throw await this.failure("PutObject", res);
         await res.body?.cancel();
       } else {
         if (buffered > 0) await uploadPart();
         // The parts are invisible until CompleteMultipartUpload: the last moment to say no.
-        if (opts.commitIf && !opts.commitIf()) throw new ObjectCommitRefused(key);
+        if (opts.commitIf && !(await opts.commitIf())) throw new ObjectCommitRefused(key);
         await this.completeMultipart(url, uploadId, parts);
       }
       done = true;

@@ -4,7 +4,7 @@ import { mkdtempSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import type { Config } from "../../src/config";
-import { openDb } from "../../src/db/client";
+import { closeDb, openDb, tx } from "../../src/db/client";
 import { documents, workspaces } from "../../src/db/schema";
 import { EngineError, type EvaluateInput, evaluate } from "../../src/engine";
 import { compileSchema, EVALUATION_SCHEMA } from "../../src/engine/schema";
@@ -12,6 +12,7 @@ import type { Evaluation, ModelPolicy, OutputFormat } from "../../src/engine/typ
 import { extract } from "../../src/extract";
 import { shapeOutput } from "../../src/render";
 import { indexDocument } from "../../src/retrieval";
+import { testDatabaseUrl } from "../postgres";
 import { collapse, corpusDoc, RUBRIC_MD, STRONG_ESSAY, textDoc } from "./fixtures";
 
 const rubric = await textDoc("ref_rubric", "rubric.md", RUBRIC_MD);
@@ -213,13 +214,16 @@ describe("OpenAI-compatible model", () => {
     }
   });
 
-  test("file_search over the FTS5 index sends the reference passages relevant to the input, not the whole reference", async () => {
+  test("file_search over the full-text index sends the reference passages relevant to the input, not the whole reference", async () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), "assay-engine-"));
-    const db = openDb(path.join(dir, "assay.db"));
-    db.insert(workspaces).values({ id: "ws_test", name: "t", createdAt: 0 }).run();
-    db.insert(documents)
-      .values({ id: "doc_refsrc", workspaceId: "ws_test", filename: "handbook.md", objectKey: "k", status: "extracted", createdAt: 0 })
-      .run();
+    // The PostgreSQL pass of the suite gives a fresh database; otherwise a SQLite file of our own.
+    const db = await openDb((await testDatabaseUrl()) ?? path.join(dir, "assay.db"));
+    await tx(db, async (t) => {
+      await t.insert(workspaces).values({ id: "ws_test", name: "t", createdAt: 0 });
+      await t
+        .insert(documents)
+        .values({ id: "doc_refsrc", workspaceId: "ws_test", filename: "handbook.md", objectKey: "k", status: "extracted", createdAt: 0 });
+    });
     const filler = (topic: string) => `${topic} `.repeat(1).concat("Unrelated guidance about ", topic, ". ").repeat(40);
     const handbook = [
       "# Grading handbook",
@@ -228,7 +232,7 @@ describe("OpenAI-compatible model", () => {
       `## Library opening hours\n${filler("weekend opening hours")}`,
     ].join("\n\n");
     const content = await extract(new TextEncoder().encode(handbook), { filename: "handbook.md" });
-    indexDocument(db, { workspaceId: "ws_test", documentId: "doc_refsrc", doc: content });
+    await indexDocument(db, { workspaceId: "ws_test", documentId: "doc_refsrc", doc: content });
     const reference = { id: "ref_handbook", documentId: "doc_refsrc", name: "handbook.md", content };
 
     const { llm, calls } = fakeModel(() => completion(modelEvaluation()));
@@ -238,7 +242,7 @@ describe("OpenAI-compatible model", () => {
     expect(user).toContain("stormwater runoff and property values");
     expect(user).toContain("ref_handbook");
     expect(user).not.toContain("weekend opening hours");
-    db.$client.close();
+    await closeDb(db);
   });
 
   test("an answer that still misses a custom schema after the repair request fails with output_invalid", async () => {

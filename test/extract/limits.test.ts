@@ -47,7 +47,7 @@ test("a 100,000-page PDF is refused naming the page limit, in seconds, with peak
 }, 60_000);
 
 test("through the API, complete answers 422 naming the limit", async () => {
-  const h = harness();
+  const h = await harness();
   const u = await signUp(h);
   const doc = await h.call("POST", "/v1/documents", { token: u.liveKey, body: { filename: "pages.pdf", mime_type: "application/pdf" } });
   const url = new URL(doc.body.upload_url);

@@ -1,13 +1,14 @@
 // Hostile bodies and other abuse found in review: every one answers a clear 4xx quickly, none reaches a 500.
 import { describe, expect, test } from "bun:test";
-import { eq } from "drizzle-orm";
-import { idempotencyKeys, referenceDocuments } from "../../src/db/schema";
+import { count, eq } from "drizzle-orm";
+import { tx } from "../../src/db/client";
+import { documents, idempotencyKeys, referenceDocuments } from "../../src/db/schema";
 import { registerJobs } from "../../src/jobs";
 import { ABANDONED_UPLOAD_MS, expireAbandonedUploads } from "../../src/modules/reference-documents/service";
 import { harness, signUp, TestClock } from "../helpers";
 
 describe("request bodies", async () => {
-  const h = harness();
+  const h = await harness();
   const u = await signUp(h);
   const send = (raw: any, type: string, path = "/v1/keys", token = u.session) =>
     h.call("POST", path, { token, raw, headers: { "content-type": type } });
@@ -90,7 +91,7 @@ describe("request bodies", async () => {
   });
 
   test("multipart references stream: parts in any order; a missing name or an oversized file leaves nothing stored", async () => {
-    const docs = () => h.ctx.db.$client.query("SELECT count(*) AS n FROM documents").get() as { n: number };
+    const docs = async () => (await h.ctx.db.select({ n: count() }).from(documents))[0];
     const boundary = "----assayTestBoundary";
     const body = (parts: string[]) => `${parts.map((p) => `--${boundary}\r\n${p}\r\n`).join("")}--${boundary}--\r\n`;
     const filePart = (content: string) =>
@@ -104,7 +105,7 @@ describe("request bodies", async () => {
     });
     expect(fileFirst.status).toBe(201);
     expect(fileFirst.body.name).toBe("Late name");
-    const before = docs().n;
+    const before = (await docs()).n;
     const noName = await h.call("POST", "/v1/reference-documents", {
       token: u.liveKey,
       raw: body([filePart("# Rubric")]),
@@ -130,7 +131,7 @@ describe("request bodies", async () => {
     const tooBig = await h.call("POST", "/v1/reference-documents", { token: u.liveKey, raw: big as any, headers: { "content-type": type } });
     expect(tooBig.status).toBe(413);
     expect(tooBig.body.error.code).toBe("payload_too_large");
-    expect(docs().n).toBe(before);
+    expect((await docs()).n).toBe(before);
   });
 
   test("parallel multipart uploads all succeed", async () => {
@@ -160,25 +161,28 @@ describe("request bodies", async () => {
 
 describe("after a crash or a silence", () => {
   test("an Idempotency-Key left in progress by a dead process is released at start", async () => {
-    const h = harness();
-    h.ctx.db.insert(idempotencyKeys).values({ scope: "abc", requestHash: "h", status: "in_progress", createdAt: Date.now() }).run();
+    const h = await harness();
+    await tx(h.ctx.db, (t) => t.insert(idempotencyKeys).values({ scope: "abc", requestHash: "h", status: "in_progress", createdAt: Date.now() }));
     const jobs = registerJobs(h.ctx);
     jobs.stop();
-    expect(h.ctx.db.select().from(idempotencyKeys).where(eq(idempotencyKeys.scope, "abc")).all()).toHaveLength(0);
+    // The release runs in the background at start (nothing awaits it): it lands within moments.
+    const held = () => h.ctx.db.select().from(idempotencyKeys).where(eq(idempotencyKeys.scope, "abc"));
+    for (let i = 0; i < 100 && (await held()).length > 0; i++) await Bun.sleep(10);
+    expect(await held()).toHaveLength(0);
   });
 
   test("a presigned reference never uploaded fails once its URL has expired, so its runs stop waiting", async () => {
     const clock = new TestClock();
-    const h = harness({}, clock);
+    const h = await harness({}, clock);
     const u = await signUp(h);
     const ref = await h.call("POST", "/v1/reference-documents", {
       token: u.liveKey,
       body: { name: "never", filename: "r.md", mime_type: "text/markdown", size_bytes: 10 },
     });
-    expect(expireAbandonedUploads(h.ctx)).toBe(0);
+    expect(await expireAbandonedUploads(h.ctx)).toBe(0);
     clock.advance(ABANDONED_UPLOAD_MS + 1);
-    expect(expireAbandonedUploads(h.ctx)).toBe(1);
-    const row = h.ctx.db.select().from(referenceDocuments).where(eq(referenceDocuments.id, ref.body.id)).get();
+    expect(await expireAbandonedUploads(h.ctx)).toBe(1);
+    const row = (await h.ctx.db.select().from(referenceDocuments).where(eq(referenceDocuments.id, ref.body.id)).limit(1))[0];
     expect(row?.status).toBe("failed");
     const got = await h.call("GET", `/v1/reference-documents/${ref.body.id}`, { token: u.liveKey });
     expect(got.body.status).toBe("failed");
@@ -188,7 +192,7 @@ describe("after a crash or a silence", () => {
   test("an OIDC issuer that never answers costs a bounded wait once, then 401 at once", async () => {
     const silent = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: () => new Promise<Response>(() => {}) });
     try {
-      const h = harness({ ASSAY_OIDC_ISSUER: `http://127.0.0.1:${silent.port}` });
+      const h = await harness({ ASSAY_OIDC_ISSUER: `http://127.0.0.1:${silent.port}` });
       const t0 = Date.now();
       expect((await h.call("GET", "/v1/auth/me", { token: "aaa.bbb.ccc" })).status).toBe(401);
       expect(Date.now() - t0).toBeLessThan(8_000);

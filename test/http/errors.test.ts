@@ -2,7 +2,7 @@
 import { describe, expect, test } from "bun:test";
 import { harness, scenarios, signUp } from "../helpers";
 
-const h = harness();
+const h = await harness();
 
 describe("error body and request ids", () => {
   scenarios(
@@ -73,7 +73,7 @@ describe("error body and request ids", () => {
   });
 
   test("an unexpected error is 500 internal_error with nothing internal in it", async () => {
-    const hb = harness();
+    const hb = await harness();
     hb.app.get("/v1/boom", () => {
       throw new Error("SQLITE_CORRUPT at /var/lib/secret/assay.db: SELECT * FROM api_keys");
     });

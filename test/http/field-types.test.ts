@@ -74,7 +74,7 @@ const WRONG: Record<string, Json[]> = {
 };
 
 beforeAll(async () => {
-  h = harness({ ASSAY_DEFAULT_RPM: "100000" });
+  h = await harness({ ASSAY_DEFAULT_RPM: "100000" });
   admin = await signUp(h, undefined, "admin");
   doc = (await h.call("GET", "/v1/openapi.json")).body;
   const form = new FormData();

@@ -2,7 +2,7 @@
 import { describe, expect, test } from "bun:test";
 import { harness } from "../helpers";
 
-const h = harness();
+const h = await harness();
 // Pages and files, not API operations: the docs UI and the web console (GET / redirects to it).
 const INTERNAL = new Set([
   "/docs",

@@ -7,7 +7,7 @@ let h: Harness;
 let u: Awaited<ReturnType<typeof signUp>>;
 
 beforeAll(async () => {
-  h = harness();
+  h = await harness();
   u = await signUp(h);
 });
 

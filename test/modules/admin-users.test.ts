@@ -4,7 +4,7 @@ import { expect, test } from "bun:test";
 import { harness, signUp } from "../helpers";
 
 test("an admin creates a member and an admin, who can log in; the list pages newest first", async () => {
-  const h = harness({ ASSAY_INITIAL_CREDITS: "7" });
+  const h = await harness({ ASSAY_INITIAL_CREDITS: "7" });
   const admin = await signUp(h, undefined, "admin");
   const made = await h.call("POST", "/v1/admin/users", {
     token: admin.session,
@@ -31,7 +31,7 @@ test("an admin creates a member and an admin, who can log in; the list pages new
 });
 
 test("a taken email is 409, a short password 400; members and API keys are refused", async () => {
-  const h = harness();
+  const h = await harness();
   const admin = await signUp(h, "root@example.org", "admin");
   const taken = await h.call("POST", "/v1/admin/users", { token: admin.session, body: { email: "root@example.org", password: "long enough pass" } });
   expect(taken.status).toBe(409);
@@ -46,7 +46,7 @@ test("a taken email is 409, a short password 400; members and API keys are refus
 });
 
 test("PATCH /v1/admin/users/:id changes a role at once; the last administrator stays one", async () => {
-  const h = harness();
+  const h = await harness();
   const admin = await signUp(h, undefined, "admin");
   const member = await signUp(h);
   const promoted = await h.call("PATCH", `/v1/admin/users/${member.user.id}`, { token: admin.session, body: { role: "admin" } });

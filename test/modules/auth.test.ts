@@ -12,7 +12,7 @@ let h: Harness;
 let u: Awaited<ReturnType<typeof signUp>>;
 
 beforeAll(async () => {
-  h = harness({ ASSAY_ADMIN_EMAIL: "boss@example.com", ASSAY_ADMIN_PASSWORD: "admin-password" });
+  h = await harness({ ASSAY_ADMIN_EMAIL: "boss@example.com", ASSAY_ADMIN_PASSWORD: "admin-password" });
   await ensureAdmin(h.ctx.db, h.ctx.clock, h.ctx.config);
   u = await signUp(h, "Member@Example.com");
 });
@@ -73,7 +73,7 @@ describe("login throttling", () => {
 
   test("5 failures are free; then each earns a growing delay, during which even the right password is 429", async () => {
     const clock = new TestClock();
-    const hc = harness({}, clock);
+    const hc = await harness({}, clock);
     const v = await signUp(hc);
     for (let i = 0; i < 6; i++) expect((await attempt(hc, v.email, "wrong-password")).status).toBe(401);
     const blocked = await attempt(hc, v.email, v.password);
@@ -90,7 +90,7 @@ describe("login throttling", () => {
   }, 30_000);
 
   test("100 simultaneous wrong passwords for one email: the count runs before the check, so almost all are 429", async () => {
-    const hc = harness();
+    const hc = await harness();
     const v = await signUp(hc);
     const replies = await Promise.all(Array.from({ length: 100 }, () => attempt(hc, v.email, "wrong-password")));
     const statuses = replies.map((r) => r.status);
@@ -100,7 +100,7 @@ describe("login throttling", () => {
 
   test("nobody can lock an owner out for long: an email's delay is capped at a minute", async () => {
     const clock = new TestClock();
-    const hc = harness({}, clock);
+    const hc = await harness({}, clock);
     const v = await signUp(hc);
     for (let i = 0; i < 40; i++) {
       const r = await attempt(hc, v.email, "wrong-password");
@@ -143,7 +143,7 @@ describe("login throttling", () => {
 describe("session rate limit", () => {
   test("a session is limited like a key without its own limit (ASSAY_DEFAULT_RPM), with the same headers", async () => {
     const clock = new TestClock();
-    const hr = harness({ ASSAY_DEFAULT_RPM: "3" }, clock);
+    const hr = await harness({ ASSAY_DEFAULT_RPM: "3" }, clock);
     const v = await signUp(hr);
     const me = () => hr.call("GET", "/v1/auth/me", { token: v.session });
     // signUp used the session for two key creations already this minute.
@@ -184,7 +184,7 @@ describe("me and logout", () => {
 
   test("sessions expire after 24 hours", async () => {
     const clock = new TestClock();
-    const hc = harness({}, clock);
+    const hc = await harness({}, clock);
     const v = await signUp(hc);
     clock.advance(24 * 3600_000 + 1);
     const r = await hc.call("GET", "/v1/auth/me", { token: v.session });
@@ -193,21 +193,21 @@ describe("me and logout", () => {
   });
 
   test("a new user gets a workspace of its own with ASSAY_INITIAL_CREDITS", async () => {
-    const hc = harness({ ASSAY_INITIAL_CREDITS: "250" });
+    const hc = await harness({ ASSAY_INITIAL_CREDITS: "250" });
     const v = await signUp(hc);
     const w = await signUp(hc);
     expect(v.workspaceId).not.toBe(w.workspaceId);
-    expect(getBalance(hc.ctx.db, v.workspaceId)).toEqual({ pro_credits: 250, bonus_pro: 0, regular_pro: 250, basic_credits_excluded: true });
+    expect(await getBalance(hc.ctx.db, v.workspaceId)).toEqual({ pro_credits: 250, bonus_pro: 0, regular_pro: 250, basic_credits_excluded: true });
   });
 
   test("passwords are stored as argon2id hashes", async () => {
-    const row = h.ctx.db.select().from(users).where(eq(users.email, "boss@example.com")).get();
+    const [row] = await h.ctx.db.select().from(users).where(eq(users.email, "boss@example.com"));
     expect(row?.passwordHash).toStartWith("$argon2id$");
   });
 
   test("ensureAdmin leaves an existing user as it is", async () => {
     await ensureAdmin(h.ctx.db, h.ctx.clock, h.ctx.config);
-    expect(h.ctx.db.select().from(users).where(eq(users.email, "boss@example.com")).all()).toHaveLength(1);
+    expect(await h.ctx.db.select().from(users).where(eq(users.email, "boss@example.com"))).toHaveLength(1);
   });
 });
 
@@ -234,9 +234,9 @@ describe("OIDC", () => {
       },
     });
     issuer = `http://127.0.0.1:${jwks.port}`;
-    ho = harness({ ASSAY_OIDC_ISSUER: issuer, ASSAY_OIDC_AUDIENCE: "assay" });
+    ho = await harness({ ASSAY_OIDC_ISSUER: issuer, ASSAY_OIDC_AUDIENCE: "assay" });
   });
-  afterAll(() => jwks.stop(true));
+  afterAll(async () => jwks.stop(true));
 
   const sign = (claims: Record<string, unknown>, key = privateKey, exp = "5m") =>
     new SignJWT(claims).setProtectedHeader({ alg: "RS256", kid: "k1" }).setIssuedAt().setExpirationTime(exp).sign(key);

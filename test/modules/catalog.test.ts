@@ -7,7 +7,7 @@ let u: Awaited<ReturnType<typeof signUp>>;
 let noScopes: string;
 
 beforeAll(async () => {
-  h = harness();
+  h = await harness();
   u = await signUp(h);
   noScopes = (await h.call("POST", "/v1/keys", { token: u.session, body: { name: "none", scopes: [] } })).body.token;
 });

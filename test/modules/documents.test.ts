@@ -15,7 +15,7 @@ let u: Awaited<ReturnType<typeof signUp>>;
 const clock = new TestClock();
 
 beforeAll(async () => {
-  h = harness({}, clock);
+  h = await harness({}, clock);
   u = await signUp(h);
 });
 
@@ -78,7 +78,7 @@ describe("the presigned flow", () => {
         extracted: true,
         created_at: new Date(clock.now()).toISOString(),
       });
-      const row = h.ctx.db.select().from(documents).where(eq(documents.id, upload.id)).get()!;
+      const row = (await h.ctx.db.select().from(documents).where(eq(documents.id, upload.id)).limit(1))[0]!;
       expect(row.status).toBe("extracted");
       expect(row.textChars).toBeGreaterThan(100);
       expect((row.extracted as any).text.length).toBe(row.textChars);
@@ -91,7 +91,7 @@ describe("the presigned flow", () => {
     const { upload, done } = await uploadAndComplete("pdf/tika-testPDF.pdf", "application/pdf");
     expect(done.status).toBe(200);
     // With the original gone, only the stored extraction can answer.
-    const row = h.ctx.db.select().from(documents).where(eq(documents.id, upload.id)).get()!;
+    const row = (await h.ctx.db.select().from(documents).where(eq(documents.id, upload.id)).limit(1))[0]!;
     await objectStore(h.ctx).delete(row.objectKey);
     const again = await h.call("POST", `/v1/documents/${upload.id}/complete`, { token: u.liveKey });
     expect(again.status).toBe(200);
@@ -177,7 +177,7 @@ describe("the presigned flow", () => {
         const again = await h.call("POST", `/v1/documents/${upload.id}/complete`, { token: u.liveKey });
         expect(again.status).toBe(422);
         expect(again.body.error.message).toBe(done.body.error.message);
-        expect(h.ctx.db.select().from(documents).where(eq(documents.id, upload.id)).get()!.status).toBe("failed");
+        expect((await h.ctx.db.select().from(documents).where(eq(documents.id, upload.id)).limit(1))[0]!.status).toBe("failed");
       });
     }
 
@@ -304,8 +304,8 @@ describe("POST /v1/documents validation and access", () => {
       expect(r.status).toBe(404);
       expect(r.body.error.code).toBe("not_found");
     }
-    expect(getCompletedDocument(h.ctx.db, other.workspaceId, upload.id)).toBeNull();
-    expect(getCompletedDocument(h.ctx.db, u.workspaceId, upload.id)?.id).toBe(upload.id);
+    expect(await getCompletedDocument(h.ctx.db, other.workspaceId, upload.id)).toBeNull();
+    expect((await getCompletedDocument(h.ctx.db, u.workspaceId, upload.id))?.id).toBe(upload.id);
   });
 });
 
@@ -319,7 +319,7 @@ describe("service helpers for runs", () => {
     });
     expect(toDocumentJson(row)).toMatchObject({ extracted: true, page_count: 5, mime_type: "application/pdf" });
     expect(await objectStore(h.ctx).stat(row.objectKey)).toEqual({ size: file("pdf/pdfjs-file-pdfjs-test.pdf").length });
-    expect(getCompletedDocument(h.ctx.db, u.workspaceId, row.id)?.id).toBe(row.id);
+    expect((await getCompletedDocument(h.ctx.db, u.workspaceId, row.id))?.id).toBe(row.id);
   });
 
   test("createDocumentFromBytes answers 422 naming the file for a corrupt one, 415 for an unsupported one", async () => {
@@ -348,7 +348,7 @@ describe("GET /v1/documents/:id/text (an Assay extension)", () => {
     expect(r.body.sections.length).toBeGreaterThan(0);
     expect(r.body.sections.every((s: { location: { page?: number } }) => Number.isInteger(s.location.page))).toBe(true);
     // The text is the one runs read: it matches what extraction stored.
-    const stored = h.ctx.db.select().from(documents).where(eq(documents.id, upload.id)).get();
+    const stored = (await h.ctx.db.select().from(documents).where(eq(documents.id, upload.id)).limit(1))[0];
     expect(r.body.sections.map((s: { text: string }) => s.text).join("\n\n")).toBe((stored?.extracted as { text: string } | undefined)?.text);
   });
 

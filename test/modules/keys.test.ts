@@ -1,6 +1,7 @@
 // API keys: creation, listing, revocation, scopes, expiry, rate limits and the guard's error codes.
 import { beforeAll, describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
+import { tx } from "../../src/db/client";
 import { apiKeys } from "../../src/db/schema";
 import { KEY_CACHE_TTL_MS } from "../../src/modules/keys/service";
 import { type Harness, harness, scenarios, signUp, TestClock } from "../helpers";
@@ -10,7 +11,7 @@ let u: Awaited<ReturnType<typeof signUp>>;
 let readOnly: string;
 
 beforeAll(async () => {
-  h = harness();
+  h = await harness();
   u = await signUp(h);
   readOnly = (await h.call("POST", "/v1/keys", { token: u.session, body: { name: "ro", scopes: ["runs:read"] } })).body.token;
 });
@@ -158,7 +159,7 @@ describe("GET /v1/keys and DELETE /v1/keys/:id", () => {
   });
 
   test("only a SHA-256 hash of the token is stored", async () => {
-    const rows = h.ctx.db.select().from(apiKeys).all();
+    const rows = await h.ctx.db.select().from(apiKeys);
     for (const row of rows) {
       expect(row.tokenHash).toMatch(/^[0-9a-f]{64}$/);
       expect(JSON.stringify(row)).not.toContain(u.liveKey);
@@ -179,11 +180,11 @@ describe("GET /v1/keys and DELETE /v1/keys/:id", () => {
 
   test("a key revoked by another process sharing the database stops working here within 5 s", async () => {
     const clock = new TestClock();
-    const here = harness({}, clock);
+    const here = await harness({}, clock);
     const v = await signUp(here);
     expect((await here.call("GET", "/v1/products", { token: v.liveKey })).status).toBe(200); // now cached here
     // Another process (a second server, the CLI) revokes it: only the shared database changes.
-    here.ctx.db.update(apiKeys).set({ status: "revoked", revokedAt: clock.now() }).where(eq(apiKeys.userId, v.user.id)).run();
+    await tx(here.ctx.db, (t) => t.update(apiKeys).set({ status: "revoked", revokedAt: clock.now() }).where(eq(apiKeys.userId, v.user.id)));
     clock.advance(KEY_CACHE_TTL_MS - 1);
     expect((await here.call("GET", "/v1/products", { token: v.liveKey })).status).toBe(200); // still trusted, briefly
     clock.advance(1);
@@ -212,7 +213,7 @@ describe("the guard", () => {
 
   test("an expired key is 401 the moment it expires", async () => {
     const clock = new TestClock();
-    const hc = harness({}, clock);
+    const hc = await harness({}, clock);
     const v = await signUp(hc);
     const expiresAt = new Date(clock.t + 60_000).toISOString();
     const k = await hc.call("POST", "/v1/keys", { token: v.session, body: { name: "exp", expires_at: expiresAt } });
@@ -226,7 +227,7 @@ describe("the guard", () => {
 
   test("rate limit: 429 with Retry-After and X-RateLimit headers, reset in the next minute", async () => {
     const clock = new TestClock(Date.parse("2026-11-22T12:00:10Z"));
-    const hc = harness({}, clock);
+    const hc = await harness({}, clock);
     const v = await signUp(hc);
     const k = await hc.call("POST", "/v1/keys", { token: v.session, body: { name: "slow", rate_limit_rpm: 3 } });
     for (let i = 0; i < 3; i++) {
@@ -246,7 +247,7 @@ describe("the guard", () => {
   });
 
   test("ASSAY_DEFAULT_RPM applies to keys without their own limit", async () => {
-    const hc = harness({ ASSAY_DEFAULT_RPM: "2" });
+    const hc = await harness({ ASSAY_DEFAULT_RPM: "2" });
     const v = await signUp(hc);
     await hc.call("GET", "/v1/products", { token: v.liveKey });
     await hc.call("GET", "/v1/products", { token: v.liveKey });
@@ -257,11 +258,10 @@ describe("the guard", () => {
     const v = await signUp(h);
     await h.call("GET", "/v1/products", { token: v.liveKey });
     await Bun.sleep(20);
-    const row = h.ctx.db
+    const [row] = await h.ctx.db
       .select()
       .from(apiKeys)
-      .where(eq(apiKeys.keyPrefix, v.liveKey.slice(0, 12)))
-      .get();
+      .where(eq(apiKeys.keyPrefix, v.liveKey.slice(0, 12)));
     expect(row?.lastUsedAt).toBeNumber();
     const listed = await h.call("GET", "/v1/keys", { token: v.session });
     expect(listed.body.data.find((k: any) => k.public_id === row?.id).last_used_at).toBeString();
@@ -271,7 +271,7 @@ describe("the guard", () => {
 describe("caps", () => {
   test("a workspace holds at most 100 active keys; a revoked or expired one frees its place", async () => {
     const clock = new TestClock();
-    const hk = harness({ ASSAY_DEFAULT_RPM: "100000" }, clock);
+    const hk = await harness({ ASSAY_DEFAULT_RPM: "100000" }, clock);
     const v = await signUp(hk); // two keys already
     const create = (body: Record<string, unknown> = {}) => hk.call("POST", "/v1/keys", { token: v.session, body: { name: "k", ...body } });
     let last = "";

@@ -20,7 +20,7 @@ function sample(text: string, name: string, labels: Record<string, string> = {})
 }
 
 test("off by default: /metrics is an unknown route, even for an admin", async () => {
-  const h = harness();
+  const h = await harness();
   const admin = await signUp(h, undefined, "admin");
   const r = await h.call("GET", "/metrics", { token: admin.session });
   expect(r.status).toBe(404);
@@ -34,7 +34,7 @@ describe("with ASSAY_METRICS=1", () => {
   let wf: string;
 
   beforeAll(async () => {
-    h = harness({ ASSAY_METRICS: "1", ASSAY_METRICS_TOKEN: TOKEN });
+    h = await harness({ ASSAY_METRICS: "1", ASSAY_METRICS_TOKEN: TOKEN });
     admin = await signUp(h, undefined, "admin");
     member = await signUp(h);
     const created = await h.call("POST", "/v1/workflows", {

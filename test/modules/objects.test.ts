@@ -19,8 +19,8 @@ const local = (url: string) => {
 describe("in-process", () => {
   let h: Harness;
   const clock = new TestClock();
-  beforeAll(() => {
-    h = harness({}, clock);
+  beforeAll(async () => {
+    h = await harness({}, clock);
   });
 
   test("a signed download serves the bytes with type, length and an RFC 5987 file name; it expires after an hour", async () => {
@@ -97,7 +97,7 @@ describe("a real server", () => {
       password: "correct horse battery",
       role: "member",
     });
-    token = createKey(server.ctx.db, server.ctx.clock, { workspaceId: user.workspaceId, userId: user.id, name: "k" }).token;
+    token = (await createKey(server.ctx.db, server.ctx.clock, { workspaceId: user.workspaceId, userId: user.id, name: "k" })).token;
   });
   afterAll(async () => {
     await server?.stop();
@@ -212,7 +212,7 @@ describe("a real server", () => {
     const answer = await late;
     expect(answer.status).toBe(409);
     expect(((await answer.json()) as any).error.code).toBe("invalid_state");
-    const row = server.ctx.db.select().from(documents).where(eq(documents.id, doc.body.id)).get();
+    const [row] = await server.ctx.db.select().from(documents).where(eq(documents.id, doc.body.id));
     const stored = await objectStore(server.ctx).get(row?.objectKey ?? "");
     expect(await stored?.text()).toBe(text);
   });

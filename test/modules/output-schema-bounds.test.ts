@@ -10,7 +10,7 @@ let h: Harness;
 let u: Awaited<ReturnType<typeof signUp>>;
 
 beforeAll(async () => {
-  h = harness();
+  h = await harness();
   u = await signUp(h);
 });
 
@@ -53,7 +53,7 @@ describe("the worst accepted schema", () => {
       }),
     );
   });
-  afterAll(() => server?.stop());
+  afterAll(async () => server?.stop());
 
   test("is accepted, its test-key runs succeed with an output that validates, and /v1/health is never held up by them", async () => {
     const base = `${server.url}/v1`;

@@ -22,7 +22,7 @@ let workspaceId: string;
 const refs = new Map<string, string>();
 
 beforeAll(async () => {
-  h = harness();
+  h = await harness();
   workspaceId = (await signUp(h)).workspaceId;
   for (const entry of manifest) {
     const row = await createUploadedReference(h.ctx, {
@@ -39,19 +39,19 @@ beforeAll(async () => {
 describe("reference documents from the corpus", () => {
   for (const entry of manifest) {
     if (entry.expect === "error") {
-      test(`${entry.file} ends failed with a reason`, () => {
-        const status = referenceStatuses(h.ctx.db, workspaceId, [refs.get(entry.file)!]).get(refs.get(entry.file)!);
+      test(`${entry.file} ends failed with a reason`, async () => {
+        const status = (await referenceStatuses(h.ctx.db, workspaceId, [refs.get(entry.file)!])).get(refs.get(entry.file)!);
         expect(status?.status).toBe("failed");
         expect(status?.failureReason?.length).toBeGreaterThan(10);
       });
       continue;
     }
-    test(`${entry.file} is ready and each phrase's chunk ranks in the top 3`, () => {
+    test(`${entry.file} is ready and each phrase's chunk ranks in the top 3`, async () => {
       const id = refs.get(entry.file)!;
-      const [ready] = getReadyReferenceDocuments(h.ctx.db, workspaceId, [id]);
+      const [ready] = await getReadyReferenceDocuments(h.ctx.db, workspaceId, [id]);
       expect(ready?.id).toBe(id);
       for (const phrase of entry.expected_phrases ?? []) {
-        const hits = search(h.ctx.db, { workspaceId, documentIds: [ready.documentId], query: phrase, k: 3 });
+        const hits = await search(h.ctx.db, { workspaceId, documentIds: [ready.documentId], query: phrase, k: 3 });
         expect(
           hits.some((hit) => collapse(hit.text).includes(collapse(phrase))),
           `${entry.file}: ${phrase}`,

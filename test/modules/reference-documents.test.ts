@@ -1,8 +1,9 @@
 // Reference documents, on the local and the S3 store: presigned and multipart creation, background indexing to ready/failed, events, lists, deletion, restarts.
 import { beforeAll, describe, expect, test } from "bun:test";
 import path from "node:path";
-import { and, eq } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import { createContext } from "../../src/create-context";
+import { closeDb, exec, tx } from "../../src/db/client";
 import { chunks, documents, events, jobs, referenceDocuments } from "../../src/db/schema";
 import type { Clock } from "../../src/lib/clock";
 import { claimJob } from "../../src/modules/reference-documents/jobs";
@@ -22,7 +23,7 @@ for (const backend of BACKENDS) {
     const clock = new TestClock(store.clockStart());
 
     beforeAll(async () => {
-      h = mk({}, clock);
+      h = await mk({}, clock);
       u = await signUp(h);
     });
 
@@ -49,13 +50,12 @@ for (const backend of BACKENDS) {
       return r.body;
     }
 
-    const jobsOf = (refId: string, hh = h) =>
+    const jobsOf = async (refId: string, hh = h) =>
       hh.ctx.db
         .select()
         .from(jobs)
-        .where(and(eq(jobs.kind, INDEX_JOB), eq(jobs.subjectId, refId)))
-        .all();
-    const eventsOf = (refId: string) => h.ctx.db.select().from(events).where(eq(events.subjectId, refId)).all();
+        .where(and(eq(jobs.kind, INDEX_JOB), eq(jobs.subjectId, refId)));
+    const eventsOf = async (refId: string) => h.ctx.db.select().from(events).where(eq(events.subjectId, refId));
 
     describe("presigned form", () => {
       test("POST → PUT → complete → indexing → ready, with one reference_document.ready event", async () => {
@@ -80,7 +80,7 @@ for (const backend of BACKENDS) {
         const early = await h.call("POST", `/v1/reference-documents/${id}/complete`, { token: u.liveKey });
         expect(early.status).toBe(409);
         expect(early.body.error.code).toBe("invalid_state");
-        expect(jobsOf(id)).toHaveLength(0);
+        expect(await jobsOf(id)).toHaveLength(0);
 
         expect(await store.put(h, created.body.upload_url, pdf, "application/pdf")).toBe(200);
         const done = await h.call("POST", `/v1/reference-documents/${id}/complete`, { token: u.liveKey });
@@ -94,7 +94,7 @@ for (const backend of BACKENDS) {
         });
         const again = await h.call("POST", `/v1/reference-documents/${id}/complete`, { token: u.liveKey });
         expect(again.body.status).toBe("processing");
-        expect(jobsOf(id)).toHaveLength(1);
+        expect(await jobsOf(id)).toHaveLength(1);
 
         expect(await drain()).toBe(1);
         const got = await h.call("GET", `/v1/reference-documents/${id}`, { token: u.liveKey });
@@ -105,23 +105,23 @@ for (const backend of BACKENDS) {
           status: "ready",
           created_at: created.body.created_at,
         });
-        expect(jobsOf(id)[0]).toMatchObject({ status: "done", attempts: 1 });
+        expect((await jobsOf(id))[0]).toMatchObject({ status: "done", attempts: 1 });
 
-        const evts = eventsOf(id);
+        const evts = await eventsOf(id);
         expect(evts).toHaveLength(1);
         expect(evts[0]).toMatchObject({ type: "reference_document.ready", workspaceId: u.workspaceId, data: { reference_document: got.body } });
 
-        const ref = h.ctx.db.select().from(referenceDocuments).where(eq(referenceDocuments.id, id)).get()!;
-        const doc = h.ctx.db.select().from(documents).where(eq(documents.id, ref.documentId)).get()!;
+        const ref = (await h.ctx.db.select().from(referenceDocuments).where(eq(referenceDocuments.id, id)).limit(1))[0]!;
+        const doc = (await h.ctx.db.select().from(documents).where(eq(documents.id, ref.documentId)).limit(1))[0]!;
         expect(doc).toMatchObject({ status: "extracted", pageCount: 5, mimeType: "application/pdf" });
-        expect(h.ctx.db.select().from(chunks).where(eq(chunks.documentId, doc.id)).all().length).toBeGreaterThan(0);
+        expect((await h.ctx.db.select().from(chunks).where(eq(chunks.documentId, doc.id))).length).toBeGreaterThan(0);
 
         // Complete after ready changes nothing and queues nothing.
         expect((await h.call("POST", `/v1/reference-documents/${id}/complete`, { token: u.liveKey })).body.status).toBe("ready");
         expect(await drain()).toBe(0);
-        expect(eventsOf(id)).toHaveLength(1);
+        expect(await eventsOf(id)).toHaveLength(1);
 
-        const ready = getReadyReferenceDocuments(h.ctx.db, u.workspaceId, [id, "ref_missing"]);
+        const ready = await getReadyReferenceDocuments(h.ctx.db, u.workspaceId, [id, "ref_missing"]);
         expect(ready).toHaveLength(1);
         expect(ready[0]).toMatchObject({ id, name: "Testing handbook", documentId: doc.id, content: { format: "pdf", page_count: 5 } });
         expect(ready[0].content.text).toContain("Mozilla automated testing");
@@ -252,14 +252,14 @@ for (const backend of BACKENDS) {
           status: "processing",
           created_at: expect.any(String),
         });
-        expect(jobsOf(created.id)).toHaveLength(1);
+        expect(await jobsOf(created.id)).toHaveLength(1);
         const complete = await h.call("POST", `/v1/reference-documents/${created.id}/complete`, { token: u.liveKey });
         expect(complete.status).toBe(200);
         expect(complete.body).toEqual(created);
-        expect(jobsOf(created.id)).toHaveLength(1);
+        expect(await jobsOf(created.id)).toHaveLength(1);
         await drain();
         expect((await h.call("GET", `/v1/reference-documents/${created.id}`, { token: u.liveKey })).body.status).toBe("ready");
-        expect(eventsOf(created.id)).toHaveLength(1);
+        expect(await eventsOf(created.id)).toHaveLength(1);
       });
 
       test("a corrupt file ends failed with a readable failure_reason, and no event", async () => {
@@ -267,9 +267,9 @@ for (const backend of BACKENDS) {
         await drain();
         const got = await h.call("GET", `/v1/reference-documents/${created.id}`, { token: u.liveKey });
         expect(got.body).toMatchObject({ status: "failed", failure_reason: "The file could not be read: the PDF file is corrupt or truncated" });
-        expect(jobsOf(created.id)[0].status).toBe("done");
-        expect(eventsOf(created.id)).toHaveLength(0);
-        expect(referenceStatuses(h.ctx.db, u.workspaceId, [created.id]).get(created.id)).toEqual({
+        expect((await jobsOf(created.id))[0].status).toBe("done");
+        expect(await eventsOf(created.id)).toHaveLength(0);
+        expect((await referenceStatuses(h.ctx.db, u.workspaceId, [created.id])).get(created.id)).toEqual({
           status: "failed",
           failureReason: got.body.failure_reason,
         });
@@ -289,7 +289,7 @@ for (const backend of BACKENDS) {
 
     describe("lists, reads and deletion", () => {
       test("list pages newest first with limit and cursor, and leaves deleted ones out", async () => {
-        const hh = mk({}, new TestClock(store.clockStart()));
+        const hh = await mk({}, new TestClock(store.clockStart()));
         const v = await signUp(hh);
         const ids: string[] = [];
         for (const name of ["one", "two", "three"]) {
@@ -320,12 +320,12 @@ for (const backend of BACKENDS) {
         expect(del.body).toEqual({ id: created.id, object: "reference_document", deleted: true });
         expect((await h.call("GET", `/v1/reference-documents/${created.id}`, { token: u.liveKey })).status).toBe(404);
         expect((await h.call("DELETE", `/v1/reference-documents/${created.id}`, { token: u.liveKey })).status).toBe(404);
-        const ref = h.ctx.db.select().from(referenceDocuments).where(eq(referenceDocuments.id, created.id)).get()!;
-        const doc = h.ctx.db.select().from(documents).where(eq(documents.id, ref.documentId)).get()!;
+        const ref = (await h.ctx.db.select().from(referenceDocuments).where(eq(referenceDocuments.id, created.id)).limit(1))[0]!;
+        const doc = (await h.ctx.db.select().from(documents).where(eq(documents.id, ref.documentId)).limit(1))[0]!;
         expect(doc.status).toBe("extracted");
         expect(await objectStore(h.ctx).stat(doc.objectKey)).not.toBeNull();
-        expect(getReadyReferenceDocuments(h.ctx.db, u.workspaceId, [created.id])).toEqual([]);
-        expect(referenceStatuses(h.ctx.db, u.workspaceId, [created.id, "ref_x"])).toEqual(
+        expect(await getReadyReferenceDocuments(h.ctx.db, u.workspaceId, [created.id])).toEqual([]);
+        expect(await referenceStatuses(h.ctx.db, u.workspaceId, [created.id, "ref_x"])).toEqual(
           new Map([
             [created.id, { status: "deleted", failureReason: null }],
             ["ref_x", { status: "missing", failureReason: null }],
@@ -344,7 +344,7 @@ for (const backend of BACKENDS) {
           const r = await h.call(method, `/v1/reference-documents/${created.id}${p}`, { token: other.liveKey });
           expect(r.status).toBe(404);
         }
-        expect(referenceStatuses(h.ctx.db, other.workspaceId, [created.id]).get(created.id)?.status).toBe("missing");
+        expect((await referenceStatuses(h.ctx.db, other.workspaceId, [created.id])).get(created.id)?.status).toBe("missing");
         const ro = (await h.call("POST", "/v1/keys", { token: u.session, body: { name: "ro", scopes: ["reference_documents:read"] } })).body.token;
         expect((await h.call("GET", `/v1/reference-documents/${created.id}`, { token: ro })).status).toBe(200);
         const denied = await h.call("POST", "/v1/reference-documents", { token: ro, raw: multipart("x", "txt/tika-udhr-known.txt") });
@@ -358,50 +358,50 @@ for (const backend of BACKENDS) {
     describe("durability", () => {
       test("a job left running by a crash is resumed by a new process once its lock expires", async () => {
         const c1 = new TestClock(store.clockStart());
-        const h1 = mk({}, c1);
+        const h1 = await mk({}, c1);
         const v = await signUp(h1);
         const created = await createMultipart("Resumed", "pptx/tika-testPPT.pptx", h1, v.liveKey);
         // Process 1 claims the job and dies before finishing.
-        expect(claimJob(h1.ctx.db, INDEX_JOB, c1.now(), INDEX_LOCK_MS)?.subjectId).toBe(created.id);
+        expect((await claimJob(h1.ctx.db, INDEX_JOB, c1.now(), INDEX_LOCK_MS))?.subjectId).toBe(created.id);
         expect(await indexNext(h1.ctx)).toBe(false); // locked: nobody else takes it
-        h1.ctx.db.$client.close();
+        await closeDb(h1.ctx.db);
 
         const c2 = new TestClock(c1.now() + INDEX_LOCK_MS + 1);
-        const ctx2 = createContext(h1.ctx.config, c2);
+        const ctx2 = await createContext(h1.ctx.config, c2);
         expect(await indexNext(ctx2)).toBe(true);
-        const ref = ctx2.db.select().from(referenceDocuments).where(eq(referenceDocuments.id, created.id)).get()!;
+        const ref = (await ctx2.db.select().from(referenceDocuments).where(eq(referenceDocuments.id, created.id)).limit(1))[0]!;
         expect(ref.status).toBe("ready");
-        expect(jobsOf(created.id, { ...h1, ctx: ctx2 })[0]).toMatchObject({ status: "done", attempts: 2 });
-        ctx2.db.$client.close();
+        expect((await jobsOf(created.id, { ...h1, ctx: ctx2 }))[0]).toMatchObject({ status: "done", attempts: 2 });
+        await closeDb(ctx2.db);
       });
 
       test("an unexpected error is retried with backoff, then the reference fails after 3 attempts", async () => {
         const c = new TestClock(store.clockStart());
-        const hh = mk({}, c);
+        const hh = await mk({}, c);
         const v = await signUp(hh);
         const created = await createMultipart("Unlucky", "txt/tika-udhr-known.txt", hh, v.liveKey);
         // A real fault: the retrieval table is missing, so indexing throws a database error.
-        hh.ctx.db.$client.exec("ALTER TABLE chunks RENAME TO chunks_away");
+        await tx(hh.ctx.db, (t) => exec(t, sql`ALTER TABLE chunks RENAME TO chunks_away`));
         expect(await indexNext(hh.ctx)).toBe(true);
-        expect(jobsOf(created.id, hh)[0]).toMatchObject({ status: "queued", attempts: 1, nextAttemptAt: c.now() + 30_000 });
+        expect((await jobsOf(created.id, hh))[0]).toMatchObject({ status: "queued", attempts: 1, nextAttemptAt: c.now() + 30_000 });
         expect(await indexNext(hh.ctx)).toBe(false); // not due yet
         c.advance(30_000);
         expect(await indexNext(hh.ctx)).toBe(true);
-        expect(jobsOf(created.id, hh)[0]).toMatchObject({ status: "queued", attempts: 2, nextAttemptAt: c.now() + 120_000 });
+        expect((await jobsOf(created.id, hh))[0]).toMatchObject({ status: "queued", attempts: 2, nextAttemptAt: c.now() + 120_000 });
         c.advance(120_000);
         expect(await indexNext(hh.ctx)).toBe(true);
-        const job = jobsOf(created.id, hh)[0];
+        const job = (await jobsOf(created.id, hh))[0];
         expect(job).toMatchObject({ status: "failed", attempts: 3 });
         expect(job.lastError).toContain("chunks");
         const got = await hh.call("GET", `/v1/reference-documents/${created.id}`, { token: v.liveKey });
         expect(got.body.status).toBe("failed");
         expect(got.body.failure_reason).toContain("internal error");
         expect(got.body.failure_reason).not.toContain("chunks"); // internals stay in the log
-        hh.ctx.db.$client.exec("ALTER TABLE chunks_away RENAME TO chunks");
+        await tx(hh.ctx.db, (t) => exec(t, sql`ALTER TABLE chunks_away RENAME TO chunks`));
       });
 
       test("with the scheduler running, a new reference becomes ready on its own and GET sees it", async () => {
-        const hh = mk();
+        const hh = await mk();
         const v = await signUp(hh);
         hh.ctx.runtime.scheduler.add(indexingWorker(hh.ctx)).start();
         try {

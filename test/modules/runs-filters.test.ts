@@ -5,7 +5,7 @@ import { harness, signUp, TestClock } from "../helpers";
 
 test("created_after (inclusive) and created_before (exclusive) select runs by creation time; bad values name the field", async () => {
   const clock = new TestClock();
-  const h = harness({}, clock);
+  const h = await harness({}, clock);
   const u = await signUp(h);
   const wf = await h.call("POST", "/v1/workflows", { token: u.testKey, body: { product_code: "general", name: "w" } });
   const doc = await createDocumentFromBytes(h.ctx, { workspaceId: u.workspaceId, filename: "a.txt", bytes: new TextEncoder().encode("text") });

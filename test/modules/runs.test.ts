@@ -3,8 +3,9 @@
 import { beforeAll, describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import { eq } from "drizzle-orm";
-import { creditLedger, documents, events, runs } from "../../src/db/schema";
+import { and, eq, sql } from "drizzle-orm";
+import { tx } from "../../src/db/client";
+import { creditBalances, creditLedger, documents, events, runs } from "../../src/db/schema";
 import { extract } from "../../src/extract";
 import { createDocumentFromBytes } from "../../src/modules/documents/service";
 import { indexNext } from "../../src/modules/reference-documents/worker";
@@ -45,22 +46,14 @@ async function drain(h: Harness, max = 30) {
   }
 }
 
-function ledgerSum(h: Harness, workspaceId: string) {
-  return h.ctx.db
-    .select()
-    .from(creditLedger)
-    .where(eq(creditLedger.workspaceId, workspaceId))
-    .all()
-    .reduce((s, r) => s + r.delta, 0);
+async function ledgerSum(h: Harness, workspaceId: string) {
+  const rows = await h.ctx.db.select().from(creditLedger).where(eq(creditLedger.workspaceId, workspaceId));
+  return rows.reduce((s, r) => s + r.delta, 0);
 }
 
-function eventTypes(h: Harness, runId: string) {
-  return h.ctx.db
-    .select()
-    .from(events)
-    .where(eq(events.subjectId, runId))
-    .all()
-    .map((e) => e.type);
+async function eventTypes(h: Harness, runId: string) {
+  const rows = await h.ctx.db.select().from(events).where(eq(events.subjectId, runId));
+  return rows.map((e) => e.type);
 }
 
 let h: Harness;
@@ -69,7 +62,7 @@ let wf: string;
 let essay: string;
 
 beforeAll(async () => {
-  h = harness({ ASSAY_INITIAL_CREDITS: "50" });
+  h = await harness({ ASSAY_INITIAL_CREDITS: "50" });
   u = await signUp(h);
   const ref = await h.call("POST", "/v1/reference-documents", {
     token: u.liveKey,
@@ -98,7 +91,7 @@ beforeAll(async () => {
 
 describe("creating a run", () => {
   test("202 queued with a quote held from the balance", async () => {
-    const before = getBalance(h.ctx.db, u.workspaceId).pro_credits;
+    const before = (await getBalance(h.ctx.db, u.workspaceId)).pro_credits;
     const r = await h.call("POST", `/v1/workflows/${wf}/runs`, { token: u.liveKey, body: { input_documents: [essay], metadata: { student: "A" } } });
     expect(r.status).toBe(202);
     expect(r.body).toMatchObject({
@@ -118,8 +111,8 @@ describe("creating a run", () => {
     });
     expect(r.body.result_url).toBe(`http://localhost/v1/runs/${r.body.id}`);
     expect(r.body.quoted_credits).toBeGreaterThan(0);
-    expect(getBalance(h.ctx.db, u.workspaceId).pro_credits).toBeCloseTo(before - r.body.quoted_credits, 6);
-    expect(ledgerSum(h, u.workspaceId)).toBeCloseTo(getBalance(h.ctx.db, u.workspaceId).pro_credits, 6);
+    expect((await getBalance(h.ctx.db, u.workspaceId)).pro_credits).toBeCloseTo(before - r.body.quoted_credits, 6);
+    expect(await ledgerSum(h, u.workspaceId)).toBeCloseTo((await getBalance(h.ctx.db, u.workspaceId)).pro_credits, 6);
   });
 
   const bad: [string, () => unknown, number, string, string?][] = [
@@ -171,19 +164,19 @@ describe("creating a run", () => {
   });
 
   test("402 insufficient_credits when the quote does not fit; nothing is held", async () => {
-    const hp = harness({ ASSAY_INITIAL_CREDITS: "0" });
+    const hp = await harness({ ASSAY_INITIAL_CREDITS: "0" });
     const poor = await signUp(hp);
     const w = await hp.call("POST", "/v1/workflows", { token: poor.liveKey, body: { product_code: "general", name: "x" } });
     const d = await doc(hp, poor, "a.txt", "some text");
     const r = await hp.call("POST", `/v1/workflows/${w.body.id}/runs`, { token: poor.liveKey, body: { input_documents: [d] } });
     expect(r.status).toBe(402);
     expect(r.body.error.code).toBe("insufficient_credits");
-    expect(hp.ctx.db.select().from(runs).all()).toHaveLength(0);
+    expect(await hp.ctx.db.select().from(runs)).toHaveLength(0);
     // A test key quotes but never holds: it still works.
     const t = await hp.call("POST", `/v1/workflows/${w.body.id}/runs`, { token: poor.testKey, body: { input_documents: [d] } });
     expect(t.status).toBe(202);
     expect(t.body.livemode).toBe(false);
-    expect(getBalance(hp.ctx.db, poor.workspaceId).pro_credits).toBe(0);
+    expect((await getBalance(hp.ctx.db, poor.workspaceId)).pro_credits).toBe(0);
   });
 
   test("needs runs:write", async () => {
@@ -211,8 +204,8 @@ describe("state transitions", () => {
     expect(run.output.format).toBe("docx");
     expect(run.output.summary).toBeString();
     expect(run.output_file.mime_type).toBe("application/vnd.openxmlformats-officedocument.wordprocessingml.document");
-    expect(eventTypes(h, run.id)).toEqual(["run.succeeded"]);
-    expect(ledgerSum(h, u.workspaceId)).toBeCloseTo(getBalance(h.ctx.db, u.workspaceId).pro_credits, 6);
+    expect(await eventTypes(h, run.id)).toEqual(["run.succeeded"]);
+    expect(await ledgerSum(h, u.workspaceId)).toBeCloseTo((await getBalance(h.ctx.db, u.workspaceId)).pro_credits, 6);
 
     const out = await h.call("GET", `/v1/runs/${run.id}/output`, { token: u.liveKey });
     expect(out.status).toBe(200);
@@ -226,13 +219,13 @@ describe("state transitions", () => {
   });
 
   test("queued → canceled releases the hold in full and writes run.canceled; cancel again is 409", async () => {
-    const before = getBalance(h.ctx.db, u.workspaceId).pro_credits;
+    const before = (await getBalance(h.ctx.db, u.workspaceId)).pro_credits;
     const r = await h.call("POST", `/v1/workflows/${wf}/runs`, { token: u.liveKey, body: { input_documents: [essay] } });
     const canceled = await h.call("POST", `/v1/runs/${r.body.id}/cancel`, { token: u.liveKey });
     expect(canceled.status).toBe(200);
     expect(canceled.body).toMatchObject({ status: "canceled", charged_credits: 0 });
-    expect(getBalance(h.ctx.db, u.workspaceId).pro_credits).toBeCloseTo(before, 6);
-    expect(eventTypes(h, r.body.id)).toEqual(["run.canceled"]);
+    expect((await getBalance(h.ctx.db, u.workspaceId)).pro_credits).toBeCloseTo(before, 6);
+    expect(await eventTypes(h, r.body.id)).toEqual(["run.canceled"]);
     const again = await h.call("POST", `/v1/runs/${r.body.id}/cancel`, { token: u.liveKey });
     expect(again.status).toBe(409);
     expect(again.body.error.code).toBe("invalid_state");
@@ -262,7 +255,7 @@ describe("state transitions", () => {
         },
       },
     });
-    const before = getBalance(h.ctx.db, u.workspaceId).pro_credits;
+    const before = (await getBalance(h.ctx.db, u.workspaceId)).pro_credits;
     const r = await h.call("POST", `/v1/workflows/${w.body.id}/runs`, { token: u.liveKey, body: { input_documents: [essay] } });
     await drain(h);
     const run = (await h.call("GET", `/v1/runs/${r.body.id}`, { token: u.liveKey })).body;
@@ -271,8 +264,8 @@ describe("state transitions", () => {
     expect(run.error.message).toContain("/impossible");
     expect(run.charged_credits).toBe(0);
     expect(run.output).toBeNull();
-    expect(getBalance(h.ctx.db, u.workspaceId).pro_credits).toBeCloseTo(before, 6);
-    expect(eventTypes(h, run.id)).toEqual(["run.failed"]);
+    expect((await getBalance(h.ctx.db, u.workspaceId)).pro_credits).toBeCloseTo(before, 6);
+    expect(await eventTypes(h, run.id)).toEqual(["run.failed"]);
   });
 
   test("→ failed with reference_document_failed when a reference could not be indexed", async () => {
@@ -313,23 +306,23 @@ describe("state transitions", () => {
     const admin = await signUp(h, undefined, "admin");
     const r = await h.call("POST", `/v1/workflows/${wf}/runs`, { token: u.liveKey, body: { input_documents: [essay] } });
     await drain(h);
-    const before = getBalance(h.ctx.db, u.workspaceId).pro_credits;
+    const before = (await getBalance(h.ctx.db, u.workspaceId)).pro_credits;
     expect((await h.call("POST", `/v1/admin/runs/${r.body.id}/refund`, { token: u.session })).status).toBe(403);
     expect((await h.call("POST", `/v1/admin/runs/${r.body.id}/refund`, { token: admin.liveKey })).body.error.code).toBe("session_required");
     const refunded = await h.call("POST", `/v1/admin/runs/${r.body.id}/refund`, { token: admin.session });
     expect(refunded.status).toBe(200);
     expect(refunded.body.status).toBe("refunded");
-    expect(getBalance(h.ctx.db, u.workspaceId).pro_credits).toBeCloseTo(before + r.body.quoted_credits, 6);
+    expect((await getBalance(h.ctx.db, u.workspaceId)).pro_credits).toBeCloseTo(before + r.body.quoted_credits, 6);
     const twice = await h.call("POST", `/v1/admin/runs/${r.body.id}/refund`, { token: admin.session });
     expect(twice.status).toBe(409);
     expect(twice.body.error.code).toBe("invalid_state");
     expect((await h.call("GET", `/v1/runs/${r.body.id}/output`, { token: u.liveKey })).status).toBe(200);
-    expect(ledgerSum(h, u.workspaceId)).toBeCloseTo(getBalance(h.ctx.db, u.workspaceId).pro_credits, 6);
+    expect(await ledgerSum(h, u.workspaceId)).toBeCloseTo((await getBalance(h.ctx.db, u.workspaceId)).pro_credits, 6);
   });
 
   test("test-key runs succeed with stub output and never touch the ledger", async () => {
-    const rows = () => h.ctx.db.select().from(creditLedger).where(eq(creditLedger.workspaceId, u.workspaceId)).all().length;
-    const before = rows();
+    const rows = async () => (await h.ctx.db.select().from(creditLedger).where(eq(creditLedger.workspaceId, u.workspaceId))).length;
+    const before = await rows();
     const r = await h.call("POST", `/v1/workflows/${wf}/runs`, { token: u.testKey, body: { input_documents: [essay] } });
     expect(r.body.quoted_credits).toBeGreaterThan(0);
     await drain(h);
@@ -337,13 +330,13 @@ describe("state transitions", () => {
     expect(run.status).toBe("succeeded");
     expect(run.charged_credits).toBe(0);
     expect(run.usage.model).toBe("test");
-    expect(rows()).toBe(before);
+    expect(await rows()).toBe(before);
   });
 });
 
 describe("credits", () => {
   test("bonus credits are spent first; the ledger always sums to the balance", async () => {
-    const hc = harness({ ASSAY_INITIAL_CREDITS: "10" });
+    const hc = await harness({ ASSAY_INITIAL_CREDITS: "10" });
     const v = await signUp(hc);
     const admin = await signUp(hc, undefined, "admin");
     const grant = await hc.call("POST", "/v1/admin/credits", { token: admin.session, body: { email: v.email, amount: 0.5, kind: "bonus" } });
@@ -354,27 +347,34 @@ describe("credits", () => {
     const r = await hc.call("POST", `/v1/workflows/${w.body.id}/runs`, { token: v.liveKey, body: { input_documents: [d] } });
     const q = r.body.quoted_credits;
     expect(q).toBeGreaterThan(0.5);
-    const held = getBalance(hc.ctx.db, v.workspaceId);
+    const held = await getBalance(hc.ctx.db, v.workspaceId);
     expect(held.bonus_pro).toBe(0);
     expect(held.regular_pro).toBeCloseTo(10.5 - q, 6);
     await hc.call("POST", `/v1/runs/${r.body.id}/cancel`, { token: v.liveKey });
-    expect(getBalance(hc.ctx.db, v.workspaceId)).toMatchObject({ bonus_pro: 0.5, regular_pro: 10 });
-    expect(ledgerSum(hc, v.workspaceId)).toBeCloseTo(10.5, 6);
+    expect(await getBalance(hc.ctx.db, v.workspaceId)).toMatchObject({ bonus_pro: 0.5, regular_pro: 10 });
+    expect(await ledgerSum(hc, v.workspaceId)).toBeCloseTo(10.5, 6);
     const debit = await hc.call("POST", "/v1/admin/credits", { token: admin.session, body: { workspace_id: v.workspaceId, amount: -100 } });
     expect(debit.status).toBe(400);
     const bal = await hc.call("GET", "/v1/usage/balance", { token: v.liveKey });
     expect(bal.body).toEqual({ pro_credits: 10.5, bonus_pro: 0.5, regular_pro: 10, basic_credits_excluded: true });
-    expect(checkBalances(hc.ctx.db)).toEqual([]);
+    expect(await checkBalances(hc.ctx.db)).toEqual([]);
   });
 
   test("the balance rows agree with the ledger after every kind of movement, and a drift is reported", async () => {
     // The shared harness has seen holds, charges, releases, cancels, refunds and grants by now.
     await drain(h);
-    expect(checkBalances(h.ctx.db)).toEqual([]);
-    expect(getBalance(h.ctx.db, u.workspaceId).pro_credits).toBeCloseTo(ledgerSum(h, u.workspaceId), 6);
-    h.ctx.db.$client.run("UPDATE credit_balances SET balance = balance + 1 WHERE workspace_id = ? AND kind = 'regular'", [u.workspaceId]);
-    expect(checkBalances(h.ctx.db)).toEqual([expect.objectContaining({ workspace_id: u.workspaceId, kind: "regular" })]);
-    h.ctx.db.$client.run("UPDATE credit_balances SET balance = balance - 1 WHERE workspace_id = ? AND kind = 'regular'", [u.workspaceId]);
+    expect(await checkBalances(h.ctx.db)).toEqual([]);
+    expect((await getBalance(h.ctx.db, u.workspaceId)).pro_credits).toBeCloseTo(await ledgerSum(h, u.workspaceId), 6);
+    const drift = (by: number) =>
+      tx(h.ctx.db, (t) =>
+        t
+          .update(creditBalances)
+          .set({ balance: sql`${creditBalances.balance} + ${by}` })
+          .where(and(eq(creditBalances.workspaceId, u.workspaceId), eq(creditBalances.kind, "regular"))),
+      );
+    await drift(1);
+    expect(await checkBalances(h.ctx.db)).toEqual([expect.objectContaining({ workspace_id: u.workspaceId, kind: "regular" })]);
+    await drift(-1);
   });
 });
 
@@ -407,12 +407,12 @@ describe("idempotency", () => {
 
   test("two concurrent requests with one key create one run", async () => {
     const headers = { "idempotency-key": crypto.randomUUID() };
-    const count = () => h.ctx.db.select().from(runs).all().length;
-    const before = count();
+    const count = async () => (await h.ctx.db.select().from(runs)).length;
+    const before = await count();
     const replies = await Promise.all(
       Array.from({ length: 5 }, () => h.call("POST", `/v1/workflows/${wf}/runs`, { token: u.liveKey, headers, body: { input_documents: [essay] } })),
     );
-    expect(count()).toBe(before + 1);
+    expect(await count()).toBe(before + 1);
     const ids = new Set(replies.filter((r) => r.status === 202).map((r) => r.body.id));
     expect(ids.size).toBe(1);
     for (const r of replies) if (r.status !== 202) expect(r.body.error.code).toBe("idempotency_in_progress");
@@ -421,7 +421,7 @@ describe("idempotency", () => {
 
 describe("sync mode", () => {
   test("with the scheduler running, mode sync answers 200 with the finished run", async () => {
-    const hs = harness({ ASSAY_SYNC_TIMEOUT_MS: "20000" });
+    const hs = await harness({ ASSAY_SYNC_TIMEOUT_MS: "20000" });
     const v = await signUp(hs);
     const { runWorker } = await import("../../src/modules/runs/worker");
     hs.ctx.runtime.scheduler.add(runWorker(hs.ctx)).start();
@@ -438,7 +438,7 @@ describe("sync mode", () => {
   });
 
   test("when time runs out: 202 with the run as it stands", async () => {
-    const hs = harness({ ASSAY_SYNC_TIMEOUT_MS: "200" });
+    const hs = await harness({ ASSAY_SYNC_TIMEOUT_MS: "200" });
     const v = await signUp(hs);
     const w = await hs.call("POST", "/v1/workflows", { token: v.liveKey, body: { product_code: "general", name: "s" } });
     const d = await doc(hs, v, "a.txt", ESSAY);
@@ -448,14 +448,14 @@ describe("sync mode", () => {
   });
 
   test("sync disabled (ASSAY_SYNC_TIMEOUT_MS=0): 409 use_async, nothing created", async () => {
-    const hs = harness({ ASSAY_SYNC_TIMEOUT_MS: "0" });
+    const hs = await harness({ ASSAY_SYNC_TIMEOUT_MS: "0" });
     const v = await signUp(hs);
     const w = await hs.call("POST", "/v1/workflows", { token: v.liveKey, body: { product_code: "general", name: "s" } });
     const d = await doc(hs, v, "a.txt", ESSAY);
     const r = await hs.call("POST", `/v1/workflows/${w.body.id}/runs`, { token: v.liveKey, body: { input_documents: [d], mode: "sync" } });
     expect(r.status).toBe(409);
     expect(r.body.error.code).toBe("use_async");
-    expect(hs.ctx.db.select().from(runs).all()).toHaveLength(0);
+    expect(await hs.ctx.db.select().from(runs)).toHaveLength(0);
   });
 });
 
@@ -463,61 +463,64 @@ describe("restart recovery", () => {
   test("a run left running by a dead process is re-queued and finished by the next one; after 3 attempts it fails", async () => {
     const r = await h.call("POST", `/v1/workflows/${wf}/runs`, { token: u.liveKey, body: { input_documents: [essay] } });
     // Simulate a process that claimed the run and died: running, lease expired.
-    h.ctx.db
-      .update(runs)
-      .set({ status: "running", attempts: 1, startedAt: Date.now() - 120_000, lockedUntil: Date.now() - 1 })
-      .where(eq(runs.id, r.body.id))
-      .run();
+    await tx(h.ctx.db, (t) =>
+      t
+        .update(runs)
+        .set({ status: "running", attempts: 1, startedAt: Date.now() - 120_000, lockedUntil: Date.now() - 1 })
+        .where(eq(runs.id, r.body.id)),
+    );
     const { createContext } = await import("../../src/create-context");
-    const next = createContext(h.ctx.config);
-    expect(recoverRuns(next).requeued).toBeGreaterThanOrEqual(1);
+    const next = await createContext(h.ctx.config);
+    expect((await recoverRuns(next)).requeued).toBeGreaterThanOrEqual(1);
     // Back to waiting as if never started: started_at belongs to the attempt that will run it.
     expect((await h.call("GET", `/v1/runs/${r.body.id}`, { token: u.liveKey })).body).toMatchObject({ status: "queued", started_at: null });
     for (let i = 0; i < 20 && ((await indexNext(next)) || (await runTick(next))); i++);
     expect((await h.call("GET", `/v1/runs/${r.body.id}`, { token: u.liveKey })).body.status).toBe("succeeded");
 
     const dead = await h.call("POST", `/v1/workflows/${wf}/runs`, { token: u.liveKey, body: { input_documents: [essay] } });
-    const before = getBalance(h.ctx.db, u.workspaceId).pro_credits;
-    h.ctx.db
-      .update(runs)
-      .set({ status: "running", attempts: 3, lockedUntil: Date.now() - 1 })
-      .where(eq(runs.id, dead.body.id))
-      .run();
-    expect(recoverRuns(next).failed).toBe(1);
+    const before = (await getBalance(h.ctx.db, u.workspaceId)).pro_credits;
+    await tx(h.ctx.db, (t) =>
+      t
+        .update(runs)
+        .set({ status: "running", attempts: 3, lockedUntil: Date.now() - 1 })
+        .where(eq(runs.id, dead.body.id)),
+    );
+    expect((await recoverRuns(next)).failed).toBe(1);
     const failed = (await h.call("GET", `/v1/runs/${dead.body.id}`, { token: u.liveKey })).body;
     expect(failed.status).toBe("failed");
     expect(failed.error.code).toBe("worker_crashed");
-    expect(getBalance(h.ctx.db, u.workspaceId).pro_credits).toBeCloseTo(before + dead.body.quoted_credits, 6);
+    expect((await getBalance(h.ctx.db, u.workspaceId)).pro_credits).toBeCloseTo(before + dead.body.quoted_credits, 6);
   });
 
   test("a worker that lost its run to recovery does not finish it: only the attempt that runs it may", async () => {
     const r = await h.call("POST", `/v1/workflows/${wf}/runs`, { token: u.liveKey, body: { input_documents: [essay] } });
-    h.ctx.db
-      .update(runs)
-      .set({ status: "running", attempts: 2, lockedUntil: Date.now() + 60_000 })
-      .where(eq(runs.id, r.body.id))
-      .run();
-    expect(finishRun(h.ctx, r.body.id, "running", "failed", { error: { code: "x", message: "stale worker" } }, 1)).toBeNull();
+    await tx(h.ctx.db, (t) =>
+      t
+        .update(runs)
+        .set({ status: "running", attempts: 2, lockedUntil: Date.now() + 60_000 })
+        .where(eq(runs.id, r.body.id)),
+    );
+    expect(await finishRun(h.ctx, r.body.id, "running", "failed", { error: { code: "x", message: "stale worker" } }, 1)).toBeNull();
     expect((await h.call("GET", `/v1/runs/${r.body.id}`, { token: u.liveKey })).body.status).toBe("running");
-    expect(finishRun(h.ctx, r.body.id, "running", "canceled", {}, 2)?.status).toBe("canceled");
+    expect((await finishRun(h.ctx, r.body.id, "running", "canceled", {}, 2))?.status).toBe("canceled");
   });
 });
 
 describe("caps", () => {
   test("a workspace has at most 1000 runs waiting; the next is 429 with Retry-After, and nothing is held for it", async () => {
-    const hq = harness({ ASSAY_INITIAL_CREDITS: "100000", ASSAY_DEFAULT_RPM: "100000" });
+    const hq = await harness({ ASSAY_INITIAL_CREDITS: "100000", ASSAY_DEFAULT_RPM: "100000" });
     const v = await signUp(hq);
     const w = await hq.call("POST", "/v1/workflows", { token: v.liveKey, body: { product_code: "general", name: "cap" } });
     const d = await doc(hq, v, "a.txt", "a short input");
     const create = () => hq.call("POST", `/v1/workflows/${w.body.id}/runs`, { token: v.liveKey, body: { input_documents: [d] } });
     for (let i = 0; i < 1000; i++) expect((await create()).status).toBe(202);
-    const balance = getBalance(hq.ctx.db, v.workspaceId).pro_credits;
+    const balance = (await getBalance(hq.ctx.db, v.workspaceId)).pro_credits;
     const over = await create();
     expect(over.status).toBe(429);
     expect(over.body.error.code).toBe("rate_limited");
     expect(over.headers.get("retry-after")).toBe("60");
-    expect(getBalance(hq.ctx.db, v.workspaceId).pro_credits).toBe(balance);
-    const first = hq.ctx.db.select().from(runs).where(eq(runs.workspaceId, v.workspaceId)).limit(1).get();
+    expect((await getBalance(hq.ctx.db, v.workspaceId)).pro_credits).toBe(balance);
+    const [first] = await hq.ctx.db.select().from(runs).where(eq(runs.workspaceId, v.workspaceId)).limit(1);
     await hq.call("POST", `/v1/runs/${first?.id}/cancel`, { token: v.liveKey });
     expect((await create()).status).toBe(202);
   }, 30_000);
@@ -525,7 +528,7 @@ describe("caps", () => {
 
 describe("fair claims", () => {
   test("500 queued runs of workspace A: workspace B's single run starts within the next two claims", async () => {
-    const hf = harness({ ASSAY_INITIAL_CREDITS: "100000" });
+    const hf = await harness({ ASSAY_INITIAL_CREDITS: "100000" });
     const [a, b] = [await signUp(hf), await signUp(hf)];
     const flood = async (who: User, n: number) => {
       const w = await hf.call("POST", "/v1/workflows", { token: who.liveKey, body: { product_code: "general", name: "fair" } });
@@ -537,21 +540,16 @@ describe("fair claims", () => {
     };
     await flood(a, 500);
     const [single] = await flood(b, 1);
-    const status = () => hf.ctx.db.select({ status: runs.status }).from(runs).where(eq(runs.id, single)).get()?.status;
+    const status = async () => (await hf.ctx.db.select({ status: runs.status }).from(runs).where(eq(runs.id, single)).limit(1))[0]?.status;
     expect(await runTick(hf.ctx)).toBe(true);
-    if (status() === "queued") expect(await runTick(hf.ctx)).toBe(true);
-    expect(status()).not.toBe("queued");
+    if ((await status()) === "queued") expect(await runTick(hf.ctx)).toBe(true);
+    expect(await status()).not.toBe("queued");
     // And A is served again right after: round-robin, not B-first forever.
-    const startedA = () =>
-      hf.ctx.db
-        .select()
-        .from(runs)
-        .where(eq(runs.workspaceId, a.workspaceId))
-        .all()
-        .filter((x) => x.startedAt !== null).length;
-    const before = startedA();
+    const startedA = async () =>
+      (await hf.ctx.db.select().from(runs).where(eq(runs.workspaceId, a.workspaceId))).filter((x) => x.startedAt !== null).length;
+    const before = await startedA();
     expect(await runTick(hf.ctx)).toBe(true);
-    expect(startedA()).toBe(before + 1);
+    expect(await startedA()).toBe(before + 1);
   });
 });
 
@@ -576,7 +574,7 @@ describe("listing", () => {
   });
 
   test("test and live runs stay apart: a key sees only its own mode's runs, a session both, filtered by mode", async () => {
-    const hm = harness();
+    const hm = await harness();
     const m = await signUp(hm);
     const w = await hm.call("POST", "/v1/workflows", { token: m.liveKey, body: { product_code: "general", name: "modes" } });
     const d = await doc(hm, m, "a.txt", "some text to evaluate");
@@ -636,21 +634,21 @@ describe("legacy multipart form", () => {
   });
 
   test("a request that fails keeps none of its inline files", async () => {
-    const count = () => h.ctx.db.select().from(documents).all().length;
-    const before = count();
+    const count = async () => (await h.ctx.db.select().from(documents)).length;
+    const before = await count();
     const f = () => {
       const form = new FormData();
       form.append("files[]", new File([ESSAY], "x.txt", { type: "text/plain" }));
       return form;
     };
     expect((await h.call("POST", "/v1/workflows/wf_missing/runs", { token: u.liveKey, raw: f() })).status).toBe(404);
-    const poor = harness({ ASSAY_INITIAL_CREDITS: "0" });
+    const poor = await harness({ ASSAY_INITIAL_CREDITS: "0" });
     const p = await signUp(poor);
     const w = await poor.call("POST", "/v1/workflows", { token: p.liveKey, body: { product_code: "general", name: "x" } });
     const r = await poor.call("POST", `/v1/workflows/${w.body.id}/runs`, { token: p.liveKey, raw: f() });
     expect(r.status).toBe(402);
-    expect(poor.ctx.db.select().from(documents).all()).toHaveLength(0);
-    expect(count()).toBe(before);
+    expect(await poor.ctx.db.select().from(documents)).toHaveLength(0);
+    expect(await count()).toBe(before);
   });
 
   test("over 4 MB in all is 413 payload_too_large", async () => {
@@ -676,18 +674,9 @@ describe("usage", () => {
     expect(report.status).toBe(200);
     const month = new Date().toISOString().slice(0, 7);
     expect(report.body.period.from).toBe(`${month}-01`);
-    const live = h.ctx.db
-      .select()
-      .from(runs)
-      .where(eq(runs.workspaceId, u.workspaceId))
-      .all()
-      .filter((r) => r.keyMode === "live");
+    const live = (await h.ctx.db.select().from(runs).where(eq(runs.workspaceId, u.workspaceId))).filter((r) => r.keyMode === "live");
     expect(report.body.total_runs).toBe(live.length);
-    const charges = h.ctx.db
-      .select()
-      .from(creditLedger)
-      .where(eq(creditLedger.workspaceId, u.workspaceId))
-      .all()
+    const charges = (await h.ctx.db.select().from(creditLedger).where(eq(creditLedger.workspaceId, u.workspaceId)))
       .filter((r) => r.reason === "charge" || r.reason === "refund")
       .reduce((s, r) => s - r.delta, 0);
     expect(report.body.total_credits).toBeCloseTo(charges, 6);

@@ -16,7 +16,7 @@ const prefix = `flow${Math.random().toString(36).slice(2, 8)}`;
 
 beforeAll(async () => {
   s3 = await startS3();
-  h = harness(s3.env(prefix));
+  h = await harness(s3.env(prefix));
   u = await signUp(h);
 });
 afterAll(async () => {
@@ -224,7 +224,7 @@ describe("references and a run on S3", () => {
 
 describe("the store failing under a running server", () => {
   test("refused credentials on complete answer 500 internal_error with the request id (not the store's 403); the upload stays pending", async () => {
-    const bad = harness({ ...s3.env(prefix), ASSAY_S3_SECRET_ACCESS_KEY: "not-the-secret" });
+    const bad = await harness({ ...s3.env(prefix), ASSAY_S3_SECRET_ACCESS_KEY: "not-the-secret" });
     const v = await signUp(bad);
     const up = await bad.call("POST", "/v1/documents", { token: v.liveKey, body: { filename: "a.txt", mime_type: "text/plain" } });
     expect(up.status).toBe(200);
@@ -238,7 +238,7 @@ describe("the store failing under a running server", () => {
   test("/v1/objects links issued before the switch keep working: Assay serves them from the bucket", async () => {
     const key = `${u.workspaceId}/runs/run_old/output.csv`;
     await objectStore(h.ctx).put(key, bytesStream(new TextEncoder().encode("a,b\n")), { maxBytes: 100 });
-    const local = harness({ ASSAY_SECRET: h.ctx.config.secret });
+    const local = await harness({ ASSAY_SECRET: h.ctx.config.secret });
     const link = signedDownloadUrl(local.ctx, key, { filename: "old.csv", contentType: "text/csv" });
     expect(link.url).toStartWith("http://localhost/v1/objects/");
     const res = await h.call("GET", new URL(link.url).pathname + new URL(link.url).search);

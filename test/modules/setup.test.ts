@@ -6,7 +6,7 @@ import { harness, TestClock } from "../helpers";
 const body = (token: string, email = "first@example.com") => ({ token, email, password: "a long password" });
 
 test("the printed token creates the first admin and answers a session; it works once", async () => {
-  const h = harness();
+  const h = await harness();
   const { token } = h.ctx.runtime.setup.open(h.clock.now());
   const r = await h.call("POST", "/v1/auth/setup", { body: body(token) });
   expect(r.status).toBe(201);
@@ -24,7 +24,7 @@ test("the printed token creates the first admin and answers a session; it works 
 
 test("a wrong, expired, replaced or absent token is 401 invalid_setup_token and creates nobody", async () => {
   const clock = new TestClock();
-  const h = harness({}, clock);
+  const h = await harness({}, clock);
   const refused = async (token: string) => {
     const r = await h.call("POST", "/v1/auth/setup", { body: body(token) });
     expect(r.status).toBe(401);
@@ -43,7 +43,7 @@ test("a wrong, expired, replaced or absent token is 401 invalid_setup_token and 
 });
 
 test("a short password is 400 naming it, and the token survives the mistake", async () => {
-  const h = harness();
+  const h = await harness();
   const { token } = h.ctx.runtime.setup.open(h.clock.now());
   const r = await h.call("POST", "/v1/auth/setup", { body: { token, email: "a@example.com", password: "short" } });
   expect(r.status).toBe(400);

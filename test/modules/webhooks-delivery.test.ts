@@ -5,7 +5,7 @@ import { eq } from "drizzle-orm";
 import Stripe from "stripe";
 import type { Context } from "../../src/context";
 import { createContext } from "../../src/create-context";
-import { tx } from "../../src/db/client";
+import { closeDb, tx } from "../../src/db/client";
 import { events, webhookDeliveries, webhookEndpoints } from "../../src/db/schema";
 import { registerJobs } from "../../src/jobs";
 import { createUser } from "../../src/modules/auth/service";
@@ -42,7 +42,7 @@ function receiver(...replies: Reply[]) {
   return { hits, url: (p = "/hook") => `http://127.0.0.1:${server.port}${p}`, paths: () => hits.map((x) => x.path).sort() };
 }
 const receivers: ReturnType<typeof Bun.serve>[] = [];
-afterAll(() => {
+afterAll(async () => {
   for (const s of receivers) s.stop(true);
 });
 
@@ -52,7 +52,7 @@ const status =
     new Response(`status ${code}`, { status: code, headers });
 
 async function setup(env: Record<string, string> = {}, clock?: TestClock) {
-  const h = harness(env, clock);
+  const h = await harness(env, clock);
   const u = await signUp(h);
   const worker = webhookWorker(h.ctx);
   const endpoint = async (url: string, extra: Record<string, unknown> = {}, token = u.liveKey) => {
@@ -63,9 +63,9 @@ async function setup(env: Record<string, string> = {}, clock?: TestClock) {
   return { h, u, worker, endpoint };
 }
 
-function emit(ctx: Context, workspaceId: string, type: EventType, data: Record<string, unknown>) {
+function emit(ctx: Context, workspaceId: string, type: EventType, data: Record<string, unknown>): Promise<string> {
   const subjectId = String((Object.values(data)[0] as { id?: string }).id);
-  return tx(ctx.db, () => recordEvent(ctx.db, ctx.clock, { workspaceId, type, subjectId, data }));
+  return tx(ctx.db, (t) => recordEvent(t, ctx.clock, { workspaceId, type, subjectId, data }));
 }
 
 const run = (id = "run_test1") => ({ run: { id, object: "run", status: "succeeded", output: { score: 91 }, charged_credits: 2 } });
@@ -75,13 +75,13 @@ async function drain(worker: { tick(): Promise<boolean> }) {
   for (let i = 0; i < 100 && (await worker.tick()); i++);
 }
 
-function deliveriesOf(h: Harness, endpointId: string) {
-  return h.ctx.db.select().from(webhookDeliveries).where(eq(webhookDeliveries.endpointId, endpointId)).all();
+async function deliveriesOf(h: Harness, endpointId: string) {
+  return await h.ctx.db.select().from(webhookDeliveries).where(eq(webhookDeliveries.endpointId, endpointId));
 }
 
-async function waitFor(cond: () => boolean, ms = 3000) {
+async function waitFor(cond: () => boolean | Promise<boolean>, ms = 3000) {
   const until = Date.now() + ms;
-  while (!cond() && Date.now() < until) await Bun.sleep(10);
+  while (!(await cond()) && Date.now() < until) await Bun.sleep(10);
   return cond();
 }
 
@@ -90,12 +90,12 @@ describe("a delivery", () => {
     const { h, u, worker, endpoint } = await setup();
     const rx = receiver();
     const e = await endpoint(rx.url());
-    const eventId = emit(h.ctx, u.workspaceId, "run.succeeded", run());
+    const eventId = await emit(h.ctx, u.workspaceId, "run.succeeded", run());
     await drain(worker);
 
     expect(rx.hits).toHaveLength(1);
     const [hit] = rx.hits;
-    const [row] = deliveriesOf(h, e.id);
+    const [row] = await deliveriesOf(h, e.id);
     expect(hit.headers.get("content-type")).toBe("application/json");
     expect(hit.headers.get("user-agent")).toBe("Assay-Webhooks/1.0");
     expect(hit.headers.get("x-service-event")).toBe("run.succeeded");
@@ -122,14 +122,14 @@ describe("a delivery", () => {
 
     expect(row.status).toBe("succeeded");
     expect(row.attempts).toEqual([{ at: expect.any(String), status: 200, duration_ms: expect.any(Number) }]);
-    expect(h.ctx.db.select().from(events).where(eq(events.id, eventId)).get()?.dispatchedAt).toBeNumber();
+    expect((await h.ctx.db.select().from(events).where(eq(events.id, eventId)).limit(1))[0]?.dispatchedAt).toBeNumber();
   });
 
   test("reference_document.ready carries {reference_document}", async () => {
     const { h, u, worker, endpoint } = await setup();
     const rx = receiver();
     const e = await endpoint(rx.url(), { events: ["reference_document.ready"] });
-    emit(h.ctx, u.workspaceId, "reference_document.ready", { reference_document: { id: "ref_1", status: "ready" } });
+    await emit(h.ctx, u.workspaceId, "reference_document.ready", { reference_document: { id: "ref_1", status: "ready" } });
     await drain(worker);
     expect(rx.hits).toHaveLength(1);
     expect(JSON.parse(rx.hits[0].body)).toMatchObject({ type: "reference_document.ready", data: { reference_document: { id: "ref_1" } } });
@@ -143,7 +143,7 @@ describe("a delivery", () => {
       return new Response("ok");
     });
     await endpoint(rx.url());
-    emit(h.ctx, u.workspaceId, "run.failed", run());
+    await emit(h.ctx, u.workspaceId, "run.failed", run());
     const loops = [webhookWorker(h.ctx), webhookWorker(h.ctx), webhookWorker(h.ctx)];
     await Promise.all(loops.map((w) => w.tick()));
     await Promise.all(loops.map((w) => w.tick()));
@@ -164,19 +164,19 @@ describe("fan-out", () => {
     await h.call("DELETE", `/v1/webhook-endpoints/${deleted.id}`, { token: u.liveKey });
     await endpoint(rx.url("/other-workspace"), {}, other.liveKey);
 
-    const first = emit(h.ctx, u.workspaceId, "run.succeeded", run("run_a"));
-    emit(h.ctx, u.workspaceId, "run.failed", run("run_b"));
-    emit(h.ctx, u.workspaceId, "run.canceled", run("run_c"));
+    const first = await emit(h.ctx, u.workspaceId, "run.succeeded", run("run_a"));
+    await emit(h.ctx, u.workspaceId, "run.failed", run("run_b"));
+    await emit(h.ctx, u.workspaceId, "run.canceled", run("run_c"));
     await drain(worker);
 
     const seen = rx.hits.map((x) => `${x.path} ${JSON.parse(x.body).type}`).sort();
     expect(seen).toEqual(["/all run.canceled", "/all run.failed", "/all run.succeeded", "/failed-only run.failed"]);
-    expect(deliveriesOf(h, failedOnly.id)).toHaveLength(1);
+    expect(await deliveriesOf(h, failedOnly.id)).toHaveLength(1);
 
     // Dispatching the same event again (say, after a crash before dispatched_at was written) adds nothing.
-    h.ctx.db.update(events).set({ dispatchedAt: null }).where(eq(events.id, first)).run();
-    expect(dispatchEvents(h.ctx.db, h.ctx.clock)).toBe(1);
-    expect(h.ctx.db.select().from(webhookDeliveries).where(eq(webhookDeliveries.eventId, first)).all()).toHaveLength(1);
+    await tx(h.ctx.db, (t) => t.update(events).set({ dispatchedAt: null }).where(eq(events.id, first)));
+    expect(await dispatchEvents(h.ctx.db, h.ctx.clock)).toBe(1);
+    expect(await h.ctx.db.select().from(webhookDeliveries).where(eq(webhookDeliveries.eventId, first))).toHaveLength(1);
     await drain(worker);
     expect(rx.hits).toHaveLength(4);
   });
@@ -219,12 +219,12 @@ describe("retries", () => {
     const { h, u, worker, endpoint } = await setup({ ASSAY_WEBHOOK_RETRY_SCHEDULE: "1s,2s" }, clock);
     const rx = receiver(status(500), status(502), status(200));
     const e = await endpoint(rx.url());
-    emit(h.ctx, u.workspaceId, "run.succeeded", run());
+    await emit(h.ctx, u.workspaceId, "run.succeeded", run());
     const start = clock.t;
 
     expect(await worker.tick()).toBe(true);
     expect(rx.hits).toHaveLength(1);
-    let [row] = deliveriesOf(h, e.id);
+    let [row] = await deliveriesOf(h, e.id);
     expect(row).toMatchObject({ status: "pending", firstAttemptAt: start, nextAttemptAt: start + 1000 });
     expect(row.attempts[0]).toMatchObject({ status: 500, error: expect.stringContaining("500") });
 
@@ -239,7 +239,7 @@ describe("retries", () => {
     await worker.tick();
     expect(rx.hits).toHaveLength(3);
 
-    [row] = deliveriesOf(h, e.id);
+    [row] = await deliveriesOf(h, e.id);
     expect(row.status).toBe("succeeded");
     expect(row.nextAttemptAt).toBeNull();
     expect(row.attempts.map((a) => a.status)).toEqual([500, 502, 200]);
@@ -255,13 +255,13 @@ describe("retries", () => {
     const { h, u, worker, endpoint } = await setup({ ASSAY_WEBHOOK_RETRY_SCHEDULE: "1s,2s", ASSAY_WEBHOOK_RETRY_WINDOW: "5s" }, clock);
     const rx = receiver(status(500));
     const e = await endpoint(rx.url());
-    emit(h.ctx, u.workspaceId, "run.failed", run());
+    await emit(h.ctx, u.workspaceId, "run.failed", run());
     const start = clock.t;
     for (let i = 0; i <= 16; i++) {
       await drain(worker);
       clock.advance(500);
     }
-    const [row] = deliveriesOf(h, e.id);
+    const [row] = await deliveriesOf(h, e.id);
     // attempts at 0, 1 s, 3 s, 5 s; the next would be at 7 s, past the 5 s window
     expect(row.attempts.map((a) => Date.parse(a.at) - start)).toEqual([0, 1000, 3000, 5000]);
     expect(row.status).toBe("failed");
@@ -274,17 +274,13 @@ describe("retries", () => {
     const { h, u, worker, endpoint } = await setup({ ASSAY_WEBHOOK_RETRY_SCHEDULE: "1s", ASSAY_WEBHOOK_RETRY_WINDOW: "1s" }, clock);
     const rx = receiver(status(200), status(500));
     const e = await endpoint(rx.url());
-    emit(h.ctx, u.workspaceId, "run.succeeded", run("run_ok"));
+    await emit(h.ctx, u.workspaceId, "run.succeeded", run("run_ok"));
     await drain(worker);
-    emit(h.ctx, u.workspaceId, "run.failed", run("run_bad"));
+    await emit(h.ctx, u.workspaceId, "run.failed", run("run_bad"));
     await drain(worker);
     clock.advance(1000);
     await drain(worker);
-    expect(
-      deliveriesOf(h, e.id)
-        .map((d) => d.status)
-        .sort(),
-    ).toEqual(["failed", "succeeded"]);
+    expect((await deliveriesOf(h, e.id)).map((d) => d.status).sort()).toEqual(["failed", "succeeded"]);
     expect((await h.call("GET", `/v1/webhook-endpoints/${e.id}`, { token: u.liveKey })).body.status).toBe("active");
   });
 
@@ -292,14 +288,14 @@ describe("retries", () => {
     const { h, u, worker, endpoint } = await setup({ ASSAY_WEBHOOK_TIMEOUT_MS: "300" });
     const rx = receiver(() => new Promise<Response>(() => {}));
     const e = await endpoint(rx.url());
-    emit(h.ctx, u.workspaceId, "run.succeeded", run());
+    await emit(h.ctx, u.workspaceId, "run.succeeded", run());
     const t0 = performance.now();
     await worker.tick();
     const elapsed = performance.now() - t0;
     expect(rx.hits).toHaveLength(1);
     expect(elapsed).toBeGreaterThanOrEqual(280);
     expect(elapsed).toBeLessThan(2000);
-    const [row] = deliveriesOf(h, e.id);
+    const [row] = await deliveriesOf(h, e.id);
     expect(row.status).toBe("pending");
     expect(row.lockedUntil).toBeNull();
     expect(row.attempts[0]).toMatchObject({ status: null, error: "no answer within 300 ms" });
@@ -312,9 +308,9 @@ describe("retries", () => {
     const closedPort = probe.port;
     probe.stop(true);
     const e = await endpoint(`http://127.0.0.1:${closedPort}/hook`);
-    emit(h.ctx, u.workspaceId, "run.succeeded", run());
+    await emit(h.ctx, u.workspaceId, "run.succeeded", run());
     await worker.tick();
-    const [row] = deliveriesOf(h, e.id);
+    const [row] = await deliveriesOf(h, e.id);
     expect(row.status).toBe("pending");
     expect(row.attempts[0]).toMatchObject({ status: null, error: expect.stringContaining("could not connect") });
   });
@@ -329,18 +325,18 @@ describe("retries", () => {
       status(204),
     );
     const e = await endpoint(rx.url());
-    emit(h.ctx, u.workspaceId, "run.succeeded", run());
+    await emit(h.ctx, u.workspaceId, "run.succeeded", run());
     await worker.tick();
-    expect(deliveriesOf(h, e.id)[0].nextAttemptAt).toBe(start + 120_000);
+    expect((await deliveriesOf(h, e.id))[0].nextAttemptAt).toBe(start + 120_000);
     clock.advance(119_000);
     expect(await worker.tick()).toBe(false);
     clock.advance(1_000);
     await worker.tick();
     expect(rx.hits).toHaveLength(2);
-    expect(deliveriesOf(h, e.id)[0].nextAttemptAt).toBe(start + 150_000);
+    expect((await deliveriesOf(h, e.id))[0].nextAttemptAt).toBe(start + 150_000);
     clock.advance(30_000);
     await worker.tick();
-    const [row] = deliveriesOf(h, e.id);
+    const [row] = await deliveriesOf(h, e.id);
     expect(row.status).toBe("succeeded");
     expect(row.attempts.map((a) => a.status)).toEqual([503, 429, 204]);
     expect(row.attempts[0].error).toContain("Retry-After 120 s");
@@ -350,9 +346,9 @@ describe("retries", () => {
     const clock = new TestClock();
     const { h, u, worker, endpoint } = await setup({ ASSAY_WEBHOOK_RETRY_SCHEDULE: "1h" }, clock);
     const e = await endpoint(receiver(status(503, { "retry-after": "90.5" })).url());
-    emit(h.ctx, u.workspaceId, "run.succeeded", run());
+    await emit(h.ctx, u.workspaceId, "run.succeeded", run());
     await worker.tick();
-    expect(deliveriesOf(h, e.id)[0].nextAttemptAt).toBe(clock.t + 90_500);
+    expect((await deliveriesOf(h, e.id))[0].nextAttemptAt).toBe(clock.t + 90_500);
   });
 
   test("a Retry-After beyond the window ends the delivery as failed", async () => {
@@ -360,9 +356,9 @@ describe("retries", () => {
     const { h, u, worker, endpoint } = await setup({ ASSAY_WEBHOOK_RETRY_WINDOW: "1h" }, clock);
     const rx = receiver(status(503, { "retry-after": "7200" }));
     const e = await endpoint(rx.url());
-    emit(h.ctx, u.workspaceId, "run.succeeded", run());
+    await emit(h.ctx, u.workspaceId, "run.succeeded", run());
     await worker.tick();
-    const [row] = deliveriesOf(h, e.id);
+    const [row] = await deliveriesOf(h, e.id);
     expect(row.status).toBe("failed");
     expect(row.attempts).toHaveLength(1);
   });
@@ -371,16 +367,16 @@ describe("retries", () => {
     const { h, u, worker, endpoint } = await setup();
     const rx = receiver(status(410));
     const e = await endpoint(rx.url());
-    emit(h.ctx, u.workspaceId, "run.succeeded", run());
+    await emit(h.ctx, u.workspaceId, "run.succeeded", run());
     await drain(worker);
-    const [row] = deliveriesOf(h, e.id);
+    const [row] = await deliveriesOf(h, e.id);
     expect(row.status).toBe("failed");
     expect(row.attempts).toEqual([expect.objectContaining({ status: 410, error: expect.stringContaining("disabled") })]);
     expect((await h.call("GET", `/v1/webhook-endpoints/${e.id}`, { token: u.liveKey })).body.status).toBe("disabled");
-    emit(h.ctx, u.workspaceId, "run.failed", run("run_2"));
+    await emit(h.ctx, u.workspaceId, "run.failed", run("run_2"));
     await drain(worker);
     expect(rx.hits).toHaveLength(1);
-    expect(deliveriesOf(h, e.id)).toHaveLength(1);
+    expect(await deliveriesOf(h, e.id)).toHaveLength(1);
   });
 
   test("deliveries wait while their endpoint is disabled and resume when it is re-enabled; deleting stops them", async () => {
@@ -389,7 +385,7 @@ describe("retries", () => {
     const rx = receiver(status(500), status(200));
     const e = await endpoint(rx.url());
     const gone = await endpoint(rx.url("/gone"));
-    emit(h.ctx, u.workspaceId, "run.succeeded", run());
+    await emit(h.ctx, u.workspaceId, "run.succeeded", run());
     await worker.tick();
     await worker.tick();
     expect(rx.hits).toHaveLength(2);
@@ -402,67 +398,61 @@ describe("retries", () => {
     expect(await worker.tick()).toBe(false);
     await h.call("PATCH", `/v1/webhook-endpoints/${retrying.id}`, { token: u.liveKey, body: { status: "active" } });
     expect(await worker.tick()).toBe(true);
-    expect(deliveriesOf(h, retrying.id)[0].status).toBe("succeeded");
+    expect((await deliveriesOf(h, retrying.id))[0].status).toBe("succeeded");
 
     rx.hits.length = 0;
-    emit(h.ctx, u.workspaceId, "run.failed", run("run_2"));
-    dispatchEvents(h.ctx.db, h.ctx.clock);
+    await emit(h.ctx, u.workspaceId, "run.failed", run("run_2"));
+    await dispatchEvents(h.ctx.db, h.ctx.clock);
     await h.call("DELETE", `/v1/webhook-endpoints/${other.id}`, { token: u.liveKey });
     await drain(worker);
     expect(rx.hits.map((x) => x.path)).toEqual([first]);
-    const stopped = deliveriesOf(h, other.id).find((d) => d.eventType === "run.failed")!;
+    const stopped = (await deliveriesOf(h, other.id)).find((d) => d.eventType === "run.failed")!;
     expect(stopped).toMatchObject({ status: "failed", attempts: [] });
   });
 });
 
 describe("restarts", () => {
   test("deliveries pending when a process stops are delivered by the next one, under the real scheduler", async () => {
-    const config = testConfig({ ASSAY_WEBHOOK_RETRY_SCHEDULE: "200ms" });
+    const config = await testConfig({ ASSAY_WEBHOOK_RETRY_SCHEDULE: "200ms" });
     const rx = receiver(status(500), status(200));
-    const first = createContext(config);
+    const first = await createContext(config);
     const user = await createUser(first.db, first.clock, config, { email: "restart@example.com", password: "correct horse battery" });
-    const e = createEndpoint(first.db, first.clock, { workspaceId: user.workspaceId, url: rx.url() });
-    emit(first, user.workspaceId, "run.succeeded", run("run_1"));
+    const e = await createEndpoint(first.db, first.clock, { workspaceId: user.workspaceId, url: rx.url() });
+    await emit(first, user.workspaceId, "run.succeeded", run("run_1"));
     await webhookWorker(first).tick(); // first attempt: 500, retry pending
-    emit(first, user.workspaceId, "run.failed", run("run_2")); // not even dispatched yet
-    first.db.$client.close();
+    await emit(first, user.workspaceId, "run.failed", run("run_2")); // not even dispatched yet
+    await closeDb(first.db);
 
-    const second = createContext(config);
+    const second = await createContext(config);
     registerJobs(second);
     second.runtime.scheduler.start();
     try {
       expect(await waitFor(() => rx.hits.length >= 3)).toBe(true);
-      await waitFor(() =>
-        second.db
-          .select()
-          .from(webhookDeliveries)
-          .all()
-          .every((d) => d.status === "succeeded"),
-      );
+      await waitFor(async () => (await second.db.select().from(webhookDeliveries)).every((d) => d.status === "succeeded"));
     } finally {
       await second.runtime.scheduler.stop();
     }
-    const rows = second.db.select().from(webhookDeliveries).where(eq(webhookDeliveries.endpointId, e.id)).all();
+    const rows = await second.db.select().from(webhookDeliveries).where(eq(webhookDeliveries.endpointId, e.id));
     expect(rows.map((d) => [d.eventType, d.status, d.attempts.length]).sort()).toEqual([
       ["run.failed", "succeeded", 1],
       ["run.succeeded", "succeeded", 2],
     ]);
-    second.db.$client.close();
+    await closeDb(second.db);
   });
 
   test("a delivery claimed by a process that crashed is picked up once its claim expires", async () => {
     const clock = new TestClock();
-    const config = testConfig({ ASSAY_WEBHOOK_TIMEOUT_MS: "1000" });
+    const config = await testConfig({ ASSAY_WEBHOOK_TIMEOUT_MS: "1000" });
     const rx = receiver();
-    const first = createContext(config, clock);
+    const first = await createContext(config, clock);
     const user = await createUser(first.db, clock, config, { email: "crash@example.com", password: "correct horse battery" });
-    createEndpoint(first.db, clock, { workspaceId: user.workspaceId, url: rx.url() });
-    emit(first, user.workspaceId, "run.succeeded", run());
-    dispatchEvents(first.db, clock);
-    expect(claimDelivery(first.db, clock, config)).not.toBeNull(); // …and the process dies before sending
-    first.db.$client.close();
+    await createEndpoint(first.db, clock, { workspaceId: user.workspaceId, url: rx.url() });
+    await emit(first, user.workspaceId, "run.succeeded", run());
+    await dispatchEvents(first.db, clock);
+    expect(await claimDelivery(first.db, clock, config)).not.toBeNull(); // …and the process dies before sending
+    await closeDb(first.db);
 
-    const second = createContext(config, clock);
+    const second = await createContext(config, clock);
     const worker = webhookWorker(second);
     expect(await worker.tick()).toBe(false);
     clock.advance(1000 + 30_000 - 1);
@@ -470,8 +460,8 @@ describe("restarts", () => {
     clock.advance(2);
     expect(await worker.tick()).toBe(true);
     expect(rx.hits).toHaveLength(1);
-    expect(second.db.select().from(webhookDeliveries).get()?.status).toBe("succeeded");
-    second.db.$client.close();
+    expect((await second.db.select().from(webhookDeliveries).limit(1))[0]?.status).toBe("succeeded");
+    await closeDb(second.db);
   });
 
   test("notifyWebhooks wakes an idle worker so delivery does not wait for the next poll", async () => {
@@ -482,7 +472,7 @@ describe("restarts", () => {
     h.ctx.runtime.scheduler.start();
     try {
       await Bun.sleep(100); // every loop is now asleep for its 1 s idle time
-      emit(h.ctx, u.workspaceId, "run.succeeded", run());
+      await emit(h.ctx, u.workspaceId, "run.succeeded", run());
       const t0 = performance.now();
       notifyWebhooks(h.ctx);
       expect(await waitFor(() => rx.hits.length === 1, 2000)).toBe(true);
@@ -505,17 +495,17 @@ describe("fairness, fresh links, every address", () => {
     h.ctx.runtime.scheduler.add(webhookWorker(h.ctx));
     h.ctx.runtime.scheduler.start();
     try {
-      for (let i = 0; i < 20; i++) emit(h.ctx, u.workspaceId, "run.succeeded", run(`run_a${i}`));
+      for (let i = 0; i < 20; i++) await emit(h.ctx, u.workspaceId, "run.succeeded", run(`run_a${i}`));
       notifyWebhooks(h.ctx);
       expect(await waitFor(() => slow.hits.length >= 2, 2000)).toBe(true); // A's receiver now holds deliveries
-      emit(h.ctx, b.workspaceId, "run.succeeded", run("run_b"));
+      await emit(h.ctx, b.workspaceId, "run.succeeded", run("run_b"));
       const due = Date.now();
       notifyWebhooks(h.ctx);
       expect(await waitFor(() => fast.hits.length === 1, 3000)).toBe(true);
       const delay = Date.now() - due;
       console.log(`B's delivery arrived ${delay} ms after it was due, with ${slow.hits.length} of A's hanging`);
       expect(delay).toBeLessThan(1000);
-      expect(deliveriesOf(h, eb.id)[0].status).toBe("succeeded");
+      expect((await deliveriesOf(h, eb.id))[0].status).toBe("succeeded");
       // A's receiver never held more than the per-endpoint cap at once.
       expect(slow.hits.length).toBeLessThanOrEqual(2);
     } finally {
@@ -532,7 +522,9 @@ describe("fairness, fresh links, every address", () => {
     const file = signedDownloadUrl(h.ctx, key, { filename: "run_fresh.md", contentType: "text/markdown" });
     const rx = receiver(status(500), status(200));
     const e = await endpoint(rx.url());
-    emit(h.ctx, u.workspaceId, "run.succeeded", { run: { id: "run_fresh", object: "run", output_file: { ...file, mime_type: "text/markdown" } } });
+    await emit(h.ctx, u.workspaceId, "run.succeeded", {
+      run: { id: "run_fresh", object: "run", output_file: { ...file, mime_type: "text/markdown" } },
+    });
     await worker.tick();
     clock.advance(3 * 3600_000 + 60_000);
     await worker.tick();
@@ -557,7 +549,7 @@ describe("fairness, fresh links, every address", () => {
     const rx = receiver();
     await endpoint(rx.url());
     const forged = { url: "http://localhost/v1/objects/runs/ws_other/run_x/output.md?expires=1&sig=forged", expires_at: "2001-01-01T00:00:00.000Z" };
-    emit(h.ctx, u.workspaceId, "run.succeeded", { run: { id: "run_meta", metadata: { link: forged } } });
+    await emit(h.ctx, u.workspaceId, "run.succeeded", { run: { id: "run_meta", metadata: { link: forged } } });
     await drain(worker);
     expect(JSON.parse(rx.hits[0].body).data.run.metadata.link).toEqual(forged);
   });
@@ -567,11 +559,11 @@ describe("fairness, fresh links, every address", () => {
     const rx = receiver(); // listens on 127.0.0.1 only: [::1] refuses
     const port = new URL(rx.url()).port;
     const e = await endpoint(`http://receiver.test:${port}/hook`);
-    emit(h.ctx, u.workspaceId, "run.succeeded", run());
-    dispatchEvents(h.ctx.db, h.ctx.clock);
-    const claimed = claimDelivery(h.ctx.db, h.ctx.clock, h.ctx.config);
+    await emit(h.ctx, u.workspaceId, "run.succeeded", run());
+    await dispatchEvents(h.ctx.db, h.ctx.clock);
+    const claimed = await claimDelivery(h.ctx.db, h.ctx.clock, h.ctx.config);
     expect(claimed).not.toBeNull();
-    const endpointRow = h.ctx.db.select().from(webhookEndpoints).where(eq(webhookEndpoints.id, e.id)).get();
+    const [endpointRow] = await h.ctx.db.select().from(webhookEndpoints).where(eq(webhookEndpoints.id, e.id)).limit(1);
     const resolve = async () => [
       { address: "::1", family: 6 },
       { address: "127.0.0.1", family: 4 },
@@ -595,7 +587,7 @@ describe("delivery log and manual retry", () => {
     const { h, u, worker, endpoint } = await setup({}, clock);
     const rx = receiver(status(500), status(200));
     const e = await endpoint(rx.url());
-    emit(h.ctx, u.workspaceId, "run.succeeded", run());
+    await emit(h.ctx, u.workspaceId, "run.succeeded", run());
     await worker.tick();
 
     const log = await h.call("GET", `/v1/webhook-endpoints/${e.id}/deliveries`, { token: u.liveKey });
@@ -637,9 +629,9 @@ describe("delivery log and manual retry", () => {
     const { h, u, worker, endpoint } = await setup({ ASSAY_WEBHOOK_RETRY_WINDOW: "1s", ASSAY_WEBHOOK_RETRY_SCHEDULE: "5s" });
     const rx = receiver(status(500), status(500), status(200));
     const e = await endpoint(rx.url());
-    emit(h.ctx, u.workspaceId, "run.succeeded", run());
+    await emit(h.ctx, u.workspaceId, "run.succeeded", run());
     await drain(worker);
-    const [row] = deliveriesOf(h, e.id);
+    const [row] = await deliveriesOf(h, e.id);
     expect(row.status).toBe("failed");
     await h.call("PATCH", `/v1/webhook-endpoints/${e.id}`, { token: u.liveKey, body: { status: "active" } });
 
@@ -664,7 +656,7 @@ describe("delivery log and manual retry", () => {
     const e = await endpoint(rx.url());
     const e2 = await endpoint(rx.url("/2"));
     for (const id of ["run_1", "run_2", "run_3"]) {
-      emit(h.ctx, u.workspaceId, "run.succeeded", run(id));
+      await emit(h.ctx, u.workspaceId, "run.succeeded", run(id));
       await drain(worker);
       clock.advance(1000);
     }
@@ -698,7 +690,7 @@ describe("operator restrictions", () => {
     expect(outside.status).toBe(400);
     expect(outside.body.error).toMatchObject({ code: "validation_error", param: "url" });
     expect(outside.body.error.message).toContain("ASSAY_WEBHOOK_ALLOWED_NETWORKS");
-    emit(h.ctx, u.workspaceId, "run.succeeded", run());
+    await emit(h.ctx, u.workspaceId, "run.succeeded", run());
     await drain(worker);
     expect(inside.hits).toHaveLength(1);
   });
@@ -706,19 +698,19 @@ describe("operator restrictions", () => {
   test("a name resolving outside the allowed networks is not called; the attempt says why", async () => {
     const { h, u, endpoint } = await setup({ ASSAY_WEBHOOK_ALLOWED_NETWORKS: "127.0.0.0/8" });
     const e = await endpoint("http://receiver.test:9/hook");
-    emit(h.ctx, u.workspaceId, "run.succeeded", run());
-    dispatchEvents(h.ctx.db, h.ctx.clock);
-    const claimed = claimDelivery(h.ctx.db, h.ctx.clock, h.ctx.config);
-    const row = h.ctx.db.select().from(webhookEndpoints).where(eq(webhookEndpoints.id, e.id)).get();
+    await emit(h.ctx, u.workspaceId, "run.succeeded", run());
+    await dispatchEvents(h.ctx.db, h.ctx.clock);
+    const claimed = await claimDelivery(h.ctx.db, h.ctx.clock, h.ctx.config);
+    const [row] = await h.ctx.db.select().from(webhookEndpoints).where(eq(webhookEndpoints.id, e.id)).limit(1);
     const resolve = async () => [{ address: "10.9.9.9", family: 4 }];
     const outcome = await sendAttempt(h.ctx.clock, h.ctx.config, row as NonNullable<typeof row>, claimed as NonNullable<typeof claimed>, resolve);
     expect(outcome.ok).toBe(false);
     expect(outcome.attempt.error).toContain("ASSAY_WEBHOOK_ALLOWED_NETWORKS");
   });
 
-  test("a bad network in the setting stops the server with one line naming it", () => {
-    expect(() => testConfig({ ASSAY_WEBHOOK_ALLOWED_NETWORKS: "10.0.0.0/33" })).toThrow(/ASSAY_WEBHOOK_ALLOWED_NETWORKS/);
-    expect(() => testConfig({ ASSAY_WEBHOOK_ALLOWED_NETWORKS: "intranet" })).toThrow(/ASSAY_WEBHOOK_ALLOWED_NETWORKS/);
+  test("a bad network in the setting stops the server with one line naming it", async () => {
+    await expect(testConfig({ ASSAY_WEBHOOK_ALLOWED_NETWORKS: "10.0.0.0/33" })).rejects.toThrow(/ASSAY_WEBHOOK_ALLOWED_NETWORKS/);
+    await expect(testConfig({ ASSAY_WEBHOOK_ALLOWED_NETWORKS: "intranet" })).rejects.toThrow(/ASSAY_WEBHOOK_ALLOWED_NETWORKS/);
   });
 
   test("manual retries are limited per endpoint: the 11th in a minute is 429 with Retry-After", async () => {
@@ -726,9 +718,9 @@ describe("operator restrictions", () => {
     const { h, u, worker, endpoint } = await setup({}, clock);
     const rx = receiver(status(500));
     const e = await endpoint(rx.url());
-    emit(h.ctx, u.workspaceId, "run.succeeded", run());
+    await emit(h.ctx, u.workspaceId, "run.succeeded", run());
     await worker.tick();
-    const [row] = deliveriesOf(h, e.id);
+    const [row] = await deliveriesOf(h, e.id);
     const retry = () => h.call("POST", `/v1/webhook-endpoints/${e.id}/deliveries/${row.id}/retry`, { token: u.liveKey });
     for (let i = 0; i < 10; i++) expect((await retry()).status).toBe(200);
     const over = await retry();

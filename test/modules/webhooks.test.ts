@@ -20,7 +20,7 @@ async function create(body: unknown, token = u.liveKey) {
 }
 
 beforeAll(async () => {
-  h = harness();
+  h = await harness();
   u = await signUp(h);
   other = await signUp(h);
   readOnly = (await h.call("POST", "/v1/keys", { token: u.session, body: { name: "ro", scopes: ["webhooks:read"] } })).body.token;
@@ -166,7 +166,7 @@ describe("URL rules", () => {
 describe("reading endpoints never shows the secret", () => {
   test("GET list: newest first, exactly the public fields, paginated with limit and cursor", async () => {
     const clock = new TestClock();
-    const h2 = harness({}, clock);
+    const h2 = await harness({}, clock);
     const v = await signUp(h2);
     const ids: string[] = [];
     for (let i = 0; i < 3; i++) {
@@ -198,11 +198,7 @@ describe("reading endpoints never shows the secret", () => {
     expect(r.status).toBe(200);
     expect(Object.keys(r.body).sort()).toEqual(PUBLIC_FIELDS);
     expect(r.text).not.toContain(created.secret);
-    const stored = h.ctx.db
-      .select()
-      .from(webhookEndpoints)
-      .all()
-      .find((e) => e.id === created.id);
+    const stored = (await h.ctx.db.select().from(webhookEndpoints)).find((e) => e.id === created.id);
     expect(stored?.secret).toBe(created.secret);
   });
 

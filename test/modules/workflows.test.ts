@@ -12,7 +12,7 @@ let sampleDocId: string;
 let wfId: string;
 
 beforeAll(async () => {
-  h = harness();
+  h = await harness();
   u = await signUp(h);
   other = await signUp(h);
   readOnly = (await h.call("POST", "/v1/keys", { token: u.session, body: { name: "ro", scopes: ["workflows:read"] } })).body.token;

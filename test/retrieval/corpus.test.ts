@@ -11,13 +11,13 @@ const docId = (file: string) => `doc_${file.replace(/\W/g, "_")}`;
 let db: Db;
 
 beforeAll(async () => {
-  db = freshDb();
-  addWorkspace(db, "ws_corpus");
+  db = await freshDb();
+  await addWorkspace(db, "ws_corpus");
   for (const e of entries) {
     const doc = await extractCorpus(e.file);
     docs.set(e.file, doc);
-    addDocument(db, "ws_corpus", docId(e.file));
-    indexDocument(db, { workspaceId: "ws_corpus", documentId: docId(e.file), doc });
+    await addDocument(db, "ws_corpus", docId(e.file));
+    await indexDocument(db, { workspaceId: "ws_corpus", documentId: docId(e.file), doc });
   }
 });
 
@@ -47,10 +47,10 @@ describe("chunks are exact slices of the document text, within one section", () 
 
 describe("each expected phrase is in one of the top 3 hits for that phrase", () => {
   for (const e of entries) {
-    test(e.file, () => {
+    test(e.file, async () => {
       const misses: string[] = [];
       for (const phrase of e.expected_phrases ?? []) {
-        const hits = search(db, { workspaceId: "ws_corpus", documentIds: [docId(e.file)], query: phrase, k: 3 });
+        const hits = await search(db, { workspaceId: "ws_corpus", documentIds: [docId(e.file)], query: phrase, k: 3 });
         expect(hits.every((h) => h.documentId === docId(e.file))).toBe(true);
         if (!hits.some((h) => collapse(h.text).includes(collapse(phrase)))) misses.push(phrase);
       }
@@ -61,12 +61,12 @@ describe("each expected phrase is in one of the top 3 hits for that phrase", () 
 
 describe("a PDF phrase's hit points at the page the phrase is on", () => {
   for (const e of entries.filter((x) => x.format === "pdf")) {
-    test(e.file, () => {
+    test(e.file, async () => {
       const doc = docs.get(e.file) as ExtractedDocument;
       for (const phrase of e.expected_phrases ?? []) {
         const pages = doc.sections.filter((s) => collapse(s.text).includes(collapse(phrase))).map((s) => s.location.page);
         expect(pages.length).toBeGreaterThan(0);
-        const hit = search(db, { workspaceId: "ws_corpus", documentIds: [docId(e.file)], query: phrase, k: 3 }).find((h) =>
+        const hit = (await search(db, { workspaceId: "ws_corpus", documentIds: [docId(e.file)], query: phrase, k: 3 })).find((h) =>
           collapse(h.text).includes(collapse(phrase)),
         );
         expect(hit).toBeDefined();

@@ -1,26 +1,34 @@
 // Retrieval test helpers: a fresh database with workspaces and document rows, and corpus extraction.
 import path from "node:path";
-import { type Db, openDb } from "../../src/db/client.ts";
-import { documents, workspaces } from "../../src/db/schema.ts";
+import { count, eq } from "drizzle-orm";
+import { type Db, openDb, tx } from "../../src/db/client.ts";
+import { chunks, documents, workspaces } from "../../src/db/schema.ts";
 import { type ExtractedDocument, extract } from "../../src/extract/index.ts";
 import { corpusBytes } from "../extract/helpers.ts";
 import { tempDir } from "../helpers.ts";
+import { testDatabaseUrl } from "../postgres.ts";
 
 export { collapse, manifest } from "../extract/helpers.ts";
 
-export function freshDb(): Db {
-  return openDb(path.join(tempDir("assay-retrieval-"), "assay.db"));
+/** A fresh, empty database: SQLite in a temp dir, or with ASSAY_TEST_DATABASE_URL a fresh PostgreSQL database. */
+export async function freshDb(): Promise<Db> {
+  return openDb((await testDatabaseUrl()) ?? path.join(tempDir("assay-retrieval-"), "assay.db"));
 }
 
-export function addWorkspace(db: Db, id: string): void {
-  db.insert(workspaces).values({ id, name: id, createdAt: 0 }).run();
+export async function addWorkspace(db: Db, id: string): Promise<void> {
+  await tx(db, (t) => t.insert(workspaces).values({ id, name: id, createdAt: 0 }));
 }
 
 /** A document row (chunks reference documents.id); the extracted content itself is not needed here. */
-export function addDocument(db: Db, workspaceId: string, id: string): void {
-  db.insert(documents)
-    .values({ id, workspaceId, filename: `${id}.txt`, objectKey: id, status: "extracted", createdAt: 0 })
-    .run();
+export async function addDocument(db: Db, workspaceId: string, id: string): Promise<void> {
+  await tx(db, (t) => t.insert(documents).values({ id, workspaceId, filename: `${id}.txt`, objectKey: id, status: "extracted", createdAt: 0 }));
+}
+
+/** How many chunks the document has (all documents without one). */
+export async function chunkCount(db: Db, documentId?: string): Promise<number> {
+  const q = db.select({ n: count() }).from(chunks);
+  const [row] = await (documentId === undefined ? q : q.where(eq(chunks.documentId, documentId)));
+  return row.n;
 }
 
 export async function extractCorpus(file: string): Promise<ExtractedDocument> {

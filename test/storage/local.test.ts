@@ -82,11 +82,11 @@ describe("LocalObjectStore", () => {
     }
   });
 
-  test("objectStore(ctx) is one store per data dir, rooted at <dataDir>/objects", () => {
-    const config = testConfig();
+  test("objectStore(ctx) is one store per data dir, rooted at <dataDir>/objects", async () => {
+    const config = await testConfig();
     const a = objectStore({ config }) as LocalObjectStore;
     expect(objectStore({ config })).toBe(a);
     expect(a.root).toBe(path.join(config.dataDir, "objects"));
-    expect(objectStore({ config: testConfig() })).not.toBe(a);
+    expect(objectStore({ config: await testConfig() })).not.toBe(a);
   });
 });

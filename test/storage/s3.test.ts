@@ -331,8 +331,8 @@ describe("moving a data folder's objects/ into a bucket", () => {
 
 describe("configuration", () => {
   const base = { ASSAY_DATA_DIR: tempDir() };
-  test("unset: the local folder store, as before", () => {
-    const config = testConfig();
+  test("unset: the local folder store, as before", async () => {
+    const config = await testConfig();
     expect(config.s3).toBeNull();
     expect(objectStore({ config })).toBeInstanceOf(LocalObjectStore);
   });

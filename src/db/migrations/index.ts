@@ -7,6 +7,7 @@ import m3 from "./0003_credit_balances.sql" with { type: "text" };
 import m4 from "./0004_queue_indexes.sql" with { type: "text" };
 import m5 from "./0005_events_drop_extra_endpoint.sql" with { type: "text" };
 import m6 from "./0006_idempotency_owner.sql" with { type: "text" };
+import m7 from "./0007_settings.sql" with { type: "text" };
 import journal from "./meta/_journal.json";
 
 export const migrationSql: Record<string, string> = {
@@ -17,5 +18,6 @@ export const migrationSql: Record<string, string> = {
   "0004_queue_indexes": m4,
   "0005_events_drop_extra_endpoint": m5,
   "0006_idempotency_owner": m6,
+  "0007_settings": m7,
 };
 export { journal };

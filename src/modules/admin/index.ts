@@ -60,27 +60,34 @@ export const adminRoutes = (ctx: Context) =>
     .use(authGuard(ctx))
     .post(
       "/credits",
-      ({ body }) => {
+      async ({ body }) => {
         // A field given but empty names itself, not the other one.
         for (const field of ["workspace_id", "email"] as const) {
           if (body[field] !== undefined && !body[field]?.trim()) throw new ApiError(400, "validation_error", `${field} must not be empty`, field);
         }
         let workspaceId = body.workspace_id;
         if (!workspaceId && body.email) {
-          const user = findUserByEmail(ctx.db, body.email);
+          const user = await findUserByEmail(ctx.db, body.email);
           if (!user) throw new ApiError(404, "not_found", `No user with email ${body.email}`);
           workspaceId = user.workspaceId;
         }
         if (!workspaceId) throw new ApiError(400, "validation_error", "give workspace_id or email", "workspace_id");
-        if (!ctx.db.select({ id: workspaces.id }).from(workspaces).where(eq(workspaces.id, workspaceId)).get()) {
-          throw new ApiError(404, "not_found", `No workspace ${workspaceId}`);
-        }
-        tx(ctx.db, () => grantCredits(ctx.db, ctx.clock, workspaceId, body.amount, body.kind ?? "regular", "admin", body.note));
-        return getBalance(ctx.db, workspaceId);
+        const id = workspaceId;
+        return tx(
+          ctx.db,
+          async (t) => {
+            if ((await t.select({ id: workspaces.id }).from(workspaces).where(eq(workspaces.id, id)).limit(1)).length === 0) {
+              throw new ApiError(404, "not_found", `No workspace ${id}`);
+            }
+            await grantCredits(t, ctx.clock, id, body.amount, body.kind ?? "regular", "admin", body.note);
+            return getBalance(t, id);
+          },
+          { lock: id },
+        );
       },
       { auth: "admin", body: GrantBody, response: { 200: Balance }, detail: { summary: "Grant (or debit) a workspace's credits" } },
     )
-    .get("/users", ({ query }) => listPage(ctx.db, ctx.config.secret, users, {}, query, toAdminUser), {
+    .get("/users", async ({ query }) => listPage(ctx.db, ctx.config.secret, users, {}, query, toAdminUser), {
       auth: "admin",
       query: t.Object(ListQuery),
       response: { 200: Page(AdminUser) },
@@ -105,15 +112,16 @@ export const adminRoutes = (ctx: Context) =>
     )
     .patch(
       "/users/:user_id",
-      ({ body, params }) => {
-        const updated = tx(ctx.db, () => {
-          const user = ctx.db.select().from(users).where(eq(users.id, params.user_id)).get();
+      async ({ body, params }) => {
+        const updated = await tx(ctx.db, async (t) => {
+          const [user] = await t.select().from(users).where(eq(users.id, params.user_id)).limit(1);
           if (!user) throw new ApiError(404, "not_found", `No user ${params.user_id}`);
           if (user.role === "admin" && body.role !== "admin") {
-            const admins = ctx.db.select({ id: users.id }).from(users).where(eq(users.role, "admin")).all().length;
+            const admins = (await t.select({ id: users.id }).from(users).where(eq(users.role, "admin"))).length;
             if (admins <= 1) throw new ApiError(409, "invalid_state", "This is the last administrator; make another one first");
           }
-          return ctx.db.update(users).set({ role: body.role }).where(eq(users.id, user.id)).returning().get();
+          const [row] = await t.update(users).set({ role: body.role }).where(eq(users.id, user.id)).returning();
+          return row;
         });
         return toAdminUser(updated as typeof users.$inferSelect);
       },
@@ -124,7 +132,7 @@ export const adminRoutes = (ctx: Context) =>
         detail: routeDocs({ summary: "Change a user's role (the last administrator stays one)", "x-errors": ["404", "409"] }),
       },
     )
-    .post("/runs/:run_id/refund", ({ params }) => runJson(ctx, refundRun(ctx, params.run_id)), {
+    .post("/runs/:run_id/refund", async ({ params }) => runJson(ctx, await refundRun(ctx, params.run_id)), {
       auth: "admin",
       response: { 200: Run },
       detail: routeDocs({ summary: "Refund a succeeded run: it becomes refunded and its charged credits return", "x-errors": ["409"] }),

@@ -26,12 +26,12 @@ export const authRoutes = (ctx: Context) => {
     .post(
       "/setup",
       async ({ body, set }) => {
-        if (hasUsers(ctx.db)) throw new ApiError(403, "setup_closed", "Setup is done: a user exists. Log in instead");
+        if (await hasUsers(ctx.db)) throw new ApiError(403, "setup_closed", "Setup is done: a user exists. Log in instead");
         if (!ctx.runtime.setup.consume(body.token, ctx.clock.now())) {
           throw new ApiError(401, "invalid_setup_token", "This setup link is not valid (expired, used, or from before a restart)");
         }
         const user = await createUser(ctx.db, ctx.clock, ctx.config, { email: body.email, password: body.password, role: "admin" });
-        const { token, expiresAt } = startSession(ctx.db, ctx.clock, user);
+        const { token, expiresAt } = await startSession(ctx.db, ctx.clock, user);
         set.status = 201;
         return { token, token_type: "Bearer" as const, expires_at: new Date(expiresAt).toISOString(), user: toUserJson(user) };
       },
@@ -47,17 +47,17 @@ export const authRoutes = (ctx: Context) => {
     )
     .post(
       "/logout",
-      ({ auth }) => {
-        if (auth.kind === "session") revokeSession(ctx.db, ctx.clock, auth.token);
+      async ({ auth }) => {
+        if (auth.kind === "session") await revokeSession(ctx.db, ctx.clock, auth.token);
         return { revoked: true as const };
       },
       { auth: "session", response: { 200: t.Object({ revoked: t.Literal(true) }) }, detail: { summary: "Revoke the presented session" } },
     )
     .get(
       "/me",
-      ({ auth }) => {
-        const user = ctx.db.select().from(users).where(eq(users.id, auth.userId)).get();
-        const ws = ctx.db.select().from(workspaces).where(eq(workspaces.id, auth.workspaceId)).get();
+      async ({ auth }) => {
+        const [user] = await ctx.db.select().from(users).where(eq(users.id, auth.userId)).limit(1);
+        const [ws] = await ctx.db.select().from(workspaces).where(eq(workspaces.id, auth.workspaceId)).limit(1);
         if (!user || !ws) throw new ApiError(401, "unauthenticated", "This user no longer exists");
         return {
           user: toUserJson(user),

@@ -9,7 +9,7 @@ import { ApiError } from "../../http/errors";
 import type { Clock } from "../../lib/clock";
 import { base62, newId, sha256Hex } from "../../lib/ids";
 import type { Logger } from "../../lib/log";
-import { type KeyCache, type RateWindow, rateLimit } from "../keys/service";
+import { type CachedKey, type KeyCache, type RateWindow, rateLimit } from "../keys/service";
 import { grantCredits } from "../usage/service";
 import type { LoginThrottle } from "./throttle";
 
@@ -22,7 +22,7 @@ function normalizeEmail(email: string): string {
   return email.trim().toLowerCase();
 }
 
-/** Creates a user with a workspace of its own, credited with ASSAY_INITIAL_CREDITS. */
+/** Creates a user with a workspace of its own, credited with ASSAY_INITIAL_CREDITS. In its own transaction (a savepoint when `db` is a transaction's handle). */
 export async function createUser(
   db: Db,
   clock: Clock,
@@ -35,13 +35,13 @@ export async function createUser(
     throw new ApiError(400, "validation_error", "password must be at least 8 characters", "password");
   }
   const passwordHash = input.password != null ? await Bun.password.hash(input.password, { algorithm: "argon2id" }) : null;
-  return tx(db, () => {
-    if (db.select({ id: users.id }).from(users).where(eq(users.email, email)).get()) {
+  return tx(db, async (t) => {
+    if ((await t.select({ id: users.id }).from(users).where(eq(users.email, email)).limit(1)).length > 0) {
       throw new ApiError(409, "conflict", "a user with this email already exists", "email");
     }
     const now = clock.now();
     const workspaceId = newId("ws");
-    db.insert(workspaces).values({ id: workspaceId, name: email, createdAt: now }).run();
+    await t.insert(workspaces).values({ id: workspaceId, name: email, createdAt: now });
     const row: UserRow = {
       id: newId("usr"),
       workspaceId,
@@ -51,29 +51,30 @@ export async function createUser(
       oidcSub: input.oidcSub ?? null,
       createdAt: now,
     };
-    db.insert(users).values(row).run();
-    if (config.initialCredits > 0) grantCredits(db, clock, workspaceId, config.initialCredits, "regular", "grant", "initial credits");
+    await t.insert(users).values(row);
+    if (config.initialCredits > 0) await grantCredits(t, clock, workspaceId, config.initialCredits, "regular", "grant", "initial credits");
     return row;
   });
 }
 
-export function findUserByEmail(db: Db, email: string): UserRow | undefined {
-  return db
+export async function findUserByEmail(db: Db, email: string): Promise<UserRow | undefined> {
+  const [user] = await db
     .select()
     .from(users)
     .where(eq(users.email, normalizeEmail(email)))
-    .get();
+    .limit(1);
+  return user;
 }
 
 /** True once any user exists (the first-run message is printed until then). */
-export function hasUsers(db: Db): boolean {
-  return db.select({ id: users.id }).from(users).limit(1).get() !== undefined;
+export async function hasUsers(db: Db): Promise<boolean> {
+  return (await db.select({ id: users.id }).from(users).limit(1)).length > 0;
 }
 
 /** ASSAY_ADMIN_EMAIL/PASSWORD: create that admin at start if absent (an existing user is left as it is). */
 export async function ensureAdmin(db: Db, clock: Clock, config: Config): Promise<void> {
   if (!config.adminEmail || !config.adminPassword) return;
-  if (findUserByEmail(db, config.adminEmail)) return;
+  if (await findUserByEmail(db, config.adminEmail)) return;
   await createUser(db, clock, config, { email: config.adminEmail, password: config.adminPassword, role: "admin" });
 }
 
@@ -84,7 +85,7 @@ let dummyHash: Promise<string> | null = null;
 export async function login(db: Db, clock: Clock, throttle: LoginThrottle, input: { email: string; password: string; address: string }) {
   const key = normalizeEmail(input.email);
   const attempt = throttle.begin(key, input.address, clock.now());
-  const user = findUserByEmail(db, input.email);
+  const user = await findUserByEmail(db, input.email);
   dummyHash ??= Bun.password.hash(base62(16), { algorithm: "argon2id" });
   const ok = await Bun.password.verify(input.password, user?.passwordHash ?? (await dummyHash));
   if (!user?.passwordHash || !ok) throw new ApiError(401, "invalid_credentials", "Email or password is incorrect");
@@ -93,31 +94,31 @@ export async function login(db: Db, clock: Clock, throttle: LoginThrottle, input
 }
 
 /** A new session for a user whose credentials were just checked (a login, or the first-run setup). */
-export function startSession(db: Db, clock: Clock, user: UserRow) {
+export async function startSession(db: Db, clock: Clock, user: UserRow) {
   const token = `sess_${base62(40)}`;
   const now = clock.now();
   const expiresAt = now + SESSION_TTL_MS;
-  db.insert(sessions)
-    .values({ tokenHash: sha256Hex(token), userId: user.id, expiresAt, createdAt: now })
-    .run();
+  await tx(db, (t) => t.insert(sessions).values({ tokenHash: sha256Hex(token), userId: user.id, expiresAt, createdAt: now }));
   return { token, user, expiresAt };
 }
 
-function sessionUser(db: Db, clock: Clock, token: string): UserRow | undefined {
-  const row = db
+async function sessionUser(db: Db, clock: Clock, token: string): Promise<UserRow | undefined> {
+  const [row] = await db
     .select({ user: users })
     .from(sessions)
     .innerJoin(users, eq(users.id, sessions.userId))
     .where(and(eq(sessions.tokenHash, sha256Hex(token)), isNull(sessions.revokedAt), gt(sessions.expiresAt, clock.now())))
-    .get();
+    .limit(1);
   return row?.user;
 }
 
-export function revokeSession(db: Db, clock: Clock, token: string): void {
-  db.update(sessions)
-    .set({ revokedAt: clock.now() })
-    .where(eq(sessions.tokenHash, sha256Hex(token)))
-    .run();
+export async function revokeSession(db: Db, clock: Clock, token: string): Promise<void> {
+  await tx(db, (t) =>
+    t
+      .update(sessions)
+      .set({ revokedAt: clock.now() })
+      .where(eq(sessions.tokenHash, sha256Hex(token))),
+  );
 }
 
 export function toUserJson(user: UserRow) {
@@ -188,16 +189,19 @@ interface OidcClaims {
  * placeholder address instead.
  */
 async function oidcUser(db: Db, clock: Clock, config: Config, claims: OidcClaims): Promise<UserRow> {
-  const existing = db.select().from(users).where(eq(users.oidcSub, claims.sub)).get();
+  const bySub = async () => (await db.select().from(users).where(eq(users.oidcSub, claims.sub)).limit(1))[0];
+  const existing = await bySub();
   if (existing) return existing;
   const verifiedEmail = claims.email && claims.emailVerified ? claims.email : null;
-  const local = verifiedEmail ? findUserByEmail(db, verifiedEmail) : undefined;
+  const local = verifiedEmail ? await findUserByEmail(db, verifiedEmail) : undefined;
   if (local && local.oidcSub === null) {
-    db.update(users)
-      .set({ oidcSub: claims.sub })
-      .where(and(eq(users.id, local.id), isNull(users.oidcSub)))
-      .run();
-    const linked = db.select().from(users).where(eq(users.oidcSub, claims.sub)).get();
+    await tx(db, (t) =>
+      t
+        .update(users)
+        .set({ oidcSub: claims.sub })
+        .where(and(eq(users.id, local.id), isNull(users.oidcSub))),
+    );
+    const linked = await bySub();
     if (linked) return linked;
   }
   const email = verifiedEmail && !local ? verifiedEmail : `${sha256Hex(claims.sub).slice(0, 16)}@oidc.invalid`;
@@ -205,7 +209,7 @@ async function oidcUser(db: Db, clock: Clock, config: Config, claims: OidcClaims
     return await createUser(db, clock, config, { email, oidcSub: claims.sub });
   } catch (err) {
     // Two first requests at once: the other one created the user.
-    const again = db.select().from(users).where(eq(users.oidcSub, claims.sub)).get();
+    const again = await bySub();
     if (again) return again;
     throw err;
   }
@@ -262,27 +266,32 @@ export function authenticator({ db, clock, config, keys, oidc }: AuthenticatorDe
     limitSession(token, clock.now(), headers);
     return sessionCaller(await oidcUser(db, clock, config, claims), token, need);
   };
+  const viaKey = (key: CachedKey | null, need: AuthNeed, now: number, headers: Record<string, unknown>): Auth => {
+    if (!key) throw unauthenticated();
+    if (need === "session" || need === "admin") {
+      throw new ApiError(401, "session_required", "This endpoint needs a user session (POST /v1/auth/login), not an API key");
+    }
+    limitRate(key, config.defaultRpm, now, headers);
+    if (need !== "any" && !key.scopes.has(need)) {
+      throw new ApiError(403, "insufficient_scope", `This API key lacks the scope ${need}`);
+    }
+    keys.touch(key, now);
+    return { kind: "key", workspaceId: key.workspaceId, userId: key.userId, keyId: key.id, mode: key.mode, scopes: key.scopes };
+  };
+  const viaSession = async (token: string, need: AuthNeed, now: number, headers: Record<string, unknown>): Promise<Auth> => {
+    const user = await sessionUser(db, clock, token);
+    if (!user) throw unauthenticated();
+    limitSession(token, now, headers);
+    return sessionCaller(user, token, need);
+  };
   return (token, need, headers) => {
     const now = clock.now();
     if (token.startsWith("svc_")) {
+      // A key in the cache answers synchronously (the hot path); one not cached (or stale) is read from the database.
       const key = keys.get(token, now);
-      if (!key) throw unauthenticated();
-      if (need === "session" || need === "admin") {
-        throw new ApiError(401, "session_required", "This endpoint needs a user session (POST /v1/auth/login), not an API key");
-      }
-      limitRate(key, config.defaultRpm, now, headers);
-      if (need !== "any" && !key.scopes.has(need)) {
-        throw new ApiError(403, "insufficient_scope", `This API key lacks the scope ${need}`);
-      }
-      keys.touch(key, now);
-      return { kind: "key", workspaceId: key.workspaceId, userId: key.userId, keyId: key.id, mode: key.mode, scopes: key.scopes };
+      return key instanceof Promise ? key.then((k) => viaKey(k, need, now, headers)) : viaKey(key, need, now, headers);
     }
-    if (token.startsWith("sess_")) {
-      const user = sessionUser(db, clock, token);
-      if (!user) throw unauthenticated();
-      limitSession(token, now, headers);
-      return sessionCaller(user, token, need);
-    }
+    if (token.startsWith("sess_")) return viaSession(token, need, now, headers);
     if (oidc && token.split(".").length === 3) return viaOidc(oidc, token, need, headers);
     throw unauthenticated();
   };

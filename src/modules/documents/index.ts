@@ -11,8 +11,8 @@ export const documentRoutes = (ctx: Context) =>
     .use(authGuard(ctx))
     .post(
       "",
-      ({ auth, body }) => {
-        const { row, upload } = createPendingDocument(ctx, {
+      async ({ auth, body }) => {
+        const { row, upload } = await createPendingDocument(ctx, {
           workspaceId: auth.workspaceId,
           filename: body.filename,
           mimeType: body.mime_type,
@@ -42,12 +42,12 @@ export const documentRoutes = (ctx: Context) =>
           "415 unsupported_media_type for a format Assay does not read; 422 unprocessable_document for a corrupt or encrypted file (answered again on every later call).",
       },
     })
-    .get("/:document_id", ({ auth, params }) => toDocumentJson(getDocument(ctx.db, auth.workspaceId, params.document_id)), {
+    .get("/:document_id", async ({ auth, params }) => toDocumentJson(await getDocument(ctx.db, auth.workspaceId, params.document_id)), {
       auth: "documents:write",
       response: { 200: Document },
       detail: { summary: "Get an input document", description: "Needs the scope documents:write, like the other document endpoints." },
     })
-    .get("/:document_id/text", ({ auth, params }) => documentText(ctx.db, auth.workspaceId, params.document_id), {
+    .get("/:document_id/text", async ({ auth, params }) => documentText(ctx.db, auth.workspaceId, params.document_id), {
       auth: "documents:write",
       response: { 200: DocumentText, 404: ErrorBody, 409: ErrorBody },
       detail: {

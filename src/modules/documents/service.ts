@@ -2,7 +2,7 @@
 import { and, eq } from "drizzle-orm";
 import mime from "mime-types";
 import type { Context } from "../../context";
-import type { Db } from "../../db/client";
+import { type Db, tx } from "../../db/client";
 import { documents } from "../../db/schema";
 import { ExtractError, type ExtractedDocument, extractInWorker } from "../../extract";
 import { ApiError } from "../../http/errors";
@@ -76,8 +76,15 @@ function newDocumentRow(
   };
 }
 
-/** Inserts a pending document and signs the URL its bytes go to (at most size_bytes, with the declared type). */
-export function createPendingDocument(ctx: Context, input: NewUpload): { row: DocumentRow; upload: SignedUrl & { contentType: string } } {
+/**
+ * Inserts a pending document and signs the URL its bytes go to (at most size_bytes, with the declared type). `db`: the
+ * handle of the caller's transaction when there is one (the insert joins it), else ctx.db.
+ */
+export async function createPendingDocument(
+  ctx: Context,
+  input: NewUpload,
+  db: Db = ctx.db,
+): Promise<{ row: DocumentRow; upload: SignedUrl & { contentType: string } }> {
   const filename = checkFilename(input.filename);
   const contentType = resolveMimeType(filename, input.mimeType);
   checkSize(input.sizeBytes);
@@ -90,29 +97,30 @@ export function createPendingDocument(ctx: Context, input: NewUpload): { row: Do
     size: input.sizeBytes ?? null,
     status: "pending",
   });
-  ctx.db.insert(documents).values(row).run();
+  await tx(db, (t) => t.insert(documents).values(row));
   const upload = signedUploadUrl(ctx, row.objectKey, { contentType, maxBytes: input.sizeBytes ?? MAX_OBJECT_BYTES, declaredSize: input.sizeBytes });
   return { row, upload: { ...upload, contentType } };
 }
 
 /** A document of the workspace, or 404. */
-function findDocument(db: Db, workspaceId: string, id: string): DocumentRow | undefined {
-  return db
+async function findDocument(db: Db, workspaceId: string, id: string): Promise<DocumentRow | undefined> {
+  const [row] = await db
     .select()
     .from(documents)
     .where(and(eq(documents.id, id), eq(documents.workspaceId, workspaceId)))
-    .get();
+    .limit(1);
+  return row;
 }
 
-export function getDocument(db: Db, workspaceId: string, id: string): DocumentRow {
-  const row = findDocument(db, workspaceId, id);
+export async function getDocument(db: Db, workspaceId: string, id: string): Promise<DocumentRow> {
+  const row = await findDocument(db, workspaceId, id);
   if (!row) throw new ApiError(404, "not_found", `No document ${id}`);
   return row;
 }
 
 /** A document's extracted text as DocumentText; 409 invalid_state before its text is extracted. */
-export function documentText(db: Db, workspaceId: string, id: string) {
-  const row = getDocument(db, workspaceId, id);
+export async function documentText(db: Db, workspaceId: string, id: string) {
+  const row = await getDocument(db, workspaceId, id);
   if (row.status !== "extracted" || !row.extracted) {
     throw new ApiError(409, "invalid_state", `Document ${id} has no text yet: complete its upload first`);
   }
@@ -120,8 +128,8 @@ export function documentText(db: Db, workspaceId: string, id: string) {
 }
 
 /** The document if it belongs to the workspace and its text is extracted; null otherwise (the caller decides the error). */
-export function getCompletedDocument(db: Db, workspaceId: string, id: string): DocumentRow | null {
-  const row = findDocument(db, workspaceId, id);
+export async function getCompletedDocument(db: Db, workspaceId: string, id: string): Promise<DocumentRow | null> {
+  const row = await findDocument(db, workspaceId, id);
   return row && row.status === "extracted" ? row : null;
 }
 
@@ -163,9 +171,10 @@ async function extractMeasured(ctx: Context, bytes: Uint8Array, row: DocumentRow
   }
 }
 
-/** The update that records a successful extraction; run it inside the caller's transaction when there is one. */
-export function markExtracted(db: Db, id: string, doc: ExtractedDocument, size: number): void {
-  db.update(documents)
+/** The update that records a successful extraction. Call inside a transaction: `db` is its handle. */
+export async function markExtracted(db: Db, id: string, doc: ExtractedDocument, size: number): Promise<void> {
+  await db
+    .update(documents)
     .set({
       status: "extracted",
       extracted: doc,
@@ -175,15 +184,15 @@ export function markExtracted(db: Db, id: string, doc: ExtractedDocument, size: 
       sizeBytes: size,
       error: null,
     })
-    .where(eq(documents.id, id))
-    .run();
+    .where(eq(documents.id, id));
 }
 
-export function markFailed(db: Db, id: string, err: ExtractError, size: number | null): void {
-  db.update(documents)
+/** The update that records a failed extraction. Call inside a transaction: `db` is its handle. */
+export async function markFailed(db: Db, id: string, err: ExtractError, size: number | null): Promise<void> {
+  await db
+    .update(documents)
     .set({ status: "failed", error: JSON.stringify({ code: err.code, message: err.message }), ...(size === null ? {} : { sizeBytes: size }) })
-    .where(eq(documents.id, id))
-    .run();
+    .where(eq(documents.id, id));
 }
 
 function asApiError(err: ExtractError, prefix = ""): ApiError {
@@ -235,17 +244,18 @@ export async function checkStoredUpload(ctx: Context, row: DocumentRow): Promise
  * saved 415/422 again, and one whose bytes have not arrived is 409 invalid_state.
  */
 export async function completeDocument(ctx: Context, workspaceId: string, id: string): Promise<DocumentRow> {
-  const row = getDocument(ctx.db, workspaceId, id);
+  const row = await getDocument(ctx.db, workspaceId, id);
   if (row.status === "extracted") return row;
   if (row.status === "failed") throw extractFailure(row);
   const size = await checkStoredUpload(ctx, row);
   if (size === null) throw new ApiError(409, "invalid_state", "The file has not been uploaded yet: PUT it to upload_url first");
   try {
+    // Extracted outside the transaction: only the bookkeeping holds the writer.
     const { doc, size: read } = await extractStored(ctx, row);
-    markExtracted(ctx.db, row.id, doc, read);
+    await tx(ctx.db, (t) => markExtracted(t, row.id, doc, read));
   } catch (err) {
     if (!(err instanceof ExtractError)) throw err;
-    markFailed(ctx.db, row.id, err, size);
+    await tx(ctx.db, (t) => markFailed(t, row.id, err, size));
     throw asApiError(err);
   }
   return getDocument(ctx.db, workspaceId, id);
@@ -267,7 +277,7 @@ export async function storeUploadedDocument(
   const id = newId("doc");
   const { size } = await objectStore(ctx).put(objectKey(input.workspaceId, id), input.stream, { maxBytes: MAX_OBJECT_BYTES });
   const row = { ...newDocumentRow(ctx, { id, workspaceId: input.workspaceId, filename, mimeType, size, status: "uploaded" }), sizeBytes: size };
-  ctx.db.insert(documents).values(row).run();
+  await tx(ctx.db, (t) => t.insert(documents).values(row));
   return row;
 }
 
@@ -283,10 +293,10 @@ export async function createDocumentFromBytes(
   const row = await storeUploadedDocument(ctx, { ...input, stream: bytesStream(input.bytes) });
   try {
     const doc = await extractMeasured(ctx, input.bytes, row);
-    markExtracted(ctx.db, row.id, doc, input.bytes.length);
+    await tx(ctx.db, (t) => markExtracted(t, row.id, doc, input.bytes.length));
   } catch (err) {
     if (!(err instanceof ExtractError)) throw err;
-    markFailed(ctx.db, row.id, err, input.bytes.length);
+    await tx(ctx.db, (t) => markFailed(t, row.id, err, input.bytes.length));
     throw asApiError(err, `${row.filename}: `);
   }
   return getDocument(ctx.db, input.workspaceId, row.id);
@@ -295,9 +305,9 @@ export async function createDocumentFromBytes(
 /** Removes documents made for a request that then failed (the legacy multipart run form): rows and stored files. */
 export async function discardDocuments(ctx: Context, workspaceId: string, ids: string[]): Promise<void> {
   for (const id of ids) {
-    const row = findDocument(ctx.db, workspaceId, id);
+    const row = await findDocument(ctx.db, workspaceId, id);
     if (!row) continue;
-    ctx.db.delete(documents).where(eq(documents.id, id)).run();
+    await tx(ctx.db, (t) => t.delete(documents).where(eq(documents.id, id)));
     await objectStore(ctx).delete(row.objectKey);
   }
 }

@@ -2,9 +2,11 @@
 
 import { unlinkSync, writeFileSync } from "node:fs";
 import path from "node:path";
+import { sql } from "drizzle-orm";
 import { Elysia, t } from "elysia";
 import pkg from "../../../package.json";
 import type { Context } from "../../context";
+import { dialectOf, row } from "../../db/client";
 
 const Check = t.Object({ status: t.Union([t.Literal("ok"), t.Literal("fail")]), latency_ms: t.Number(), error: t.Optional(t.String()) });
 
@@ -18,10 +20,10 @@ const Health = t.Object(
   { title: "Health" },
 );
 
-function check(fn: () => void) {
+async function check(fn: () => void | Promise<void>) {
   const start = performance.now();
   try {
-    fn();
+    await fn();
     return { status: "ok" as const, latency_ms: Math.round((performance.now() - start) * 100) / 100 };
   } catch (err) {
     // Only the error's class of failure, never a path or SQL.
@@ -36,12 +38,14 @@ function check(fn: () => void) {
 export const healthRoutes = (ctx: Context) =>
   new Elysia({ prefix: "/v1", tags: ["Health"] }).get(
     "/health",
-    () => {
-      const database = check(() => {
-        const row = ctx.db.$client.query("SELECT count(*) AS n FROM __drizzle_migrations").get() as { n: number } | null;
-        if (!row || row.n < 1) throw Object.assign(new Error("no migrations"), { code: "not_migrated" });
+    async () => {
+      const database = await check(async () => {
+        // drizzle keeps its bookkeeping table in the schema "drizzle" on PostgreSQL, in the main database on SQLite.
+        const table = dialectOf(ctx.db) === "postgres" ? sql`drizzle.__drizzle_migrations` : sql`__drizzle_migrations`;
+        const applied = await row<{ n: number }>(ctx.db, sql`SELECT CAST(count(*) AS INTEGER) AS n FROM ${table}`);
+        if (!applied || Number(applied.n) < 1) throw Object.assign(new Error("no migrations"), { code: "not_migrated" });
       });
-      const data_dir = check(() => {
+      const data_dir = await check(() => {
         const probe = path.join(ctx.config.dataDir, `.health-${process.pid}`);
         writeFileSync(probe, "ok");
         unlinkSync(probe);

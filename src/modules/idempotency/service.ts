@@ -3,7 +3,7 @@
 import os from "node:os";
 import { and, eq, sql } from "drizzle-orm";
 import type { Context } from "../../context";
-import { type Db, prepared, tx } from "../../db/client";
+import { type Db, exec, prepared, tx } from "../../db/client";
 import { idempotencyKeys } from "../../db/schema";
 import { ApiError } from "../../http/errors";
 import { sha256Hex } from "../../lib/ids";
@@ -32,11 +32,11 @@ interface Result {
 
 /**
  * The key a request holds while it executes. `store` must be called inside the transaction that commits the
- * request's effect (the run, its credit hold): the effect and its stored response then exist together or not at all,
- * so a crash can never leave an effect whose key a retry would execute again.
+ * request's effect (the run, its credit hold), with that transaction's handle `t`: the effect and its stored response
+ * then exist together or not at all, so a crash can never leave an effect whose key a retry would execute again.
  */
 export interface Reservation {
-  store(status: number, body: unknown): void;
+  store(t: Db, status: number, body: unknown): Promise<void>;
 }
 
 /**
@@ -54,24 +54,21 @@ export async function withIdempotency(
   if (!key.trim() || key.length > 255) throw new ApiError(400, "validation_error", "Idempotency-Key must be 1 to 255 characters", "Idempotency-Key");
   const id = sha256Hex(`${scope.credential}\n${scope.method}\n${scope.path}\n${key}`);
   const { db, clock } = ctx;
-  const statements = keyStatements(db);
-  const existing = tx(db, () => {
+  const existing = await tx(db, async (t) => {
     const now = clock.now();
-    const row = statements.find.get({ scope: id });
+    const [row] = await findKey(t, id);
     // A key held in progress past its lease belongs to a request whose process died: nothing was committed for it.
     const abandoned = row?.status === "in_progress" && (row.lockedUntil ?? 0) <= now;
     if (row && now - row.createdAt < IDEMPOTENCY_RETENTION_MS && !abandoned) return row;
-    if (row) db.delete(idempotencyKeys).where(eq(idempotencyKeys.scope, id)).run();
-    db.insert(idempotencyKeys)
-      .values({
-        scope: id,
-        requestHash: scope.requestHash,
-        status: "in_progress",
-        createdAt: now,
-        owner: OWNER,
-        lockedUntil: now + IN_PROGRESS_LEASE_MS,
-      })
-      .run();
+    if (row) await t.delete(idempotencyKeys).where(eq(idempotencyKeys.scope, id));
+    await t.insert(idempotencyKeys).values({
+      scope: id,
+      requestHash: scope.requestHash,
+      status: "in_progress",
+      createdAt: now,
+      owner: OWNER,
+      lockedUntil: now + IN_PROGRESS_LEASE_MS,
+    });
     return null;
   });
   if (existing) {
@@ -85,9 +82,9 @@ export async function withIdempotency(
   }
   let committed: string | null = null;
   const reservation: Reservation = {
-    store: (status, body) => {
+    store: async (t, status, body) => {
       committed = JSON.stringify({ status, body });
-      store(ctx, id, { status, body });
+      await store(t, id, { status, body });
     },
   };
   let result: Result;
@@ -96,45 +93,57 @@ export async function withIdempotency(
   } catch (err) {
     // Only successes are kept: a request that failed (402, 409, 5xx …) may be retried with the same key. A key whose
     // response was already committed with its effect stays: the effect exists, so a retry must replay, not redo it.
-    db.delete(idempotencyKeys)
-      .where(and(eq(idempotencyKeys.scope, id), eq(idempotencyKeys.status, "in_progress")))
-      .run();
+    await tx(db, (t) => t.delete(idempotencyKeys).where(and(eq(idempotencyKeys.scope, id), eq(idempotencyKeys.status, "in_progress"))));
     throw err;
   }
   // The final answer (a sync run's 200 once it finished) replaces what was committed with the effect; an async
   // request's answer is the one committed already, and is not written twice.
-  if (committed !== JSON.stringify({ status: result.status, body: result.body })) store(ctx, id, result);
+  if (committed !== JSON.stringify({ status: result.status, body: result.body })) await tx(db, (t) => store(t, id, result));
   return { ...result, replayed: false };
 }
 
-function store(ctx: Context, id: string, result: Result) {
-  keyStatements(ctx.db).store.run({ scope: id, status: result.status, body: JSON.stringify(result.body) });
+// The statements every idempotent request runs, prepared once per database (or transaction handle).
+
+function findKey(db: Db, id: string) {
+  return prepared(
+    db,
+    "idempotency-key-find",
+    () =>
+      db
+        .select()
+        .from(idempotencyKeys)
+        .where(eq(idempotencyKeys.scope, sql.placeholder("scope"))),
+    {
+      scope: id,
+    },
+  );
 }
 
-/** The statements every idempotent request runs, prepared once per database. */
-const keyStatements = (db: Db) =>
-  prepared(db, "idempotency-keys", () => ({
-    find: db
-      .select()
-      .from(idempotencyKeys)
-      .where(eq(idempotencyKeys.scope, sql.placeholder("scope")))
-      .prepare(),
-    store: db
-      .update(idempotencyKeys)
-      .set({
-        status: "done",
-        responseStatus: sql`${sql.placeholder("status")}`,
-        responseBody: sql`${sql.placeholder("body")}`,
-        owner: null,
-        lockedUntil: null,
-      })
-      .where(eq(idempotencyKeys.scope, sql.placeholder("scope")))
-      .prepare(),
-  }));
+/** Writes the stored response; `t` is the handle of the transaction it belongs to. */
+async function store(t: Db, id: string, result: Result): Promise<void> {
+  await prepared(
+    t,
+    "idempotency-key-store",
+    () =>
+      t
+        .update(idempotencyKeys)
+        .set({
+          status: "done",
+          responseStatus: sql`${sql.placeholder("status")}`,
+          responseBody: sql`${sql.placeholder("body")}`,
+          owner: null,
+          lockedUntil: null,
+        })
+        .where(eq(idempotencyKeys.scope, sql.placeholder("scope"))),
+    { scope: id, status: result.status, body: JSON.stringify(result.body) },
+  );
+}
 
-/** Cleanup job: forget keys older than the retention. */
-export function purgeIdempotencyKeys(ctx: Context): number {
-  return ctx.db.$client.run("DELETE FROM idempotency_keys WHERE created_at < ?", [ctx.clock.now() - IDEMPOTENCY_RETENTION_MS]).changes;
+/** Cleanup job: forget keys older than the retention. Answers how many were deleted. */
+export async function purgeIdempotencyKeys(ctx: Context): Promise<number> {
+  const cutoff = ctx.clock.now() - IDEMPOTENCY_RETENTION_MS;
+  // Raw for the count of deleted rows, which the query builder answers differently on each backend.
+  return tx(ctx.db, (t) => exec(t, sql`DELETE FROM idempotency_keys WHERE created_at < ${cutoff}`));
 }
 
 /**
@@ -143,17 +152,20 @@ export function purgeIdempotencyKeys(ctx: Context): number {
  * Gone: a process of this host that no longer runs, or (any host) a lease that has run out. Keys held by live
  * processes sharing the database are left alone.
  */
-export function releaseInterruptedKeys(ctx: Context): number {
-  const held = ctx.db.$client.query("SELECT scope, owner, locked_until AS lockedUntil FROM idempotency_keys WHERE status = 'in_progress'").all() as {
-    scope: string;
-    owner: string | null;
-    lockedUntil: number | null;
-  }[];
-  const now = ctx.clock.now();
-  const gone = held.filter((k) => k.owner !== OWNER && (k.owner === null || (k.lockedUntil ?? 0) <= now || deadHere(k.owner)));
-  const release = ctx.db.$client.prepare("DELETE FROM idempotency_keys WHERE scope = ? AND status = 'in_progress'");
-  for (const k of gone) release.run(k.scope);
-  return gone.length;
+export async function releaseInterruptedKeys(ctx: Context): Promise<number> {
+  // Read and released in one transaction: a key taken over meanwhile by another process is not freed under it.
+  return tx(ctx.db, async (t) => {
+    const held = await t
+      .select({ scope: idempotencyKeys.scope, owner: idempotencyKeys.owner, lockedUntil: idempotencyKeys.lockedUntil })
+      .from(idempotencyKeys)
+      .where(eq(idempotencyKeys.status, "in_progress"));
+    const now = ctx.clock.now();
+    const gone = held.filter((k) => k.owner !== OWNER && (k.owner === null || (k.lockedUntil ?? 0) <= now || deadHere(k.owner)));
+    for (const k of gone) {
+      await t.delete(idempotencyKeys).where(and(eq(idempotencyKeys.scope, k.scope), eq(idempotencyKeys.status, "in_progress")));
+    }
+    return gone.length;
+  });
 }
 
 /** The owner ran on this host and its process no longer exists (or is not the one that took the key). */

@@ -9,17 +9,17 @@ import { createKey, listKeys, revokeKey, toApiKeySummary } from "./service";
 export const keyRoutes = (ctx: Context) =>
   new Elysia({ prefix: "/v1/keys", tags: ["API keys"] })
     .use(authGuard(ctx))
-    .get("", ({ auth }) => ({ data: listKeys(ctx.db, auth.workspaceId).map(toApiKeySummary) }), {
+    .get("", async ({ auth }) => ({ data: (await listKeys(ctx.db, auth.workspaceId)).map(toApiKeySummary) }), {
       auth: "session",
       response: { 200: t.Object({ data: t.Array(ApiKeySummary) }), 401: ErrorBody },
       detail: { summary: "List API keys" },
     })
     .post(
       "",
-      ({ auth, body, status }) =>
+      async ({ auth, body, status }) =>
         status(
           201,
-          createKey(ctx.db, ctx.clock, {
+          await createKey(ctx.db, ctx.clock, {
             workspaceId: auth.workspaceId,
             userId: auth.userId,
             name: body.name,
@@ -36,8 +36,12 @@ export const keyRoutes = (ctx: Context) =>
         detail: { summary: "Create an API key (the token is shown once)" },
       },
     )
-    .delete("/:key_id", ({ auth, params }) => toApiKeySummary(revokeKey(ctx.db, ctx.clock, ctx.runtime.forgetKey, auth.workspaceId, params.key_id)), {
-      auth: "session",
-      response: { 200: ApiKeySummary, 401: ErrorBody, 404: ErrorBody },
-      detail: { summary: "Revoke an API key" },
-    });
+    .delete(
+      "/:key_id",
+      async ({ auth, params }) => toApiKeySummary(await revokeKey(ctx.db, ctx.clock, ctx.runtime.forgetKey, auth.workspaceId, params.key_id)),
+      {
+        auth: "session",
+        response: { 200: ApiKeySummary, 401: ErrorBody, 404: ErrorBody },
+        detail: { summary: "Revoke an API key" },
+      },
+    );

@@ -1,6 +1,6 @@
 // API keys: creation (token shown once), listing, revocation, and the cached lookup the auth guard runs on every request.
-import { and, desc, eq } from "drizzle-orm";
-import { type Db, tx } from "../../db/client";
+import { and, desc, eq, gt, isNull, or, sql } from "drizzle-orm";
+import { type Db, prepared, tx } from "../../db/client";
 import { apiKeys } from "../../db/schema";
 import { SCOPES } from "../../http/caller";
 import { ApiError } from "../../http/errors";
@@ -42,7 +42,7 @@ export interface CreateKeyInput {
 /** Active (unexpired) API keys a workspace may hold at once: enough for every service, bounded for the key cache. */
 const MAX_ACTIVE_KEYS = 100;
 
-export function createKey(db: Db, clock: Clock, input: CreateKeyInput) {
+export async function createKey(db: Db, clock: Clock, input: CreateKeyInput) {
   const name = checkName(input.name, 100);
   const scopes = input.scopes ?? [...SCOPES];
   scopes.forEach((scope, i) => {
@@ -76,18 +76,22 @@ export function createKey(db: Db, clock: Clock, input: CreateKeyInput) {
     createdAt: now,
     revokedAt: null,
   };
-  tx(db, () => {
-    const active = db.$client
-      .query("SELECT count(*) AS n FROM api_keys WHERE workspace_id = ? AND status = 'active' AND (expires_at IS NULL OR expires_at > ?)")
-      .get(input.workspaceId, now) as { n: number };
-    if (active.n >= MAX_ACTIVE_KEYS) {
+  await tx(db, async (t) => {
+    // The count and the insert in one transaction: two creations at once cannot both take the last place.
+    const [active] = await t
+      .select({ n: sql<number>`CAST(count(*) AS INTEGER)` })
+      .from(apiKeys)
+      .where(
+        and(eq(apiKeys.workspaceId, input.workspaceId), eq(apiKeys.status, "active"), or(isNull(apiKeys.expiresAt), gt(apiKeys.expiresAt, now))),
+      );
+    if (Number(active?.n ?? 0) >= MAX_ACTIVE_KEYS) {
       throw new ApiError(
         400,
         "validation_error",
         `A workspace can have at most ${MAX_ACTIVE_KEYS} active API keys; revoke one first (DELETE /v1/keys/<id>)`,
       );
     }
-    db.insert(apiKeys).values(row).run();
+    await t.insert(apiKeys).values(row);
   });
   return {
     public_id: row.id,
@@ -105,23 +109,27 @@ export function createKey(db: Db, clock: Clock, input: CreateKeyInput) {
   };
 }
 
-export function listKeys(db: Db, workspaceId: string): ApiKeyRow[] {
-  return db.select().from(apiKeys).where(eq(apiKeys.workspaceId, workspaceId)).orderBy(desc(apiKeys.createdAt), desc(apiKeys.id)).all();
+export async function listKeys(db: Db, workspaceId: string): Promise<ApiKeyRow[]> {
+  return await db.select().from(apiKeys).where(eq(apiKeys.workspaceId, workspaceId)).orderBy(desc(apiKeys.createdAt), desc(apiKeys.id));
 }
 
 /** Revokes a key; `forget` drops it from the authenticator's cache, so it stops working at once. */
-export function revokeKey(db: Db, clock: Clock, forget: (tokenHash: string) => void, workspaceId: string, keyId: string): ApiKeyRow {
-  const row = db
-    .select()
-    .from(apiKeys)
-    .where(and(eq(apiKeys.id, keyId), eq(apiKeys.workspaceId, workspaceId)))
-    .get();
-  if (!row) throw new ApiError(404, "not_found", `No API key ${keyId}`);
-  if (row.status === "revoked") return row;
-  const revokedAt = clock.now();
-  db.update(apiKeys).set({ status: "revoked", revokedAt }).where(eq(apiKeys.id, keyId)).run();
-  forget(row.tokenHash);
-  return { ...row, status: "revoked", revokedAt };
+export async function revokeKey(db: Db, clock: Clock, forget: (tokenHash: string) => void, workspaceId: string, keyId: string): Promise<ApiKeyRow> {
+  const revoked = await tx(db, async (t) => {
+    const [row] = await t
+      .select()
+      .from(apiKeys)
+      .where(and(eq(apiKeys.id, keyId), eq(apiKeys.workspaceId, workspaceId)))
+      .limit(1);
+    if (!row) throw new ApiError(404, "not_found", `No API key ${keyId}`);
+    if (row.status === "revoked") return row;
+    const revokedAt = clock.now();
+    await t.update(apiKeys).set({ status: "revoked", revokedAt }).where(eq(apiKeys.id, keyId));
+    return { ...row, status: "revoked" as const, revokedAt };
+  });
+  // After the commit: a lookup that starts now reads the revoked row.
+  forget(revoked.tokenHash);
+  return revoked;
 }
 
 /** What the guard needs about a key, kept in memory so a request costs one hash and one Map lookup. */
@@ -149,6 +157,8 @@ export const KEY_CACHE_TTL_MS = 5_000;
 export class KeyCache {
   private readonly entries = new Map<string, { key: CachedKey; loadedAt: number }>();
   private readonly byId = new Map<string, string>();
+  /** Database reads in flight, per token hash: simultaneous misses of one key share one read (and one rate window). */
+  private readonly loading = new Map<string, Promise<CachedKey | null>>();
 
   constructor(
     private readonly db: Db,
@@ -156,42 +166,77 @@ export class KeyCache {
     private readonly ttlMs = KEY_CACHE_TTL_MS,
   ) {}
 
-  private lookupStmt() {
-    this._stmt ??= this.db.$client.prepare<ApiKeyRow, [string]>(
-      "SELECT id, workspace_id AS workspaceId, user_id AS userId, mode, scopes, status, rate_limit_rpm AS rateLimitRpm, expires_at AS expiresAt, last_used_at AS lastUsedAt FROM api_keys WHERE token_hash = ?",
-    );
-    return this._stmt;
-  }
-  private _stmt: ReturnType<Db["$client"]["prepare"]> | undefined;
-
-  /** The active, unexpired key for a token, or null. */
-  get(token: string, now: number): CachedKey | null {
+  /**
+   * The active, unexpired key for a token, or null. A fresh cache hit answers synchronously (the hot path: one hash
+   * and one Map lookup, no database); a miss or a stale entry answers a Promise once the database has been read.
+   */
+  get(token: string, now: number): CachedKey | null | Promise<CachedKey | null> {
     const hash = sha256Hex(token);
     const hit = this.entries.get(hash);
-    let key: CachedKey | null = null;
-    if (hit && now - hit.loadedAt < this.ttlMs) {
-      key = hit.key;
-    } else {
-      const row = this.lookupStmt().get(hash) as (ApiKeyRow & { scopes: string }) | null;
-      if (row?.status !== "active") {
-        this.forget(hash);
-        return null;
-      }
-      key = {
-        id: row.id,
-        workspaceId: row.workspaceId,
-        userId: row.userId,
-        mode: row.mode,
-        scopes: new Set(JSON.parse(row.scopes) as string[]),
-        rateLimitRpm: row.rateLimitRpm,
-        expiresAt: row.expiresAt,
-        lastUsedWrittenAt: hit?.key.lastUsedWrittenAt ?? row.lastUsedAt ?? 0,
-        windowStart: hit?.key.windowStart ?? 0,
-        windowCount: hit?.key.windowCount ?? 0,
-      };
-      this.entries.set(hash, { key, loadedAt: now });
-      this.byId.set(key.id, hash);
+    if (hit && now - hit.loadedAt < this.ttlMs) return this.unexpired(hash, hit.key, now);
+    let load = this.loading.get(hash);
+    if (!load) {
+      const started: Promise<CachedKey | null> = this.read(hash)
+        // Forgotten (revoked) while the row was being read: the row may predate the revocation, so it is not trusted.
+        .then((row) => (this.loading.get(hash) === started ? this.remember(hash, row, now) : null))
+        .finally(() => {
+          if (this.loading.get(hash) === started) this.loading.delete(hash);
+        });
+      this.loading.set(hash, started);
+      load = started;
     }
+    return load.then((key) => key && this.unexpired(hash, key, now));
+  }
+
+  private async read(hash: string) {
+    const [row] = await prepared(
+      this.db,
+      "api-key-by-token-hash",
+      () =>
+        this.db
+          .select({
+            id: apiKeys.id,
+            workspaceId: apiKeys.workspaceId,
+            userId: apiKeys.userId,
+            mode: apiKeys.mode,
+            scopes: apiKeys.scopes,
+            status: apiKeys.status,
+            rateLimitRpm: apiKeys.rateLimitRpm,
+            expiresAt: apiKeys.expiresAt,
+            lastUsedAt: apiKeys.lastUsedAt,
+          })
+          .from(apiKeys)
+          .where(eq(apiKeys.tokenHash, sql.placeholder("hash"))),
+      { hash },
+    );
+    return row;
+  }
+
+  /** Caches a key read from the database (keeping the rate window of the entry it replaces); null when not active. */
+  private remember(hash: string, row: Awaited<ReturnType<KeyCache["read"]>>, now: number): CachedKey | null {
+    if (row?.status !== "active") {
+      this.forget(hash);
+      return null;
+    }
+    const previous = this.entries.get(hash)?.key;
+    const key: CachedKey = {
+      id: row.id,
+      workspaceId: row.workspaceId,
+      userId: row.userId,
+      mode: row.mode,
+      scopes: new Set(row.scopes),
+      rateLimitRpm: row.rateLimitRpm,
+      expiresAt: row.expiresAt,
+      lastUsedWrittenAt: previous?.lastUsedWrittenAt ?? row.lastUsedAt ?? 0,
+      windowStart: previous?.windowStart ?? 0,
+      windowCount: previous?.windowCount ?? 0,
+    };
+    this.entries.set(hash, { key, loadedAt: now });
+    this.byId.set(key.id, hash);
+    return key;
+  }
+
+  private unexpired(hash: string, key: CachedKey, now: number): CachedKey | null {
     if (key.expiresAt !== null && key.expiresAt <= now) {
       this.forget(hash);
       return null;
@@ -203,6 +248,7 @@ export class KeyCache {
     const hit = this.entries.get(hash);
     if (hit) this.byId.delete(hit.key.id);
     this.entries.delete(hash);
+    this.loading.delete(hash);
   }
 
   /** last_used_at: written at most once a minute per key, after the response (never on the request's path). */
@@ -210,11 +256,9 @@ export class KeyCache {
     if (now - key.lastUsedWrittenAt < 60_000) return;
     key.lastUsedWrittenAt = now;
     setTimeout(() => {
-      try {
-        this.db.update(apiKeys).set({ lastUsedAt: now }).where(eq(apiKeys.id, key.id)).run();
-      } catch (err) {
+      tx(this.db, (t) => t.update(apiKeys).set({ lastUsedAt: now }).where(eq(apiKeys.id, key.id))).catch((err: unknown) => {
         this.log.error({ err, key_id: key.id }, "last_used_at update failed");
-      }
+      });
     }, 0);
   }
 }

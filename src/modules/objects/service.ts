@@ -73,20 +73,20 @@ export async function receiveUpload(ctx: Context, req: UploadRequest): Promise<{
   }
   // Once its document is completed, the stored original is what the extracted text came from: it cannot change.
   // Checked before reading the body, and again right before the upload replaces what is stored.
-  const completed = () => {
-    const owner = ctx.db.select({ status: documents.status }).from(documents).where(eq(documents.objectKey, req.key)).get();
+  const completed = async () => {
+    const [owner] = await ctx.db.select({ status: documents.status }).from(documents).where(eq(documents.objectKey, req.key)).limit(1);
     return owner !== undefined && owner.status !== "pending";
   };
   const alreadyCompleted = () =>
     new ApiError(409, "invalid_state", "This upload was already completed; create a new document to upload another file");
-  if (completed()) throw alreadyCompleted();
+  if (await completed()) throw alreadyCompleted();
   const declared = signed.maxBytes !== null && signed.maxBytes < MAX_OBJECT_BYTES;
   const limit = signed.maxBytes !== null && declared ? signed.maxBytes : MAX_OBJECT_BYTES;
   // Refuse before reading a byte when the client says up front that the body is too big.
   if (req.contentLength !== null && /^\d+$/.test(req.contentLength) && Number(req.contentLength) > limit) throw tooLarge(limit, declared);
   const body = req.body ?? new ReadableStream<Uint8Array>({ start: (c) => c.close() });
   try {
-    const { size } = await objectStore(ctx).put(req.key, body, { maxBytes: limit, commitIf: () => !completed() });
+    const { size } = await objectStore(ctx).put(req.key, body, { maxBytes: limit, commitIf: async () => !(await completed()) });
     return { key: req.key, size_bytes: size };
   } catch (err) {
     if (err instanceof ObjectTooLargeError) throw tooLarge(limit, declared);

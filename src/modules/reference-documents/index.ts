@@ -21,7 +21,7 @@ import { completeReference, createPresignedReference, deleteReference, listRefer
 export const referenceDocumentRoutes = (ctx: Context) =>
   new Elysia({ prefix: "/v1/reference-documents", tags: ["Reference documents"] })
     .use(authGuard(ctx))
-    .get("", ({ auth, query }) => listReferences(ctx.db, ctx.config.secret, auth.workspaceId, query), {
+    .get("", async ({ auth, query }) => listReferences(ctx.db, ctx.config.secret, auth.workspaceId, query), {
       auth: "reference_documents:read",
       query: t.Object(ListQuery),
       response: { 200: Page(ReferenceDocument) },
@@ -32,7 +32,7 @@ export const referenceDocumentRoutes = (ctx: Context) =>
       async ({ auth, request, status }) => {
         const req = await readCreateRequest(ctx, auth.workspaceId, request);
         if (req.kind === "json") {
-          const { row, upload } = createPresignedReference(ctx, {
+          const { row, upload } = await createPresignedReference(ctx, {
             workspaceId: auth.workspaceId,
             name: req.body.name,
             filename: req.body.filename,
@@ -46,9 +46,9 @@ export const referenceDocumentRoutes = (ctx: Context) =>
             upload_content_type: upload.contentType,
           });
         }
-        let row: ReturnType<typeof referenceForStoredDocument>;
+        let row: Awaited<ReturnType<typeof referenceForStoredDocument>>;
         try {
-          row = referenceForStoredDocument(ctx, { workspaceId: auth.workspaceId, name: req.name, documentId: req.document.id });
+          row = await referenceForStoredDocument(ctx, { workspaceId: auth.workspaceId, name: req.name, documentId: req.document.id });
         } catch (err) {
           await discardDocuments(ctx, auth.workspaceId, [req.document.id]);
           throw err;
@@ -86,7 +86,7 @@ export const referenceDocumentRoutes = (ctx: Context) =>
           "accepted on multipart references too. 409 invalid_state before the bytes arrived.",
       },
     })
-    .get("/:ref_id", ({ auth, params }) => toReferenceDocumentJson(readReference(ctx, auth.workspaceId, params.ref_id)), {
+    .get("/:ref_id", async ({ auth, params }) => toReferenceDocumentJson(await readReference(ctx, auth.workspaceId, params.ref_id)), {
       auth: "reference_documents:read",
       response: { 200: ReferenceDocument },
       detail: {
@@ -98,7 +98,7 @@ export const referenceDocumentRoutes = (ctx: Context) =>
     })
     .get(
       "/:ref_id/text",
-      ({ auth, params }) => documentText(ctx.db, auth.workspaceId, readReference(ctx, auth.workspaceId, params.ref_id).documentId),
+      async ({ auth, params }) => documentText(ctx.db, auth.workspaceId, (await readReference(ctx, auth.workspaceId, params.ref_id)).documentId),
       {
         auth: "reference_documents:read",
         response: { 200: DocumentText, 404: ErrorBody, 409: ErrorBody },
@@ -109,7 +109,7 @@ export const referenceDocumentRoutes = (ctx: Context) =>
         },
       },
     )
-    .delete("/:ref_id", ({ auth, params }) => deleteReference(ctx, auth.workspaceId, params.ref_id), {
+    .delete("/:ref_id", async ({ auth, params }) => deleteReference(ctx, auth.workspaceId, params.ref_id), {
       auth: "reference_documents:write",
       response: { 200: DeletedReference },
       detail: { summary: "Delete a reference document (the pointer only: the stored original stays in the workspace)" },

@@ -7,22 +7,23 @@ import type { Clock } from "../../lib/clock";
 
 export type JobRow = typeof jobs.$inferSelect;
 
-export function enqueueJob(db: Db, clock: Clock, kind: string, subjectId: string): number {
+/** Queues a job, due now; answers its id. Call inside a transaction: `db` is its handle. */
+export async function enqueueJob(db: Db, clock: Clock, kind: string, subjectId: string): Promise<number> {
   const now = clock.now();
-  const row = db
+  const [row] = await db
     .insert(jobs)
     .values({ kind, subjectId, status: "queued", attempts: 0, nextAttemptAt: now, createdAt: now })
-    .returning({ id: jobs.id })
-    .get();
+    .returning({ id: jobs.id });
   return row.id;
 }
 
-export function findJob(db: Db, kind: string, subjectId: string): JobRow | undefined {
-  return db
+export async function findJob(db: Db, kind: string, subjectId: string): Promise<JobRow | undefined> {
+  const [row] = await db
     .select()
     .from(jobs)
     .where(and(eq(jobs.kind, kind), eq(jobs.subjectId, subjectId)))
-    .get();
+    .limit(1);
+  return row;
 }
 
 /**
@@ -41,8 +42,8 @@ const jobQueue = (kind: string): QueueSpec<typeof jobs> => ({
 });
 
 /** Claims the oldest due job of `kind` through the one work queue; null when none is due. */
-export function claimJob(db: Db, kind: string, now: number, lockMs: number): JobRow | null {
-  return claim(db, jobQueue(kind), now, lockMs);
+export async function claimJob(db: Db, kind: string, now: number, lockMs: number): Promise<JobRow | null> {
+  return await claim(db, jobQueue(kind), now, lockMs);
 }
 
 /** True when a worker could claim the job now (so waking the scheduler will make progress): the queue's rule. */
@@ -51,14 +52,16 @@ export function isClaimable(job: JobRow, now: number): boolean {
   return free && ((job.status === "queued" && job.nextAttemptAt <= now) || job.status === "running");
 }
 
-export function finishJob(db: Db, id: number): void {
-  db.update(jobs).set({ status: "done", lockedUntil: null }).where(eq(jobs.id, id)).run();
+// finishJob, retryJob, failJob: call inside a transaction (`db` is its handle).
+
+export async function finishJob(db: Db, id: number): Promise<void> {
+  await db.update(jobs).set({ status: "done", lockedUntil: null }).where(eq(jobs.id, id));
 }
 
-export function retryJob(db: Db, id: number, nextAttemptAt: number, error: string): void {
-  db.update(jobs).set({ status: "queued", lockedUntil: null, nextAttemptAt, lastError: error }).where(eq(jobs.id, id)).run();
+export async function retryJob(db: Db, id: number, nextAttemptAt: number, error: string): Promise<void> {
+  await db.update(jobs).set({ status: "queued", lockedUntil: null, nextAttemptAt, lastError: error }).where(eq(jobs.id, id));
 }
 
-export function failJob(db: Db, id: number, error: string): void {
-  db.update(jobs).set({ status: "failed", lockedUntil: null, lastError: error }).where(eq(jobs.id, id)).run();
+export async function failJob(db: Db, id: number, error: string): Promise<void> {
+  await db.update(jobs).set({ status: "failed", lockedUntil: null, lastError: error }).where(eq(jobs.id, id));
 }

@@ -1,5 +1,5 @@
 // Reference documents: creation (presigned or multipart), completion, reads, deletion, and what runs need to use them.
-import { and, eq, inArray, isNull } from "drizzle-orm";
+import { and, eq, inArray, isNull, lt } from "drizzle-orm";
 import type { Context } from "../../context";
 import { type Db, tx } from "../../db/client";
 import { documents, referenceDocuments } from "../../db/schema";
@@ -20,7 +20,8 @@ export const INDEXING_WORKER = "indexing";
 
 const NAME_MAX = 200;
 
-function insertReference(db: Db, workspaceId: string, documentId: string, name: string, now: number): ReferenceRow {
+/** Call inside a transaction: `db` is its handle. */
+async function insertReference(db: Db, workspaceId: string, documentId: string, name: string, now: number): Promise<ReferenceRow> {
   const row: ReferenceRow = {
     id: newId("ref"),
     workspaceId,
@@ -32,19 +33,19 @@ function insertReference(db: Db, workspaceId: string, documentId: string, name: 
     createdAt: now,
     updatedAt: now,
   };
-  db.insert(referenceDocuments).values(row).run();
+  await db.insert(referenceDocuments).values(row);
   return row;
 }
 
 /** Presigned form: a pending original and its reference (processing). Indexing starts at complete. */
-export function createPresignedReference(
+export async function createPresignedReference(
   ctx: Context,
   input: { workspaceId: string; name: string; filename: string; mimeType?: string; sizeBytes?: number },
 ) {
   const name = checkName(input.name, NAME_MAX);
-  return tx(ctx.db, () => {
-    const { row: doc, upload } = createPendingDocument(ctx, input);
-    return { row: insertReference(ctx.db, input.workspaceId, doc.id, name, ctx.clock.now()), upload };
+  return tx(ctx.db, async (t) => {
+    const { row: doc, upload } = await createPendingDocument(ctx, input, t);
+    return { row: await insertReference(t, input.workspaceId, doc.id, name, ctx.clock.now()), upload };
   });
 }
 
@@ -65,11 +66,14 @@ export async function createUploadedReference(
 }
 
 /** The reference for an original already stored (uploaded documents row), with its indexing job queued. */
-export function referenceForStoredDocument(ctx: Context, input: { workspaceId: string; name: string; documentId: string }): ReferenceRow {
+export async function referenceForStoredDocument(
+  ctx: Context,
+  input: { workspaceId: string; name: string; documentId: string },
+): Promise<ReferenceRow> {
   const name = checkName(input.name, NAME_MAX);
-  const row = tx(ctx.db, () => {
-    const ref = insertReference(ctx.db, input.workspaceId, input.documentId, name, ctx.clock.now());
-    enqueueJob(ctx.db, ctx.clock, INDEX_JOB, ref.id);
+  const row = await tx(ctx.db, async (t) => {
+    const ref = await insertReference(t, input.workspaceId, input.documentId, name, ctx.clock.now());
+    await enqueueJob(t, ctx.clock, INDEX_JOB, ref.id);
     return ref;
   });
   ctx.runtime.scheduler.wake(INDEXING_WORKER);
@@ -77,12 +81,12 @@ export function referenceForStoredDocument(ctx: Context, input: { workspaceId: s
 }
 
 /** A reference document of the workspace that is not deleted, or 404. */
-function getReference(db: Db, workspaceId: string, id: string): ReferenceRow {
-  const row = db
+async function getReference(db: Db, workspaceId: string, id: string): Promise<ReferenceRow> {
+  const [row] = await db
     .select()
     .from(referenceDocuments)
     .where(and(eq(referenceDocuments.id, id), eq(referenceDocuments.workspaceId, workspaceId), isNull(referenceDocuments.deletedAt)))
-    .get();
+    .limit(1);
   if (!row) throw new ApiError(404, "not_found", `No reference document ${id}`);
   return row;
 }
@@ -91,10 +95,10 @@ function getReference(db: Db, workspaceId: string, id: string): ReferenceRow {
  * GET's lazy refresh: the status is whatever the database says now; if the reference is still processing and its
  * job is due (or was left running by a process that died), the indexing worker is woken so it moves on at once.
  */
-export function readReference(ctx: Context, workspaceId: string, id: string): ReferenceRow {
-  const row = getReference(ctx.db, workspaceId, id);
+export async function readReference(ctx: Context, workspaceId: string, id: string): Promise<ReferenceRow> {
+  const row = await getReference(ctx.db, workspaceId, id);
   if (row.status === "processing") {
-    const job = findJob(ctx.db, INDEX_JOB, row.id);
+    const job = await findJob(ctx.db, INDEX_JOB, row.id);
     if (job && isClaimable(job, ctx.clock.now())) ctx.runtime.scheduler.wake(INDEXING_WORKER);
   }
   return row;
@@ -105,35 +109,34 @@ export function readReference(ctx: Context, workspaceId: string, id: string): Re
  * queued) return the reference as it stands. 409 invalid_state while the bytes have not arrived.
  */
 export async function completeReference(ctx: Context, workspaceId: string, id: string): Promise<ReferenceRow> {
-  const ref = getReference(ctx.db, workspaceId, id);
-  if (ref.status !== "processing" || findJob(ctx.db, INDEX_JOB, ref.id)) return ref;
-  const doc = ctx.db.select().from(documents).where(eq(documents.id, ref.documentId)).get();
+  const ref = await getReference(ctx.db, workspaceId, id);
+  if (ref.status !== "processing" || (await findJob(ctx.db, INDEX_JOB, ref.id))) return ref;
+  const [doc] = await ctx.db.select().from(documents).where(eq(documents.id, ref.documentId)).limit(1);
   if (!doc || (await checkStoredUpload(ctx, doc)) === null) {
     throw new ApiError(409, "invalid_state", "The file has not been uploaded yet: PUT it to upload_url first");
   }
-  tx(ctx.db, () => {
+  await tx(ctx.db, async (t) => {
     // Checked again inside the transaction: two concurrent completes queue one job.
-    if (findJob(ctx.db, INDEX_JOB, ref.id)) return;
-    enqueueJob(ctx.db, ctx.clock, INDEX_JOB, ref.id);
-    ctx.db
+    if (await findJob(t, INDEX_JOB, ref.id)) return;
+    await enqueueJob(t, ctx.clock, INDEX_JOB, ref.id);
+    await t
       .update(documents)
       .set({ status: "uploaded" })
-      .where(and(eq(documents.id, doc.id), eq(documents.status, "pending")))
-      .run();
+      .where(and(eq(documents.id, doc.id), eq(documents.status, "pending")));
   });
   ctx.runtime.scheduler.wake(INDEXING_WORKER);
   return getReference(ctx.db, workspaceId, id);
 }
 
-export function listReferences(db: Db, secret: string, workspaceId: string, q: { limit?: number; cursor?: string }) {
-  return listPage(db, secret, referenceDocuments, { workspaceId, deletedAt: null }, q, toReferenceDocumentJson);
+export async function listReferences(db: Db, secret: string, workspaceId: string, q: { limit?: number; cursor?: string }) {
+  return await listPage(db, secret, referenceDocuments, { workspaceId, deletedAt: null }, q, toReferenceDocumentJson);
 }
 
 /** Removes the pointer only: the stored original (documents row and object) stays in the workspace. */
-export function deleteReference(ctx: Context, workspaceId: string, id: string) {
-  const row = getReference(ctx.db, workspaceId, id);
+export async function deleteReference(ctx: Context, workspaceId: string, id: string) {
+  const row = await getReference(ctx.db, workspaceId, id);
   const now = ctx.clock.now();
-  ctx.db.update(referenceDocuments).set({ deletedAt: now, updatedAt: now }).where(eq(referenceDocuments.id, row.id)).run();
+  await tx(ctx.db, (t) => t.update(referenceDocuments).set({ deletedAt: now, updatedAt: now }).where(eq(referenceDocuments.id, row.id)));
   return { id: row.id, object: "reference_document" as const, deleted: true as const };
 }
 
@@ -147,9 +150,14 @@ export interface ReadyReference {
 }
 
 /** The ready, not deleted references among `ids` (in the order of `ids`); others are left out. */
-export function getReadyReferenceDocuments(db: Db, workspaceId: string, ids: string[], opts: { includeDeleted?: boolean } = {}): ReadyReference[] {
+export async function getReadyReferenceDocuments(
+  db: Db,
+  workspaceId: string,
+  ids: string[],
+  opts: { includeDeleted?: boolean } = {},
+): Promise<ReadyReference[]> {
   if (!ids.length) return [];
-  const rows = db
+  const rows = await db
     .select({ id: referenceDocuments.id, name: referenceDocuments.name, documentId: documents.id, extracted: documents.extracted })
     .from(referenceDocuments)
     .innerJoin(documents, eq(documents.id, referenceDocuments.documentId))
@@ -160,8 +168,7 @@ export function getReadyReferenceDocuments(db: Db, workspaceId: string, ids: str
         eq(referenceDocuments.status, "ready"),
         opts.includeDeleted ? undefined : isNull(referenceDocuments.deletedAt),
       ),
-    )
-    .all();
+    );
   const byId = new Map(rows.filter((r) => r.extracted != null).map((r) => [r.id, r]));
   return ids.flatMap((id) => {
     const r = byId.get(id);
@@ -172,19 +179,18 @@ export function getReadyReferenceDocuments(db: Db, workspaceId: string, ids: str
 export type ReferenceState = "processing" | "ready" | "failed" | "deleted" | "missing";
 
 /** Each id's state ("missing": not a reference of this workspace), with the failure reason of failed ones. */
-export function referenceStatuses(
+export async function referenceStatuses(
   db: Db,
   workspaceId: string,
   ids: string[],
   opts: { includeDeleted?: boolean } = {},
-): Map<string, { status: ReferenceState; failureReason: string | null }> {
+): Promise<Map<string, { status: ReferenceState; failureReason: string | null }>> {
   const out = new Map<string, { status: ReferenceState; failureReason: string | null }>();
   const rows = ids.length
-    ? db
+    ? await db
         .select()
         .from(referenceDocuments)
         .where(and(eq(referenceDocuments.workspaceId, workspaceId), inArray(referenceDocuments.id, ids)))
-        .all()
     : [];
   const byId = new Map(rows.map((r) => [r.id, r]));
   for (const id of ids) {
@@ -203,13 +209,24 @@ export const ABANDONED_UPLOAD_MS = (UPLOAD_URL_TTL_S + 5 * 60) * 1000;
  * References whose bytes never arrived (upload URL expired, no complete) would stay processing for good, and runs
  * of their workflows would wait with credits held: they fail instead, with a reason that says what to do.
  */
-export function expireAbandonedUploads(ctx: Context): number {
+export async function expireAbandonedUploads(ctx: Context): Promise<number> {
   const now = ctx.clock.now();
-  return ctx.db.$client.run(
-    `UPDATE reference_documents SET status = 'failed', updated_at = ?1,
-       failure_reason = 'The file was never uploaded and completed before its upload URL expired; create the reference document again'
-     WHERE status = 'processing' AND created_at < ?2
-       AND document_id IN (SELECT id FROM documents WHERE status = 'pending')`,
-    [now, now - ABANDONED_UPLOAD_MS],
-  ).changes;
+  const expired = await tx(ctx.db, (t) =>
+    t
+      .update(referenceDocuments)
+      .set({
+        status: "failed",
+        updatedAt: now,
+        failureReason: "The file was never uploaded and completed before its upload URL expired; create the reference document again",
+      })
+      .where(
+        and(
+          eq(referenceDocuments.status, "processing"),
+          lt(referenceDocuments.createdAt, now - ABANDONED_UPLOAD_MS),
+          inArray(referenceDocuments.documentId, t.select({ id: documents.id }).from(documents).where(eq(documents.status, "pending"))),
+        ),
+      )
+      .returning({ id: referenceDocuments.id }),
+  );
+  return expired.length;
 }

@@ -1,7 +1,7 @@
 // The indexing worker: claims index_reference jobs, extracts the original, indexes it for retrieval, marks it ready.
 import { eq } from "drizzle-orm";
 import type { Context } from "../../context";
-import { tx } from "../../db/client";
+import { type Db, tx } from "../../db/client";
 import { documents, referenceDocuments } from "../../db/schema";
 import { ExtractError, type ExtractedDocument } from "../../extract";
 import { ApiError } from "../../http/errors";
@@ -26,7 +26,7 @@ export function indexingWorker(ctx: Context): JobWorker {
 
 /** Claims and processes one indexing job; false when none was due. */
 export async function indexNext(ctx: Context): Promise<boolean> {
-  const job = claimJob(ctx.db, INDEX_JOB, ctx.clock.now(), INDEX_LOCK_MS);
+  const job = await claimJob(ctx.db, INDEX_JOB, ctx.clock.now(), INDEX_LOCK_MS);
   if (!job) return false;
   // Renewed while it works, so a reference that takes longer than the lease is not taken over by another worker.
   const lease = { table: "jobs" as const, id: job.id, lease: job.lockedUntil ?? 0, leaseMs: INDEX_LOCK_MS };
@@ -43,10 +43,10 @@ function failureReason(err: ExtractError): string {
 
 async function processIndexJob(ctx: Context, job: JobRow): Promise<void> {
   const db = ctx.db;
-  const ref = db.select().from(referenceDocuments).where(eq(referenceDocuments.id, job.subjectId)).get();
-  const doc = ref && db.select().from(documents).where(eq(documents.id, ref.documentId)).get();
+  const [ref] = await db.select().from(referenceDocuments).where(eq(referenceDocuments.id, job.subjectId)).limit(1);
+  const [doc] = ref ? await db.select().from(documents).where(eq(documents.id, ref.documentId)).limit(1) : [];
   if (!ref || !doc || ref.deletedAt !== null || ref.status !== "processing") {
-    finishJob(db, job.id); // nothing left to do: deleted, or settled by an earlier attempt
+    await tx(db, (t) => finishJob(t, job.id)); // nothing left to do: deleted, or settled by an earlier attempt
     return;
   }
   let extracted: { doc: ExtractedDocument; size: number };
@@ -59,63 +59,64 @@ async function processIndexJob(ctx: Context, job: JobRow): Promise<void> {
   } catch (err) {
     if (err instanceof ExtractError || (err instanceof ApiError && err.code === "invalid_state")) {
       const cause = err instanceof ExtractError ? err : new ExtractError("unprocessable_document", "the uploaded file is missing; upload it again");
-      tx(db, () => {
-        markFailed(db, doc.id, cause, null);
-        setStatus(ctx, ref.id, "failed", failureReason(cause));
-        finishJob(db, job.id);
+      await tx(db, async (t) => {
+        await markFailed(t, doc.id, cause, null);
+        await setStatus(ctx, t, ref.id, "failed", failureReason(cause));
+        await finishJob(t, job.id);
       });
       return;
     }
     return retryOrFail(ctx, job, ref.id, err);
   }
   try {
-    let ready = false;
     // Outside the final transaction and in batches: a large reference must not stall other requests.
     await indexDocumentInBatches(db, { workspaceId: ref.workspaceId, documentId: doc.id, doc: extracted.doc });
-    tx(db, () => {
-      const current = db.select().from(referenceDocuments).where(eq(referenceDocuments.id, ref.id)).get();
-      markExtracted(db, doc.id, extracted.doc, extracted.size);
-      finishJob(db, job.id);
+    const ready = await tx(db, async (t) => {
+      const [current] = await t.select().from(referenceDocuments).where(eq(referenceDocuments.id, ref.id)).limit(1);
+      await markExtracted(t, doc.id, extracted.doc, extracted.size);
+      await finishJob(t, job.id);
       // Deleted while we worked: the original is indexed anyway, but nobody is told about a pointer that is gone.
-      if (!current || current.deletedAt !== null || current.status !== "processing") return;
-      const row = setStatus(ctx, ref.id, "ready", null);
-      recordEvent(db, ctx.clock, {
+      if (!current || current.deletedAt !== null || current.status !== "processing") return false;
+      const row = await setStatus(ctx, t, ref.id, "ready", null);
+      await recordEvent(t, ctx.clock, {
         workspaceId: ref.workspaceId,
         type: "reference_document.ready",
         subjectId: ref.id,
         data: { reference_document: toReferenceDocumentJson(row) },
       });
-      ready = true;
+      return true;
     });
     if (ready) notifyWebhooks(ctx);
   } catch (err) {
-    retryOrFail(ctx, job, ref.id, err);
+    await retryOrFail(ctx, job, ref.id, err);
   }
 }
 
-function setStatus(ctx: Context, id: string, status: "ready" | "failed", failureReason: string | null) {
-  const row = ctx.db
+/** Call inside a transaction: `t` is its handle. */
+async function setStatus(ctx: Context, t: Db, id: string, status: "ready" | "failed", failureReason: string | null) {
+  const [row] = await t
     .update(referenceDocuments)
     .set({ status, failureReason, updatedAt: ctx.clock.now() })
     .where(eq(referenceDocuments.id, id))
-    .returning()
-    .get();
+    .returning();
   if (!row) throw new Error(`reference document ${id} vanished while being indexed`);
   return row;
 }
 
 /** An unexpected error (disk, database, a bug): try again later, and give up with a plain reason after the last attempt. */
-function retryOrFail(ctx: Context, job: JobRow, refId: string, err: unknown): void {
+async function retryOrFail(ctx: Context, job: JobRow, refId: string, err: unknown): Promise<void> {
   const message = err instanceof Error ? err.message : String(err);
   ctx.log.error({ err, reference_document_id: refId, attempt: job.attempts }, "indexing failed");
   if (job.attempts < MAX_INDEX_ATTEMPTS) {
-    retryJob(ctx.db, job.id, ctx.clock.now() + BACKOFF_MS[Math.min(job.attempts - 1, BACKOFF_MS.length - 1)], message);
+    const next = ctx.clock.now() + BACKOFF_MS[Math.min(job.attempts - 1, BACKOFF_MS.length - 1)];
+    await tx(ctx.db, (t) => retryJob(t, job.id, next, message));
     return;
   }
-  tx(ctx.db, () => {
-    failJob(ctx.db, job.id, message);
-    setStatus(
+  await tx(ctx.db, async (t) => {
+    await failJob(t, job.id, message);
+    await setStatus(
       ctx,
+      t,
       refId,
       "failed",
       "Indexing failed because of an internal error; upload the file again, or ask your administrator to check the server log",

@@ -73,7 +73,7 @@ async function parseCreateRequest(request: Request): Promise<ParsedCreate> {
 async function createHandler(ctx: Context, auth: Auth, workflowId: string, parsed: ParsedCreate, reservation: Reservation | null) {
   const request = { workflowId, mode: parsed.body.mode, metadata: parsed.body.metadata };
   // Inline files become documents only for a request that can succeed; if it still fails, they are removed again.
-  if (parsed.files.length) checkRunRequest(ctx, auth, request);
+  if (parsed.files.length) await checkRunRequest(ctx, auth, request);
   const created: string[] = [];
   let run: RunRow;
   try {
@@ -87,9 +87,9 @@ async function createHandler(ctx: Context, auth: Auth, workflowId: string, parse
       created.push(doc.id);
     }
     // The 202 answer is stored with the run and its hold, in one transaction: a crash after it replays, never re-runs.
-    run = createRun(ctx, auth, { ...request, inputDocuments: [...parsed.body.input_documents, ...created] }, (row) =>
-      reservation?.store(202, runJson(ctx, row)),
-    );
+    run = await createRun(ctx, auth, { ...request, inputDocuments: [...parsed.body.input_documents, ...created] }, async (t, row) => {
+      await reservation?.store(t, 202, runJson(ctx, row));
+    });
   } catch (err) {
     await discardDocuments(ctx, auth.workspaceId, created);
     throw err;
@@ -173,20 +173,24 @@ export const runRoutes = (ctx: Context) =>
       response: { 200: t.Object({ data: t.Array(Run), next_cursor: t.Union([t.String(), t.Null()]) }) },
       detail: { summary: "List runs (newest first)" },
     })
-    .get("/runs/:run_id", ({ auth, params }) => runJson(ctx, getRun(ctx.db, auth.workspaceId, params.run_id, visibleMode(auth))), {
+    .get("/runs/:run_id", async ({ auth, params }) => runJson(ctx, await getRun(ctx.db, auth.workspaceId, params.run_id, visibleMode(auth))), {
       auth: "runs:read",
       response: { 200: Run },
       detail: { summary: "Get a run" },
     })
-    .post("/runs/:run_id/cancel", ({ auth, params }) => runJson(ctx, cancelRun(ctx, auth.workspaceId, params.run_id, visibleMode(auth))), {
-      auth: "runs:write",
-      response: { 200: Run },
-      detail: routeDocs({ summary: "Cancel a queued run (its credits are released in full)", "x-errors": ["409"] }),
-    })
+    .post(
+      "/runs/:run_id/cancel",
+      async ({ auth, params }) => runJson(ctx, await cancelRun(ctx, auth.workspaceId, params.run_id, visibleMode(auth))),
+      {
+        auth: "runs:write",
+        response: { 200: Run },
+        detail: routeDocs({ summary: "Cancel a queued run (its credits are released in full)", "x-errors": ["409"] }),
+      },
+    )
     .get(
       "/runs/:run_id/output",
-      ({ auth, params }) => {
-        const run = getRun(ctx.db, auth.workspaceId, params.run_id, visibleMode(auth));
+      async ({ auth, params }) => {
+        const run = await getRun(ctx.db, auth.workspaceId, params.run_id, visibleMode(auth));
         const file = outputFileOf(ctx, run);
         if (!file) throw new ApiError(409, "invalid_state", `The run is ${run.status}; its output exists once it has succeeded`);
         return file;

@@ -1,5 +1,5 @@
 // Runs: quote + hold + insert in one transaction, read, cancel, wait (sync mode), and the state machine's terminal moves.
-import { and, eq, inArray, sql } from "drizzle-orm";
+import { and, count, eq, inArray, sql } from "drizzle-orm";
 import type { ProductPricing } from "../../catalog";
 import type { Context } from "../../context";
 import { type Db, prepared, tx } from "../../db/client";
@@ -40,14 +40,15 @@ export interface CreateRunInput {
 
 /**
  * The checks that need no input document: metadata size, the workflow (exists, active) and the mode. createRun runs
- * them again inside its transaction; the legacy multipart form runs them first, before storing any file.
+ * them again inside its transaction (passing its handle as `db`); the legacy multipart form runs them first, before
+ * storing any file.
  */
-export function checkRunRequest(ctx: Context, auth: Auth, input: Omit<CreateRunInput, "inputDocuments">) {
+export async function checkRunRequest(ctx: Context, auth: Auth, input: Omit<CreateRunInput, "inputDocuments">, db: Db = ctx.db) {
   const metadata = input.metadata ?? {};
   if (JSON.stringify(metadata).length > METADATA_MAX_BYTES) {
     throw new ApiError(400, "validation_error", `metadata must be at most ${METADATA_MAX_BYTES} bytes of JSON`, "metadata");
   }
-  const workflow = getWorkflow(ctx.db, auth.workspaceId, input.workflowId);
+  const workflow = await getWorkflow(db, auth.workspaceId, input.workflowId);
   if (workflow.status !== "active") {
     throw new ApiError(409, "workflow_inactive", `Workflow ${workflow.id} is ${workflow.status}; set it active to run it`);
   }
@@ -60,9 +61,14 @@ export function checkRunRequest(ctx: Context, auth: Auth, input: Omit<CreateRunI
 
 /**
  * Validates, quotes, holds credits (live keys) and inserts the queued run, all in one transaction; `inTransaction`
- * writes what must commit with the run (its stored idempotent response).
+ * writes what must commit with the run (its stored idempotent response), through the transaction's handle `t`.
  */
-export function createRun(ctx: Context, auth: Auth, input: CreateRunInput, inTransaction?: (run: RunRow) => void): RunRow {
+export async function createRun(
+  ctx: Context,
+  auth: Auth,
+  input: CreateRunInput,
+  inTransaction?: (t: Db, run: RunRow) => Promise<void>,
+): Promise<RunRow> {
   const { db, clock } = ctx;
   if (!input.inputDocuments.length) throw new ApiError(400, "validation_error", "input_documents must name at least one document", "input_documents");
   if (input.inputDocuments.length > MAX_INPUTS) {
@@ -71,81 +77,89 @@ export function createRun(ctx: Context, auth: Auth, input: CreateRunInput, inTra
   input.inputDocuments.forEach((id, i) => {
     if (input.inputDocuments.indexOf(id) !== i) throw new ApiError(400, "validation_error", `${id} is listed twice`, `input_documents.${i}`);
   });
-  const row = tx(db, () => {
-    const { workflow, mode, metadata } = checkRunRequest(ctx, auth, input);
-    const ids = input.inputDocuments;
-    const docs = db
-      .select({ id: documents.id, status: documents.status, pageCount: documents.pageCount, textChars: documents.textChars })
-      .from(documents)
-      .where(and(eq(documents.workspaceId, auth.workspaceId), inArray(documents.id, ids)))
-      .all();
-    const byId = new Map(docs.map((d) => [d.id, d]));
-    input.inputDocuments.forEach((id, i) => {
-      const doc = byId.get(id);
-      if (!doc) throw new ApiError(400, "validation_error", `${id} is not a document of this workspace`, `input_documents.${i}`);
-      if (doc.status !== "extracted") {
-        throw new ApiError(
-          400,
-          "validation_error",
-          `${id} is not completed: upload its bytes and call POST /v1/documents/${id}/complete`,
-          `input_documents.${i}`,
-        );
-      }
-    });
-    const queued = db.$client.query("SELECT count(*) AS n FROM runs WHERE workspace_id = ? AND status = 'queued'").get(auth.workspaceId) as {
-      n: number;
-    };
-    if (queued.n >= MAX_QUEUED_RUNS) {
-      throw new ApiError(429, "rate_limited", `This workspace already has ${MAX_QUEUED_RUNS} runs waiting; wait for some to finish`, undefined, {
-        "retry-after": "60",
+  const row = await tx(
+    db,
+    async (t) => {
+      const { workflow, mode, metadata } = await checkRunRequest(ctx, auth, input, t);
+      const ids = input.inputDocuments;
+      const docs = await t
+        .select({ id: documents.id, status: documents.status, pageCount: documents.pageCount, textChars: documents.textChars })
+        .from(documents)
+        .where(and(eq(documents.workspaceId, auth.workspaceId), inArray(documents.id, ids)));
+      const byId = new Map(docs.map((d) => [d.id, d]));
+      input.inputDocuments.forEach((id, i) => {
+        const doc = byId.get(id);
+        if (!doc) throw new ApiError(400, "validation_error", `${id} is not a document of this workspace`, `input_documents.${i}`);
+        if (doc.status !== "extracted") {
+          throw new ApiError(
+            400,
+            "validation_error",
+            `${id} is not completed: upload its bytes and call POST /v1/documents/${id}/complete`,
+            `input_documents.${i}`,
+          );
+        }
       });
-    }
-    const quoted = quoteCredits(
-      getProduct(workflow.productCode).pricing,
-      docs, // every id was found above
-    );
-    const now = clock.now();
-    const run: RunRow = {
-      id: newId("run"),
-      workspaceId: auth.workspaceId,
-      workflowId: workflow.id,
-      apiKeyId: auth.kind === "key" ? auth.keyId : null,
-      keyMode: auth.mode,
-      status: "queued",
-      mode,
-      quotedCredits: quoted,
-      chargedCredits: null,
-      inputDocuments: ids,
-      metadata,
-      outputFormat: workflow.outputFormat,
-      output: null,
-      outputObjectKey: null,
-      outputMimeType: null,
-      usage: null,
-      error: null,
-      attempts: 0,
-      lockedUntil: null,
-      createdAt: now,
-      startedAt: null,
-      finishedAt: null,
-    };
-    db.insert(runs).values(run).run();
-    if (run.keyMode === "live") holdCredits(db, clock, auth.workspaceId, run.id, quoted);
-    inTransaction?.(run);
-    return run;
-  });
+      const [queued] = await t
+        .select({ n: count() })
+        .from(runs)
+        .where(and(eq(runs.workspaceId, auth.workspaceId), eq(runs.status, "queued")));
+      if ((queued?.n ?? 0) >= MAX_QUEUED_RUNS) {
+        throw new ApiError(429, "rate_limited", `This workspace already has ${MAX_QUEUED_RUNS} runs waiting; wait for some to finish`, undefined, {
+          "retry-after": "60",
+        });
+      }
+      const quoted = quoteCredits(
+        getProduct(workflow.productCode).pricing,
+        docs, // every id was found above
+      );
+      const now = clock.now();
+      const run: RunRow = {
+        id: newId("run"),
+        workspaceId: auth.workspaceId,
+        workflowId: workflow.id,
+        apiKeyId: auth.kind === "key" ? auth.keyId : null,
+        keyMode: auth.mode,
+        status: "queued",
+        mode,
+        quotedCredits: quoted,
+        chargedCredits: null,
+        inputDocuments: ids,
+        metadata,
+        outputFormat: workflow.outputFormat,
+        output: null,
+        outputObjectKey: null,
+        outputMimeType: null,
+        usage: null,
+        error: null,
+        attempts: 0,
+        lockedUntil: null,
+        createdAt: now,
+        startedAt: null,
+        finishedAt: null,
+      };
+      await t.insert(runs).values(run);
+      if (run.keyMode === "live") await holdCredits(t, clock, auth.workspaceId, run.id, quoted);
+      await inTransaction?.(t, run);
+      return run;
+    },
+    { lock: auth.workspaceId },
+  );
   ctx.runtime.scheduler.wake("runs");
   return row;
 }
 
-function findRun(db: Db, runId: string): RunRow | undefined {
-  return prepared(db, "run-by-id", () =>
-    db
-      .select()
-      .from(runs)
-      .where(eq(runs.id, sql.placeholder("id")))
-      .prepare(),
-  ).get({ id: runId });
+async function findRun(db: Db, runId: string): Promise<RunRow | undefined> {
+  const found = await prepared(
+    db,
+    "run-by-id",
+    () =>
+      db
+        .select()
+        .from(runs)
+        .where(eq(runs.id, sql.placeholder("id"))),
+    { id: runId },
+  );
+  return found[0];
 }
 
 /** Which runs a caller sees: an API key only those of its own mode (test and live data stay apart), a session both. */
@@ -154,22 +168,25 @@ export function visibleMode(auth: Auth): KeyMode | null {
 }
 
 /** A run of the workspace; with `mode`, only a run of that mode (another mode's run is not found, as Stripe does). */
-export function getRun(db: Db, workspaceId: string, runId: string, mode: KeyMode | null = null): RunRow {
+export async function getRun(db: Db, workspaceId: string, runId: string, mode: KeyMode | null = null): Promise<RunRow> {
   // The endpoint every client polls: one statement per mode filter, prepared once.
-  const statement = prepared(db, mode ? "run-in-workspace-mode" : "run-in-workspace", () =>
-    db
-      .select()
-      .from(runs)
-      .where(
-        and(
-          eq(runs.id, sql.placeholder("id")),
-          eq(runs.workspaceId, sql.placeholder("workspaceId")),
-          mode ? eq(runs.keyMode, sql.placeholder("mode")) : undefined,
+  const found = await prepared(
+    db,
+    mode ? "run-in-workspace-mode" : "run-in-workspace",
+    () =>
+      db
+        .select()
+        .from(runs)
+        .where(
+          and(
+            eq(runs.id, sql.placeholder("id")),
+            eq(runs.workspaceId, sql.placeholder("workspaceId")),
+            mode ? eq(runs.keyMode, sql.placeholder("mode")) : undefined,
+          ),
         ),
-      )
-      .prepare(),
+    { id: runId, workspaceId, ...(mode ? { mode } : {}) },
   );
-  const row = statement.get({ id: runId, workspaceId, ...(mode ? { mode } : {}) });
+  const row = found[0];
   if (!row) throw new ApiError(404, "not_found", `No run ${runId}`);
   return row;
 }
@@ -190,7 +207,7 @@ export function runJson(ctx: Context, row: RunRow) {
 }
 
 /** `mode` is the caller's own (visibleMode); `q.mode` the filter a session may ask for. */
-export function listRuns(
+export async function listRuns(
   ctx: Context,
   workspaceId: string,
   mode: KeyMode | null,
@@ -215,46 +232,50 @@ function instant(value: string | undefined, param: string): number | undefined {
  * Moves a run to a terminal state with its credit movement and its event, in one transaction.
  * `from` (and `attempt`, for a worker) guard the move: if the run is no longer there, nothing changes and null is returned.
  */
-const productOf = (ctx: Context, workflowId: string) =>
-  ctx.db.select({ product: workflows.productCode }).from(workflows).where(eq(workflows.id, workflowId)).get()?.product ?? "unknown";
+const productOf = async (ctx: Context, workflowId: string) =>
+  (await ctx.db.select({ product: workflows.productCode }).from(workflows).where(eq(workflows.id, workflowId)).limit(1))[0]?.product ?? "unknown";
 
-export function finishRun(
+export async function finishRun(
   ctx: Context,
   runId: string,
   from: RunStatus,
   to: "succeeded" | "failed" | "canceled",
   changes: Partial<RunRow> = {},
   attempt?: number,
-): RunRow | null {
+): Promise<RunRow | null> {
   const { db, clock } = ctx;
-  const finished = tx(db, () => {
-    const row = findRun(db, runId);
-    if (!row || row.status !== from) return null;
-    // A worker finishes only the attempt it ran: after recovery re-queued the run, a later attempt owns it.
-    if (attempt !== undefined && row.attempts !== attempt) return null;
-    const now = clock.now();
-    let charged = 0;
-    if (to === "succeeded") charged = row.keyMode === "live" ? chargeHold(db, clock, row.workspaceId, row.id) : 0;
-    else releaseHold(db, clock, row.workspaceId, row.id);
-    const next: RunRow = { ...row, ...changes, status: to, chargedCredits: charged, finishedAt: now, lockedUntil: null };
-    db.update(runs)
-      .set({ ...changes, status: to, chargedCredits: charged, finishedAt: now, lockedUntil: null })
-      .where(eq(runs.id, runId))
-      .run();
-    recordEvent(db, clock, {
-      workspaceId: row.workspaceId,
-      type: `run.${to}` as EventType,
-      subjectId: row.id,
-      data: { run: runJson(ctx, next) },
-    });
-    return next;
-  });
+  const finished = await tx(
+    db,
+    async (t) => {
+      const row = await findRun(t, runId);
+      if (!row || row.status !== from) return null;
+      // A worker finishes only the attempt it ran: after recovery re-queued the run, a later attempt owns it.
+      if (attempt !== undefined && row.attempts !== attempt) return null;
+      const now = clock.now();
+      let charged = 0;
+      if (to === "succeeded") charged = row.keyMode === "live" ? await chargeHold(t, clock, row.workspaceId, row.id) : 0;
+      else await releaseHold(t, clock, row.workspaceId, row.id);
+      const next: RunRow = { ...row, ...changes, status: to, chargedCredits: charged, finishedAt: now, lockedUntil: null };
+      await t
+        .update(runs)
+        .set({ ...changes, status: to, chargedCredits: charged, finishedAt: now, lockedUntil: null })
+        .where(eq(runs.id, runId));
+      await recordEvent(t, clock, {
+        workspaceId: row.workspaceId,
+        type: `run.${to}` as EventType,
+        subjectId: row.id,
+        data: { run: runJson(ctx, next) },
+      });
+      return next;
+    },
+    { lock: runId },
+  );
   if (finished) {
     notifyWebhooks(ctx);
     runWaiters.wake(runId);
     const seconds = ((finished.finishedAt ?? 0) - (finished.startedAt ?? finished.createdAt)) / 1000;
     ctx.metrics.runDuration.observe({ status: to }, seconds);
-    if (ctx.config.metrics) ctx.metrics.runsFinished.inc({ status: to, product: productOf(ctx, finished.workflowId) });
+    if (ctx.config.metrics) ctx.metrics.runsFinished.inc({ status: to, product: await productOf(ctx, finished.workflowId) });
     if (finished.chargedCredits) ctx.metrics.creditsCharged.inc(finished.chargedCredits);
     ctx.log[to === "failed" ? "warn" : "info"](
       {
@@ -271,28 +292,32 @@ export function finishRun(
   return finished;
 }
 
-export function cancelRun(ctx: Context, workspaceId: string, runId: string, mode: KeyMode | null): RunRow {
-  const row = getRun(ctx.db, workspaceId, runId, mode);
+export async function cancelRun(ctx: Context, workspaceId: string, runId: string, mode: KeyMode | null): Promise<RunRow> {
+  const row = await getRun(ctx.db, workspaceId, runId, mode);
   if (row.status !== "queued") throw new ApiError(409, "invalid_state", `Only a queued run can be canceled; this one is ${row.status}`);
-  const canceled = finishRun(ctx, runId, "queued", "canceled");
+  const canceled = await finishRun(ctx, runId, "queued", "canceled");
   if (!canceled) {
-    const now = getRun(ctx.db, workspaceId, runId);
+    const now = await getRun(ctx.db, workspaceId, runId);
     throw new ApiError(409, "invalid_state", `Only a queued run can be canceled; this one is ${now.status}`);
   }
   return canceled;
 }
 
 /** Admin: a succeeded run's charge goes back to the workspace and the run becomes refunded. */
-export function refundRun(ctx: Context, runId: string): RunRow {
+export async function refundRun(ctx: Context, runId: string): Promise<RunRow> {
   const { db, clock } = ctx;
-  return tx(db, () => {
-    const row = findRun(db, runId);
-    if (!row) throw new ApiError(404, "not_found", `No run ${runId}`);
-    if (row.status !== "succeeded") throw new ApiError(409, "invalid_state", `Only a succeeded run can be refunded; this one is ${row.status}`);
-    refundCharge(db, clock, row.workspaceId, row.id);
-    db.update(runs).set({ status: "refunded" }).where(eq(runs.id, runId)).run();
-    return { ...row, status: "refunded" as const };
-  });
+  return tx(
+    db,
+    async (t) => {
+      const row = await findRun(t, runId);
+      if (!row) throw new ApiError(404, "not_found", `No run ${runId}`);
+      if (row.status !== "succeeded") throw new ApiError(409, "invalid_state", `Only a succeeded run can be refunded; this one is ${row.status}`);
+      await refundCharge(t, clock, row.workspaceId, row.id);
+      await t.update(runs).set({ status: "refunded" }).where(eq(runs.id, runId));
+      return { ...row, status: "refunded" as const };
+    },
+    { lock: runId },
+  );
 }
 
 // Sync mode: requests waiting for a run to finish, woken by finishRun in this process.
@@ -304,7 +329,7 @@ const TERMINAL: ReadonlySet<RunStatus> = new Set(["succeeded", "failed", "cancel
 export async function waitForRun(ctx: Context, workspaceId: string, runId: string, timeoutMs: number): Promise<RunRow> {
   const deadline = ctx.clock.now() + timeoutMs;
   for (;;) {
-    const row = getRun(ctx.db, workspaceId, runId);
+    const row = await getRun(ctx.db, workspaceId, runId);
     const left = deadline - ctx.clock.now();
     if (TERMINAL.has(row.status) || left <= 0) return row;
     // Woken by finishRun; the poll covers a run finished by another process.

@@ -1,6 +1,7 @@
 // The run worker: claims queued runs, waits for their references, evaluates, stores the output file, finishes the run.
-import { and, eq, inArray } from "drizzle-orm";
+import { and, eq, inArray, isNull, lte, or } from "drizzle-orm";
 import type { Context } from "../../context";
+import { tx } from "../../db/client";
 import { documents, runs } from "../../db/schema";
 import { EngineError, evaluate } from "../../engine";
 import type { EngineDocument, ModelPolicy, OutputFormat } from "../../engine/types";
@@ -14,8 +15,6 @@ import { getWorkflow } from "../workflows/service";
 import type { RunRow } from "./model";
 import { finishRun } from "./service";
 
-/** A claimed run's lease; renewed while it runs, so a crashed process's runs are found again. */
-const LEASE_MS = 60_000;
 /** How long a run waits before looking at its still-processing references again. */
 const REFERENCE_WAIT_MS = 1_000;
 const MAX_ATTEMPTS = 3;
@@ -39,25 +38,25 @@ const RUN_QUEUE: QueueSpec<typeof runs> = {
 };
 
 /** Claims a queued run (a short lease while its references are checked); null when none is waiting. */
-function claimQueued(ctx: Context): RunRow | null {
-  return claim(ctx.db, RUN_QUEUE, ctx.clock.now(), LEASE_MS);
+async function claimQueued(ctx: Context): Promise<RunRow | null> {
+  return await claim(ctx.db, RUN_QUEUE, ctx.clock.now(), ctx.config.leaseMs);
 }
 
 /** Puts a claimed run back to wait `ms` (its references are still processing). */
-function defer(ctx: Context, runId: string, ms: number) {
-  ctx.db
-    .update(runs)
-    .set({ lockedUntil: ctx.clock.now() + ms })
-    .where(eq(runs.id, runId))
-    .run();
+async function defer(ctx: Context, runId: string, ms: number): Promise<void> {
+  await tx(ctx.db, (t) =>
+    t
+      .update(runs)
+      .set({ lockedUntil: ctx.clock.now() + ms })
+      .where(eq(runs.id, runId)),
+  );
 }
 
-function inputDocs(ctx: Context, workspaceId: string, ids: string[]): EngineDocument[] {
-  const rows = ctx.db
+async function inputDocs(ctx: Context, workspaceId: string, ids: string[]): Promise<EngineDocument[]> {
+  const rows = await ctx.db
     .select({ id: documents.id, filename: documents.filename, extracted: documents.extracted })
     .from(documents)
-    .where(and(eq(documents.workspaceId, workspaceId), inArray(documents.id, ids)))
-    .all();
+    .where(and(eq(documents.workspaceId, workspaceId), inArray(documents.id, ids)));
   const byId = new Map(rows.map((r) => [r.id, r]));
   return ids.flatMap((id) => {
     const row = byId.get(id);
@@ -71,20 +70,20 @@ type Readiness = { state: "ready"; references: EngineDocument[] } | { state: "wa
  * A run waits in queued until its workflow's references are ready; a failed one fails the run. Deleting a reference
  * removes its pointer only: workflows that name it keep evaluating against the original.
  */
-function referencesOf(ctx: Context, run: RunRow, referenceIds: string[]): Readiness {
-  const statuses = referenceStatuses(ctx.db, run.workspaceId, referenceIds, { includeDeleted: true });
+async function referencesOf(ctx: Context, run: RunRow, referenceIds: string[]): Promise<Readiness> {
+  const statuses = await referenceStatuses(ctx.db, run.workspaceId, referenceIds, { includeDeleted: true });
   for (const [id, s] of statuses) {
     if (s.status === "failed") return { state: "failed", message: `Reference document ${id} could not be indexed: ${s.failureReason}` };
   }
   if ([...statuses.values()].some((s) => s.status === "processing")) return { state: "waiting" };
-  return { state: "ready", references: getReadyReferenceDocuments(ctx.db, run.workspaceId, referenceIds, { includeDeleted: true }) };
+  return { state: "ready", references: await getReadyReferenceDocuments(ctx.db, run.workspaceId, referenceIds, { includeDeleted: true }) };
 }
 
 const EXTENSION: Record<string, string> = { json: "json", markdown: "md", docx: "docx", xlsx: "xlsx", csv: "csv" };
 
 /** Evaluates one running run and finishes it; every failure becomes a failed run with {code, message}. */
 async function execute(ctx: Context, run: RunRow, references: EngineDocument[]): Promise<void> {
-  const lease = { table: "runs" as const, id: run.id, lease: run.lockedUntil ?? 0, leaseMs: LEASE_MS };
+  const lease = { table: "runs" as const, id: run.id, lease: run.lockedUntil ?? 0, leaseMs: ctx.config.leaseMs };
   await withLease(ctx, lease, (signal) => evaluateRun(ctx, run, references, signal), ctx.runtime.scheduler.stopping);
 }
 
@@ -95,8 +94,8 @@ async function execute(ctx: Context, run: RunRow, references: EngineDocument[]):
 async function evaluateRun(ctx: Context, run: RunRow, references: EngineDocument[], signal: AbortSignal): Promise<void> {
   const stage = stageTimer(ctx);
   try {
-    const workflow = getWorkflow(ctx.db, run.workspaceId, run.workflowId, true);
-    const inputs = inputDocs(ctx, run.workspaceId, run.inputDocuments);
+    const workflow = await getWorkflow(ctx.db, run.workspaceId, run.workflowId, true);
+    const inputs = await inputDocs(ctx, run.workspaceId, run.inputDocuments);
     stage("read");
     const result = await evaluate({
       db: ctx.db,
@@ -130,17 +129,18 @@ async function evaluateRun(ctx: Context, run: RunRow, references: EngineDocument
     const outputObjectKey = `runs/${run.workspaceId}/${run.id}/output.${EXTENSION[format] ?? file.extension}`;
     await objectStore(ctx).put(outputObjectKey, bytesStream(file.bytes), { maxBytes: file.bytes.byteLength });
     const changes = { output, usage: { ...result.usage }, outputObjectKey, outputMimeType: file.mime_type, error: null };
-    finishRun(ctx, run.id, "running", "succeeded", changes, run.attempts);
+    await finishRun(ctx, run.id, "running", "succeeded", changes, run.attempts);
     stage("write");
   } catch (err) {
     if (signal.aborted) {
       if (ctx.runtime.scheduler.stopping.aborted) {
         // The server is stopping: give the run back as it was before this attempt, for the next start to run at once.
-        ctx.db
-          .update(runs)
-          .set({ status: "queued", lockedUntil: null, startedAt: null, attempts: run.attempts - 1 })
-          .where(and(eq(runs.id, run.id), eq(runs.status, "running"), eq(runs.attempts, run.attempts)))
-          .run();
+        await tx(ctx.db, (t) =>
+          t
+            .update(runs)
+            .set({ status: "queued", lockedUntil: null, startedAt: null, attempts: run.attempts - 1 })
+            .where(and(eq(runs.id, run.id), eq(runs.status, "running"), eq(runs.attempts, run.attempts))),
+        );
         ctx.log.warn({ run_id: run.id }, "run stopped by shutdown; back in the queue");
         return;
       }
@@ -152,7 +152,7 @@ async function evaluateRun(ctx: Context, run: RunRow, references: EngineDocument
         ? { code: err.code, message: err.message }
         : { code: "internal_error", message: "The evaluation failed unexpectedly; the run's credits were released" };
     if (!(err instanceof EngineError)) ctx.log.error({ err, run_id: run.id }, "run failed unexpectedly");
-    finishRun(ctx, run.id, "running", "failed", { error }, run.attempts);
+    await finishRun(ctx, run.id, "running", "failed", { error }, run.attempts);
   }
 }
 
@@ -169,26 +169,27 @@ function stageTimer(ctx: Context): (stage: "read" | "evaluate" | "render" | "wri
 /** One unit of work: claim a queued run and take it as far as it can go now. */
 export async function runTick(ctx: Context): Promise<boolean> {
   const claimStarted = performance.now();
-  const run = claimQueued(ctx);
+  const run = await claimQueued(ctx);
   if (!run) return false;
-  const workflow = getWorkflow(ctx.db, run.workspaceId, run.workflowId, true);
-  const refs = referencesOf(ctx, run, workflow.referenceDocumentIds);
+  const workflow = await getWorkflow(ctx.db, run.workspaceId, run.workflowId, true);
+  const refs = await referencesOf(ctx, run, workflow.referenceDocumentIds);
   if (refs.state === "waiting") {
-    defer(ctx, run.id, REFERENCE_WAIT_MS);
+    await defer(ctx, run.id, REFERENCE_WAIT_MS);
     return true;
   }
   if (refs.state === "failed") {
-    finishRun(ctx, run.id, "queued", "failed", { error: { code: "reference_document_failed", message: refs.message } });
+    await finishRun(ctx, run.id, "queued", "failed", { error: { code: "reference_document_failed", message: refs.message } });
     return true;
   }
   const now = ctx.clock.now();
   // Guarded by status: a cancel that won the race leaves the run alone.
-  const started = ctx.db
-    .update(runs)
-    .set({ status: "running", startedAt: now, attempts: run.attempts + 1, lockedUntil: now + LEASE_MS })
-    .where(and(eq(runs.id, run.id), eq(runs.status, "queued")))
-    .returning()
-    .get();
+  const [started] = await tx(ctx.db, (t) =>
+    t
+      .update(runs)
+      .set({ status: "running", startedAt: now, attempts: run.attempts + 1, lockedUntil: now + ctx.config.leaseMs })
+      .where(and(eq(runs.id, run.id), eq(runs.status, "queued")))
+      .returning(),
+  );
   if (!started) return true;
   ctx.metrics.runStage.observe({ stage: "claim" }, (performance.now() - claimStarted) / 1000);
   ctx.log.info({ run_id: run.id, workspace_id: run.workspaceId, workflow_id: run.workflowId, attempt: started.attempts }, "run claimed");
@@ -200,28 +201,32 @@ export async function runTick(ctx: Context): Promise<boolean> {
  * At start and every minute: runs left `running` by a process that died go back to queued (their hold stays), or fail once they
  * have used MAX_ATTEMPTS. Only runs whose lease has expired are touched, so a live process's runs are left alone.
  */
-export function recoverRuns(ctx: Context): { requeued: number; failed: number } {
+export async function recoverRuns(ctx: Context): Promise<{ requeued: number; failed: number }> {
   const now = ctx.clock.now();
-  const stale = ctx.db.$client.query(`SELECT id, attempts FROM runs q WHERE status = 'running' AND ${LEASE_FREE}`).all({ now }) as {
-    id: string;
-    attempts: number;
-  }[];
+  // The queue's lease rule (LEASE_FREE): a lease that ends at `now` is free.
+  const stale = await ctx.db
+    .select({ id: runs.id, attempts: runs.attempts })
+    .from(runs)
+    .where(and(eq(runs.status, "running"), or(isNull(runs.lockedUntil), lte(runs.lockedUntil, now))));
   let requeued = 0;
   let failed = 0;
   for (const row of stale) {
     if (row.attempts >= MAX_ATTEMPTS) {
-      finishRun(ctx, row.id, "running", "failed", {
+      await finishRun(ctx, row.id, "running", "failed", {
         error: { code: "worker_crashed", message: `The server stopped while evaluating this run ${row.attempts} times; giving up` },
       });
       failed++;
     } else {
       // Back to waiting, as if never started: started_at belongs to the attempt that will run it.
-      ctx.db
-        .update(runs)
-        .set({ status: "queued", lockedUntil: null, startedAt: null })
-        .where(and(eq(runs.id, row.id), eq(runs.status, "running"), eq(runs.attempts, row.attempts)))
-        .run();
-      requeued++;
+      // Counted only when this pass moved it (another process's pass may have been first).
+      const moved = await tx(ctx.db, (t) =>
+        t
+          .update(runs)
+          .set({ status: "queued", lockedUntil: null, startedAt: null })
+          .where(and(eq(runs.id, row.id), eq(runs.status, "running"), eq(runs.attempts, row.attempts)))
+          .returning({ id: runs.id }),
+      );
+      requeued += moved.length;
     }
   }
   return { requeued, failed };

@@ -8,7 +8,7 @@ import { getBalance, usagePeriod, usageReport } from "./service";
 export const usageRoutes = (ctx: Context) =>
   new Elysia({ prefix: "/v1/usage", tags: ["Usage"] })
     .use(authGuard(ctx))
-    .get("", ({ auth, query }) => usageReport(ctx.db, auth.workspaceId, usagePeriod(ctx.clock.now(), query.from, query.to)), {
+    .get("", async ({ auth, query }) => usageReport(ctx.db, auth.workspaceId, usagePeriod(ctx.clock.now(), query.from, query.to)), {
       auth: "usage:read",
       query: UsageQuery,
       response: { 200: UsageReport },
@@ -17,7 +17,7 @@ export const usageRoutes = (ctx: Context) =>
         description: "Test-key runs are excluded; a refunded run counts with 0 credits.",
       },
     })
-    .get("/balance", ({ auth }) => getBalance(ctx.db, auth.workspaceId), {
+    .get("/balance", async ({ auth }) => getBalance(ctx.db, auth.workspaceId), {
       auth: "usage:read",
       response: { 200: Balance },
       detail: { summary: "The workspace's credit balance (bonus credits are spent first)" },

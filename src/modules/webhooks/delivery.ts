@@ -45,29 +45,29 @@ const MIN_RETRY_AFTER_MS = 1_000;
  * transaction. Targets: the workspace's active endpoints subscribed to the type (a workflow's own endpoint too, and
  * only for the types it subscribes to). The unique (event_id, endpoint_id) index makes it once.
  */
-export function dispatchEvents(db: Db, clock: Clock, limit = 100): number {
+export async function dispatchEvents(db: Db, clock: Clock, limit = 100): Promise<number> {
   // Cheap look first: idle loops should not take the write lock every second.
-  const any = db.select({ id: events.id }).from(events).where(isNull(events.dispatchedAt)).limit(1).get();
+  const [any] = await db.select({ id: events.id }).from(events).where(isNull(events.dispatchedAt)).limit(1);
   if (!any) return 0;
-  return tx(db, () => {
-    const batch = db.select().from(events).where(isNull(events.dispatchedAt)).orderBy(asc(events.createdAt)).limit(limit).all();
+  return tx(db, async (t) => {
+    const batch = await t.select().from(events).where(isNull(events.dispatchedAt)).orderBy(asc(events.createdAt)).limit(limit);
     const now = clock.now();
     const endpointsOf = new Map<string, EndpointRow[]>();
     for (const event of batch) {
       let live = endpointsOf.get(event.workspaceId);
       if (!live) {
-        live = db
+        live = await t
           .select()
           .from(webhookEndpoints)
-          .where(and(eq(webhookEndpoints.workspaceId, event.workspaceId), eq(webhookEndpoints.status, "active"), isNull(webhookEndpoints.deletedAt)))
-          .all();
+          .where(and(eq(webhookEndpoints.workspaceId, event.workspaceId), eq(webhookEndpoints.status, "active"), isNull(webhookEndpoints.deletedAt)));
         endpointsOf.set(event.workspaceId, live);
       }
       // An endpoint's events list always filters, the endpoint a workflow names included (CONTRACT "Fine points").
       const targets = live.filter((e) => e.events.includes(event.type));
       const payload = JSON.stringify({ id: event.id, type: event.type, created: Math.floor(event.createdAt / 1000), data: event.data });
       for (const endpoint of targets) {
-        db.insert(webhookDeliveries)
+        await t
+          .insert(webhookDeliveries)
           .values({
             id: newId("whd"),
             workspaceId: event.workspaceId,
@@ -82,10 +82,9 @@ export function dispatchEvents(db: Db, clock: Clock, limit = 100): number {
             lockedUntil: null,
             createdAt: now,
           })
-          .onConflictDoNothing()
-          .run();
+          .onConflictDoNothing();
       }
-      db.update(events).set({ dispatchedAt: now }).where(eq(events.id, event.id)).run();
+      await t.update(events).set({ dispatchedAt: now }).where(eq(events.id, event.id));
     }
     return batch.length;
   });
@@ -120,8 +119,8 @@ const DELIVERY_QUEUE: QueueSpec<typeof webhookDeliveries> = {
  * Claims a due delivery through the one work queue, so two loops or two processes never send the same delivery at
  * once; a claim left by a crashed process expires at locked_until.
  */
-export function claimDelivery(db: Db, clock: Clock, config: WebhookConfig): DeliveryRow | null {
-  return claim(db, DELIVERY_QUEUE, clock.now(), config.webhookTimeoutMs + LOCK_MARGIN_MS, { perEndpoint: config.webhookEndpointConcurrency });
+export async function claimDelivery(db: Db, clock: Clock, config: WebhookConfig): Promise<DeliveryRow | null> {
+  return await claim(db, DELIVERY_QUEUE, clock.now(), config.webhookTimeoutMs + LOCK_MARGIN_MS, { perEndpoint: config.webhookEndpointConcurrency });
 }
 
 /**
@@ -205,9 +204,12 @@ export async function sendAttempt(
   }
 }
 
-/** Disables the endpoint when every delivery to it created in the last 24 h (and the one that just failed) has failed. */
-function disableIfDead(db: Db, now: number, endpointId: string, failedId: string) {
-  const alive = db
+/**
+ * Disables the endpoint when every delivery to it created in the last 24 h (and the one that just failed) has failed.
+ * Call inside a transaction, with its handle as `db`.
+ */
+async function disableIfDead(db: Db, now: number, endpointId: string, failedId: string): Promise<void> {
+  const [alive] = await db
     .select({ n: count() })
     .from(webhookDeliveries)
     .where(
@@ -216,25 +218,26 @@ function disableIfDead(db: Db, now: number, endpointId: string, failedId: string
         or(gte(webhookDeliveries.createdAt, now - DEAD_ENDPOINT_PERIOD_MS), eq(webhookDeliveries.id, failedId)),
         ne(webhookDeliveries.status, "failed"),
       ),
-    )
-    .get();
-  if ((alive?.n ?? 0) === 0) disableEndpoint(db, now, endpointId);
+    );
+  if ((alive?.n ?? 0) === 0) await disableEndpoint(db, now, endpointId);
 }
 
-function disableEndpoint(db: Db, now: number, endpointId: string) {
-  db.update(webhookEndpoints)
+/** Call inside a transaction, with its handle as `db`. */
+async function disableEndpoint(db: Db, now: number, endpointId: string): Promise<void> {
+  await db
+    .update(webhookEndpoints)
     .set({ status: "disabled", updatedAt: now })
-    .where(and(eq(webhookEndpoints.id, endpointId), eq(webhookEndpoints.status, "active")))
-    .run();
+    .where(and(eq(webhookEndpoints.id, endpointId), eq(webhookEndpoints.status, "active")));
 }
 
 /**
- * Writes an attempt's outcome on the claimed row and releases the claim. `manual`: a retry asked for through the API;
- * when it fails on an already failed delivery, the delivery stays failed (no new schedule starts).
+ * Writes an attempt's outcome on the claimed row and releases the claim, in one transaction (the attempt itself was
+ * made before, outside any transaction). `manual`: a retry asked for through the API; when it fails on an already
+ * failed delivery, the delivery stays failed (no new schedule starts).
  */
-function recordAttempt(ctx: Context, claimed: DeliveryRow, outcome: Outcome, manual = false): DeliveryRow {
+async function recordAttempt(ctx: Context, claimed: DeliveryRow, outcome: Outcome, manual = false): Promise<DeliveryRow> {
   const { db, clock, config } = ctx;
-  const row = tx(db, () => {
+  const row = await tx(db, async (t): Promise<DeliveryRow> => {
     const now = clock.now();
     const attempts = [...claimed.attempts, outcome.attempt];
     const firstAttemptAt = claimed.firstAttemptAt ?? outcome.startedAt;
@@ -243,21 +246,25 @@ function recordAttempt(ctx: Context, claimed: DeliveryRow, outcome: Outcome, man
     if (outcome.ok) status = "succeeded";
     else if (outcome.attempt.status === 410) {
       status = "failed";
-      disableEndpoint(db, now, claimed.endpointId);
+      await disableEndpoint(t, now, claimed.endpointId);
     } else if (manual && claimed.status === "failed") status = "failed";
     else {
       next = nextAttemptAt(config, attempts.length, firstAttemptAt, now, outcome.retryAfterMs);
       status = next === null ? "failed" : "pending";
     }
-    const row = db
+    const [row] = await t
       .update(webhookDeliveries)
       .set({ attempts, status, firstAttemptAt, nextAttemptAt: next, lockedUntil: null })
       // Only while our claim holds: a claim that expired belongs to whoever took the row over.
       .where(and(eq(webhookDeliveries.id, claimed.id), leaseHeld(claimed)))
-      .returning()
-      .get();
-    if (!row) return { ...claimed, ...(db.select().from(webhookDeliveries).where(eq(webhookDeliveries.id, claimed.id)).get() ?? {}) };
-    if (status === "failed" && outcome.attempt.status !== 410 && claimed.status === "pending") disableIfDead(db, now, claimed.endpointId, claimed.id);
+      .returning();
+    if (!row) {
+      const [current] = await t.select().from(webhookDeliveries).where(eq(webhookDeliveries.id, claimed.id)).limit(1);
+      return { ...claimed, ...(current ?? {}) };
+    }
+    if (status === "failed" && outcome.attempt.status !== 410 && claimed.status === "pending") {
+      await disableIfDead(t, now, claimed.endpointId, claimed.id);
+    }
     return row;
   });
   const result = row.status === "succeeded" ? "delivered" : row.status === "failed" ? "failed" : "retrying";
@@ -280,11 +287,13 @@ function recordAttempt(ctx: Context, claimed: DeliveryRow, outcome: Outcome, man
 }
 
 /** Closes a claimed delivery without an attempt (endpoint gone, or its window passed while the endpoint was disabled). */
-function giveUp(db: Db, claimed: DeliveryRow) {
-  db.update(webhookDeliveries)
-    .set({ status: "failed", nextAttemptAt: null, lockedUntil: null })
-    .where(and(eq(webhookDeliveries.id, claimed.id), leaseHeld(claimed)))
-    .run();
+async function giveUp(db: Db, claimed: DeliveryRow): Promise<void> {
+  await tx(db, (t) =>
+    t
+      .update(webhookDeliveries)
+      .set({ status: "failed", nextAttemptAt: null, lockedUntil: null })
+      .where(and(eq(webhookDeliveries.id, claimed.id), leaseHeld(claimed))),
+  );
 }
 
 /** The row still carries the lease we claimed it with (a claimed row always has one). */
@@ -292,18 +301,21 @@ function leaseHeld(claimed: DeliveryRow) {
   return claimed.lockedUntil === null ? isNull(webhookDeliveries.lockedUntil) : eq(webhookDeliveries.lockedUntil, claimed.lockedUntil);
 }
 
-/** Claims one due delivery and makes one attempt. Resolves false when nothing was due. */
+/**
+ * Claims one due delivery and makes one attempt. Resolves false when nothing was due. The HTTP attempt runs outside
+ * any transaction (it may take the whole attempt timeout); only the claim and the bookkeeping after it write.
+ */
 export async function deliverNext(ctx: Context): Promise<boolean> {
   const { db, clock, config } = ctx;
-  const claimed = claimDelivery(db, clock, config);
+  const claimed = await claimDelivery(db, clock, config);
   if (!claimed) return false;
-  const endpoint = db.select().from(webhookEndpoints).where(eq(webhookEndpoints.id, claimed.endpointId)).get();
+  const [endpoint] = await db.select().from(webhookEndpoints).where(eq(webhookEndpoints.id, claimed.endpointId)).limit(1);
   const windowClosed = claimed.firstAttemptAt != null && clock.now() > claimed.firstAttemptAt + config.webhookRetryWindowMs;
   if (!endpoint || endpoint.deletedAt != null || windowClosed) {
-    giveUp(db, claimed);
+    await giveUp(db, claimed);
     return true;
   }
-  recordAttempt(ctx, claimed, await sendAttempt(clock, config, endpoint, claimed));
+  await recordAttempt(ctx, claimed, await sendAttempt(clock, config, endpoint, claimed));
   return true;
 }
 
@@ -330,24 +342,26 @@ function limitManualRetries(endpointId: string, now: number) {
  */
 export async function retryDelivery(ctx: Context, workspaceId: string, endpointId: string, deliveryId: string): Promise<DeliveryRow> {
   const { db, clock, config } = ctx;
-  const endpoint = getEndpoint(db, workspaceId, endpointId);
+  const endpoint = await getEndpoint(db, workspaceId, endpointId);
   limitManualRetries(endpoint.id, clock.now());
-  const current = getDelivery(db, workspaceId, endpoint.id, deliveryId);
+  const current = await getDelivery(db, workspaceId, endpoint.id, deliveryId);
   if (current.status === "succeeded") throw new ApiError(409, "invalid_state", "This delivery already succeeded");
   const now = clock.now();
-  const claimed = db
-    .update(webhookDeliveries)
-    .set({ lockedUntil: now + config.webhookTimeoutMs + LOCK_MARGIN_MS })
-    .where(
-      and(
-        eq(webhookDeliveries.id, current.id),
-        inArray(webhookDeliveries.status, ["pending", "failed"]),
-        // The queue's lease rule: a lease that ends at `now` is free.
-        or(isNull(webhookDeliveries.lockedUntil), lte(webhookDeliveries.lockedUntil, now)),
-      ),
-    )
-    .returning()
-    .get();
+  const [claimed] = await tx(db, (t) =>
+    t
+      .update(webhookDeliveries)
+      .set({ lockedUntil: now + config.webhookTimeoutMs + LOCK_MARGIN_MS })
+      .where(
+        and(
+          eq(webhookDeliveries.id, current.id),
+          inArray(webhookDeliveries.status, ["pending", "failed"]),
+          // The queue's lease rule: a lease that ends at `now` is free.
+          or(isNull(webhookDeliveries.lockedUntil), lte(webhookDeliveries.lockedUntil, now)),
+        ),
+      )
+      .returning(),
+  );
   if (!claimed) throw new ApiError(409, "invalid_state", "An attempt of this delivery is in progress; try again in a few seconds");
+  // The attempt runs outside any transaction; recordAttempt writes its outcome in one.
   return recordAttempt(ctx, claimed, await sendAttempt(clock, config, endpoint, claimed), true);
 }

@@ -9,26 +9,24 @@ export const EVENT_TYPES = ["run.succeeded", "run.failed", "run.canceled", "refe
 export type EventType = (typeof EVENT_TYPES)[number];
 
 /**
- * Writes an event row. Call it inside the caller's transaction (see db/client.ts `tx`), so the event exists
- * exactly when the change does. `data` is the payload's data ({run} or {reference_document}) at that moment.
+ * Writes an event row. Call it inside the caller's transaction (see db/client.ts `tx`), passing its handle as `db`,
+ * so the event exists exactly when the change does. `data` is the payload's data ({run} or {reference_document}) at that moment.
  * The webhook deliverer fans it out to the endpoints subscribed to its type.
  */
-export function recordEvent(
+export async function recordEvent(
   db: Db,
   clock: Clock,
   input: { workspaceId: string; type: EventType; subjectId: string; data: Record<string, unknown> },
-): string {
+): Promise<string> {
   const id = newId("evt");
-  db.insert(events)
-    .values({
-      id,
-      workspaceId: input.workspaceId,
-      type: input.type,
-      subjectId: input.subjectId,
-      data: input.data,
-      createdAt: clock.now(),
-    })
-    .run();
+  await db.insert(events).values({
+    id,
+    workspaceId: input.workspaceId,
+    type: input.type,
+    subjectId: input.subjectId,
+    data: input.data,
+    createdAt: clock.now(),
+  });
   return id;
 }
 

@@ -37,10 +37,15 @@ export const webhookRoutes = (ctx: Context) =>
     })
     .post(
       "",
-      ({ auth, body, status }) =>
+      async ({ auth, body, status }) =>
         status(
           201,
-          createEndpoint(ctx.db, ctx.clock, { workspaceId: auth.workspaceId, url: body.url, events: body.events }, ctx.config.webhookAllowedNetworks),
+          await createEndpoint(
+            ctx.db,
+            ctx.clock,
+            { workspaceId: auth.workspaceId, url: body.url, events: body.events },
+            ctx.config.webhookAllowedNetworks,
+          ),
         ),
       {
         auth: "webhooks:write",
@@ -49,7 +54,7 @@ export const webhookRoutes = (ctx: Context) =>
         detail: { summary: "Create a webhook endpoint (the signing secret is shown once)" },
       },
     )
-    .get("/:whk_id", ({ auth, params }) => toEndpointJson(getEndpoint(ctx.db, auth.workspaceId, params.whk_id)), {
+    .get("/:whk_id", async ({ auth, params }) => toEndpointJson(await getEndpoint(ctx.db, auth.workspaceId, params.whk_id)), {
       auth: "webhooks:read",
       params: EndpointParams,
       response: { 200: WebhookEndpoint, 401: ErrorBody, 404: ErrorBody },
@@ -57,8 +62,8 @@ export const webhookRoutes = (ctx: Context) =>
     })
     .patch(
       "/:whk_id",
-      ({ auth, params, body }) => {
-        const row = updateEndpoint(ctx.db, ctx.clock, auth.workspaceId, params.whk_id, body, ctx.config.webhookAllowedNetworks);
+      async ({ auth, params, body }) => {
+        const row = await updateEndpoint(ctx.db, ctx.clock, auth.workspaceId, params.whk_id, body, ctx.config.webhookAllowedNetworks);
         // Re-enabling releases deliveries that were held while the endpoint was disabled.
         if (body.status === "active") notifyWebhooks(ctx);
         return toEndpointJson(row);
@@ -86,8 +91,8 @@ export const webhookRoutes = (ctx: Context) =>
     })
     .get(
       "/:whk_id/deliveries/:whd_id",
-      ({ auth, params }) => {
-        const row = getDelivery(ctx.db, auth.workspaceId, params.whk_id, params.whd_id);
+      async ({ auth, params }) => {
+        const row = await getDelivery(ctx.db, auth.workspaceId, params.whk_id, params.whd_id);
         return { ...toDeliveryJson(row), payload: JSON.parse(resignDownloadUrls(row.payload, ctx.config, ctx.clock.now())) };
       },
       {

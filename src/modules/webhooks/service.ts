@@ -27,7 +27,7 @@ function checkEvents(events: string[]): string[] {
 }
 
 /** `allowed`: ASSAY_WEBHOOK_ALLOWED_NETWORKS (null = no restriction beyond link-local and metadata addresses). */
-export function createEndpoint(
+export async function createEndpoint(
   db: Db,
   clock: Clock,
   input: { workspaceId: string; url: string; events?: string[] },
@@ -47,7 +47,7 @@ export function createEndpoint(
     createdAt: now,
     updatedAt: now,
   };
-  db.insert(webhookEndpoints).values(row).run();
+  await tx(db, (t) => t.insert(webhookEndpoints).values(row));
   return {
     ...toEndpointJson(row),
     secret: row.secret,
@@ -56,64 +56,64 @@ export function createEndpoint(
 }
 
 /** A live (not deleted) endpoint of the workspace, or 404. Other modules use it to check a workflow's webhook_endpoint_id. */
-export function getEndpoint(db: Db, workspaceId: string, endpointId: string): EndpointRow {
-  const row = db
+export async function getEndpoint(db: Db, workspaceId: string, endpointId: string): Promise<EndpointRow> {
+  const [row] = await db
     .select()
     .from(webhookEndpoints)
     .where(and(eq(webhookEndpoints.id, endpointId), eq(webhookEndpoints.workspaceId, workspaceId), isNull(webhookEndpoints.deletedAt)))
-    .get();
+    .limit(1);
   if (!row) throw new ApiError(404, "not_found", `No webhook endpoint ${endpointId}`);
   return row;
 }
 
-export function listEndpoints(db: Db, secret: string, workspaceId: string, query: { limit?: number; cursor?: string }) {
+export async function listEndpoints(db: Db, secret: string, workspaceId: string, query: { limit?: number; cursor?: string }) {
   return listPage(db, secret, webhookEndpoints, { workspaceId, deletedAt: null }, query, toEndpointJson);
 }
 
-export function updateEndpoint(
+export async function updateEndpoint(
   db: Db,
   clock: Clock,
   workspaceId: string,
   endpointId: string,
   patch: { url?: string; events?: string[]; status?: "active" | "disabled" },
   allowed: readonly string[] | null = null,
-): EndpointRow {
-  const row = getEndpoint(db, workspaceId, endpointId);
+): Promise<EndpointRow> {
+  const row = await getEndpoint(db, workspaceId, endpointId);
   const changes: Partial<EndpointRow> = { updatedAt: clock.now() };
   if (patch.url !== undefined) changes.url = checkUrl(patch.url, allowed);
   if (patch.events !== undefined) changes.events = checkEvents(patch.events);
   if (patch.status !== undefined) changes.status = patch.status;
-  db.update(webhookEndpoints).set(changes).where(eq(webhookEndpoints.id, row.id)).run();
+  await tx(db, (t) => t.update(webhookEndpoints).set(changes).where(eq(webhookEndpoints.id, row.id)));
   return { ...row, ...changes };
 }
 
 /** Soft delete. Its pending deliveries stop for good: they are marked failed in the same transaction. */
-export function deleteEndpoint(db: Db, clock: Clock, workspaceId: string, endpointId: string) {
-  return tx(db, () => {
-    const row = getEndpoint(db, workspaceId, endpointId);
+export async function deleteEndpoint(db: Db, clock: Clock, workspaceId: string, endpointId: string) {
+  return tx(db, async (t) => {
+    const row = await getEndpoint(t, workspaceId, endpointId);
     const now = clock.now();
-    db.update(webhookEndpoints).set({ deletedAt: now, updatedAt: now }).where(eq(webhookEndpoints.id, row.id)).run();
-    db.update(webhookDeliveries)
+    await t.update(webhookEndpoints).set({ deletedAt: now, updatedAt: now }).where(eq(webhookEndpoints.id, row.id));
+    await t
+      .update(webhookDeliveries)
       .set({ status: "failed", nextAttemptAt: null })
-      .where(and(eq(webhookDeliveries.endpointId, row.id), eq(webhookDeliveries.status, "pending")))
-      .run();
+      .where(and(eq(webhookDeliveries.endpointId, row.id), eq(webhookDeliveries.status, "pending")));
     return { id: row.id, object: "webhook_endpoint" as const, deleted: true as const };
   });
 }
 
-export function listDeliveries(db: Db, secret: string, workspaceId: string, endpointId: string, query: { limit?: number; cursor?: string }) {
-  const endpoint = getEndpoint(db, workspaceId, endpointId);
+export async function listDeliveries(db: Db, secret: string, workspaceId: string, endpointId: string, query: { limit?: number; cursor?: string }) {
+  const endpoint = await getEndpoint(db, workspaceId, endpointId);
   return listPage(db, secret, webhookDeliveries, { endpointId: endpoint.id, workspaceId }, query, toDeliveryJson);
 }
 
 /** One delivery of one live endpoint of the workspace, or 404. */
-export function getDelivery(db: Db, workspaceId: string, endpointId: string, deliveryId: string): DeliveryRow {
-  const endpoint = getEndpoint(db, workspaceId, endpointId);
-  const row = db
+export async function getDelivery(db: Db, workspaceId: string, endpointId: string, deliveryId: string): Promise<DeliveryRow> {
+  const endpoint = await getEndpoint(db, workspaceId, endpointId);
+  const [row] = await db
     .select()
     .from(webhookDeliveries)
     .where(and(eq(webhookDeliveries.id, deliveryId), eq(webhookDeliveries.endpointId, endpoint.id), eq(webhookDeliveries.workspaceId, workspaceId)))
-    .get();
+    .limit(1);
   if (!row) throw new ApiError(404, "not_found", `No webhook delivery ${deliveryId}`);
   return row;
 }

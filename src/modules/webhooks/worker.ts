@@ -14,7 +14,7 @@ export function webhookWorker(ctx: Context): JobWorker {
     concurrency: WEBHOOK_LOOPS,
     idleMs: Math.max(50, Math.min(1_000, Math.floor(shortest / 2))),
     async tick() {
-      const dispatched = dispatchEvents(ctx.db, ctx.clock);
+      const dispatched = await dispatchEvents(ctx.db, ctx.clock);
       const sent = await deliverNext(ctx);
       return dispatched > 0 || sent;
     },

@@ -23,14 +23,14 @@ export const workflowRoutes = (ctx: Context) =>
       response: { 201: Workflow },
       detail: { summary: "Create a workflow" },
     })
-    .get("/:workflow_id", ({ auth, params }) => toWorkflowJson(getWorkflow(ctx.db, auth.workspaceId, params.workflow_id)), {
+    .get("/:workflow_id", async ({ auth, params }) => toWorkflowJson(await getWorkflow(ctx.db, auth.workspaceId, params.workflow_id)), {
       auth: "workflows:read",
       response: { 200: Workflow },
       detail: { summary: "Get a workflow" },
     })
     .patch(
       "/:workflow_id",
-      ({ auth, params, body }) => toWorkflowJson(updateWorkflow(ctx.db, ctx.clock, auth.workspaceId, params.workflow_id, body)),
+      async ({ auth, params, body }) => toWorkflowJson(await updateWorkflow(ctx.db, ctx.clock, auth.workspaceId, params.workflow_id, body)),
       {
         auth: "workflows:write",
         body: UpdateWorkflowBody,

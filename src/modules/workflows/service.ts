@@ -2,7 +2,7 @@
 import { and, eq, inArray, isNull, sql } from "drizzle-orm";
 import { promptTemplates } from "../../catalog";
 import type { Context } from "../../context";
-import { type Db, prepared } from "../../db/client";
+import { type Db, prepared, tx } from "../../db/client";
 import { documents, referenceDocuments, webhookEndpoints, workflows } from "../../db/schema";
 import { resolveOutputSchema } from "../../engine/output-schema";
 import { isPlainObject, SchemaError } from "../../engine/schema";
@@ -49,29 +49,26 @@ function checkProduct(code: string) {
 const NAME_MAX = 200;
 
 /** Every id must be a reference document of this workspace (not deleted); duplicates are kept once. */
-function checkReferences(db: Db, workspaceId: string, ids: string[]): string[] {
+async function checkReferences(db: Db, workspaceId: string, ids: string[]): Promise<string[]> {
   const unique = [...new Set(ids)];
   if (!unique.length) return [];
-  const found = new Set(
-    db
-      .select({ id: referenceDocuments.id })
-      .from(referenceDocuments)
-      .where(and(eq(referenceDocuments.workspaceId, workspaceId), inArray(referenceDocuments.id, unique), isNull(referenceDocuments.deletedAt)))
-      .all()
-      .map((r) => r.id),
-  );
+  const rows = await db
+    .select({ id: referenceDocuments.id })
+    .from(referenceDocuments)
+    .where(and(eq(referenceDocuments.workspaceId, workspaceId), inArray(referenceDocuments.id, unique), isNull(referenceDocuments.deletedAt)));
+  const found = new Set(rows.map((r) => r.id));
   ids.forEach((id, i) => {
     if (!found.has(id)) invalid(`reference_document_ids.${i}`, `${id} is not a reference document of this workspace`);
   });
   return unique;
 }
 
-function checkWebhookEndpoint(db: Db, workspaceId: string, id: string) {
-  const row = db
+async function checkWebhookEndpoint(db: Db, workspaceId: string, id: string): Promise<void> {
+  const [row] = await db
     .select({ id: webhookEndpoints.id })
     .from(webhookEndpoints)
     .where(and(eq(webhookEndpoints.id, id), eq(webhookEndpoints.workspaceId, workspaceId), isNull(webhookEndpoints.deletedAt)))
-    .get();
+    .limit(1);
   if (!row) invalid("webhook_endpoint_id", `${id} is not a webhook endpoint of this workspace`);
 }
 
@@ -83,19 +80,19 @@ async function sampleDocument(ctx: Context, workspaceId: string, id: string): Pr
   const { db } = ctx;
   let documentId = id;
   if (id.startsWith("ref_")) {
-    const ref = db
+    const [ref] = await db
       .select({ documentId: referenceDocuments.documentId })
       .from(referenceDocuments)
       .where(and(eq(referenceDocuments.id, id), eq(referenceDocuments.workspaceId, workspaceId)))
-      .get();
+      .limit(1);
     if (!ref) invalid("output_schema_sample_id", `${id} is not a reference document of this workspace`);
     documentId = ref.documentId;
   }
-  const row = db
+  const [row] = await db
     .select({ extracted: documents.extracted, objectKey: documents.objectKey })
     .from(documents)
     .where(and(eq(documents.id, documentId), eq(documents.workspaceId, workspaceId)))
-    .get();
+    .limit(1);
   if (!row) invalid("output_schema_sample_id", `${id} is not a document of this workspace`);
   if (!row.extracted) invalid("output_schema_sample_id", `${id} has not been completed (or is still being indexed)`);
   const doc = row.extracted as ExtractedDocument;
@@ -137,8 +134,8 @@ export async function createWorkflow(ctx: Context, workspaceId: string, input: C
   if (input.output_schema != null && input.output_schema_sample_id) {
     invalid("output_schema_sample_id", "give output_schema or output_schema_sample_id, not both");
   }
-  const referenceIds = checkReferences(db, workspaceId, input.reference_document_ids ?? []);
-  if (input.webhook_endpoint_id) checkWebhookEndpoint(db, workspaceId, input.webhook_endpoint_id);
+  const referenceIds = await checkReferences(db, workspaceId, input.reference_document_ids ?? []);
+  if (input.webhook_endpoint_id) await checkWebhookEndpoint(db, workspaceId, input.webhook_endpoint_id);
   const outputSchema = await outputSchemaFor(ctx, workspaceId, input);
   // Without a prompt of its own, a workflow evaluates with its template's prompt.
   const template = promptTemplates.find((t) => t.id === input.prompt_template_id);
@@ -162,36 +159,40 @@ export async function createWorkflow(ctx: Context, workspaceId: string, input: C
     createdAt: now,
     updatedAt: now,
   };
-  db.insert(workflows).values(row).run();
+  await tx(db, (t) => t.insert(workflows).values(row));
   return row;
 }
 
 /** A workflow of the workspace; deleted ones are gone (404) unless `includeDeleted` (runs keep reading theirs). */
-export function getWorkflow(db: Db, workspaceId: string, id: string, includeDeleted = false): WorkflowRow {
+export async function getWorkflow(db: Db, workspaceId: string, id: string, includeDeleted = false): Promise<WorkflowRow> {
   // Read on every run creation and every run the worker takes: prepared once.
-  const row = prepared(db, "workflow-in-workspace", () =>
-    db
-      .select()
-      .from(workflows)
-      .where(and(eq(workflows.id, sql.placeholder("id")), eq(workflows.workspaceId, sql.placeholder("workspaceId"))))
-      .prepare(),
-  ).get({ id, workspaceId });
+  const found = await prepared(
+    db,
+    "workflow-in-workspace",
+    () =>
+      db
+        .select()
+        .from(workflows)
+        .where(and(eq(workflows.id, sql.placeholder("id")), eq(workflows.workspaceId, sql.placeholder("workspaceId")))),
+    { id, workspaceId },
+  );
+  const row = found[0];
   if (!row || (row.deletedAt !== null && !includeDeleted)) throw new ApiError(404, "not_found", `No workflow ${id}`);
   return row;
 }
 
-export function listWorkflows(db: Db, secret: string, workspaceId: string, q: { limit?: number; cursor?: string }) {
+export async function listWorkflows(db: Db, secret: string, workspaceId: string, q: { limit?: number; cursor?: string }) {
   return listPage(db, secret, workflows, { workspaceId, deletedAt: null }, q, toWorkflowJson);
 }
 
-export function updateWorkflow(
+export async function updateWorkflow(
   db: Db,
   clock: Clock,
   workspaceId: string,
   id: string,
   patch: { name?: string; status?: WorkflowRow["status"]; user_prompt?: string | null; output_schema?: unknown },
-): WorkflowRow {
-  const row = getWorkflow(db, workspaceId, id);
+): Promise<WorkflowRow> {
+  const row = await getWorkflow(db, workspaceId, id);
   const changes: Partial<WorkflowRow> = { updatedAt: clock.now() };
   if (patch.name !== undefined) changes.name = checkName(patch.name, NAME_MAX);
   if (patch.status !== undefined) changes.status = patch.status;
@@ -201,13 +202,13 @@ export function updateWorkflow(
     // The schema is now the one given (or none), no longer the one inferred from a sample.
     changes.outputSchemaSampleId = null;
   }
-  db.update(workflows).set(changes).where(eq(workflows.id, row.id)).run();
+  await tx(db, (t) => t.update(workflows).set(changes).where(eq(workflows.id, row.id)));
   return { ...row, ...changes };
 }
 
 /** Soft delete: the workflow disappears from the API, its runs stay readable. */
-export function deleteWorkflow(db: Db, clock: Clock, workspaceId: string, id: string) {
-  const row = getWorkflow(db, workspaceId, id);
-  db.update(workflows).set({ deletedAt: clock.now() }).where(eq(workflows.id, row.id)).run();
+export async function deleteWorkflow(db: Db, clock: Clock, workspaceId: string, id: string) {
+  const row = await getWorkflow(db, workspaceId, id);
+  await tx(db, (t) => t.update(workflows).set({ deletedAt: clock.now() }).where(eq(workflows.id, row.id)));
   return { id: row.id, object: "workflow" as const, deleted: true as const };
 }

@@ -1,0 +1,198 @@
+// Many processes, one API: three Assay servers (child processes) on one PostgreSQL database and one S3 bucket, behind a
+// round-robin proxy. 100 runs with webhooks; one server is SIGKILLed half-way. Every run ends exactly once, each
+// run's event reaches the receiver, the ledger sums to the balance, and no run is created twice.
+import { afterAll, beforeAll, expect, test } from "bun:test";
+import { eq, sql } from "drizzle-orm";
+import { closeDb, type Db, openDb, rows } from "../../src/db/client";
+import { creditLedger, events, runs } from "../../src/db/schema";
+import { checkBalances } from "../../src/modules/usage/service";
+import { spawnServer, tempDir } from "../helpers";
+import { clusterDatabaseUrl } from "../postgres";
+import { type S3TestServer, startS3 } from "../s3-server";
+
+const RUNS = 100;
+const LEASE_MS = 2_000;
+
+let s3: S3TestServer;
+let databaseUrl: string;
+const servers: { port: number; child: ReturnType<typeof Bun.spawn> }[] = [];
+
+// The model: answers every evaluation after a short wait, so runs are in flight on every server when one dies.
+const model = Bun.serve({
+  port: 0,
+  hostname: "127.0.0.1",
+  async fetch(req) {
+    if (!new URL(req.url).pathname.endsWith("/chat/completions")) return Response.json({ data: [{ id: "fake" }] });
+    await Bun.sleep(100);
+    const evaluation = {
+      summary: "Clear.",
+      score: 80,
+      verdict: "pass",
+      criteria: [{ id: "c1", title: "Clarity", score: 8, max_score: 10, rationale: "Clear.", evidence: [] }],
+    };
+    return Response.json({
+      id: "c",
+      object: "chat.completion",
+      model: "fake",
+      choices: [{ index: 0, message: { role: "assistant", content: JSON.stringify(evaluation) }, finish_reason: "stop" }],
+      usage: { prompt_tokens: 10, completion_tokens: 10, total_tokens: 20 },
+    });
+  },
+});
+
+// The webhook receiver: every delivery's event id and type.
+const received: { id: string; type: string; run: string }[] = [];
+const receiver = Bun.serve({
+  port: 0,
+  hostname: "127.0.0.1",
+  async fetch(req) {
+    const body = (await req.json()) as { id: string; type: string; data: { run?: { id: string } } };
+    received.push({ id: body.id, type: body.type, run: body.data.run?.id ?? "" });
+    return new Response(null, { status: 204 });
+  },
+});
+
+// The load balancer: round robin over the servers; a server that refuses the connection is skipped (as nginx's
+// proxy_next_upstream does), which is safe here because every POST carries an Idempotency-Key.
+let next = 0;
+const proxy = Bun.serve({
+  port: 0,
+  hostname: "127.0.0.1",
+  async fetch(req) {
+    const url = new URL(req.url);
+    const body = req.method === "GET" || req.method === "HEAD" ? undefined : await req.arrayBuffer();
+    for (let tries = 0; tries < servers.length; tries++) {
+      const server = servers[next++ % servers.length];
+      try {
+        return await fetch(`http://127.0.0.1:${server.port}${url.pathname}${url.search}`, { method: req.method, headers: req.headers, body });
+      } catch {}
+    }
+    return new Response("no server answered", { status: 502 });
+  },
+});
+const base = `http://127.0.0.1:${proxy.port}/v1`;
+
+async function startServer() {
+  const port = 20000 + Math.floor(Math.random() * 20000);
+  const child = await spawnServer(port, {
+    ASSAY_DATA_DIR: tempDir("assay-cluster-"),
+    ASSAY_DATABASE_URL: databaseUrl,
+    ...s3.env("cluster"),
+    ASSAY_PUBLIC_URL: `http://127.0.0.1:${proxy.port}`,
+    ASSAY_ADMIN_EMAIL: "ops@example.com",
+    ASSAY_ADMIN_PASSWORD: "cluster-password",
+    ASSAY_LLM_BASE_URL: `http://127.0.0.1:${model.port}/v1`,
+    ASSAY_LLM_MODEL: "fake",
+    ASSAY_LEASE_MS: String(LEASE_MS),
+    ASSAY_WEBHOOK_ALLOWED_NETWORKS: "127.0.0.0/8",
+    ASSAY_INITIAL_CREDITS: "100000",
+    ASSAY_LOG_LEVEL: "warn",
+  });
+  servers.push({ port, child });
+}
+
+beforeAll(async () => {
+  s3 = await startS3(["assay"]);
+  databaseUrl = await clusterDatabaseUrl();
+  await startServer(); // the first one migrates and creates the admin; the others find both done
+  await Promise.all([startServer(), startServer()]);
+}, 60_000);
+
+afterAll(async () => {
+  for (const s of servers) s.child.kill("SIGKILL");
+  proxy.stop(true);
+  model.stop(true);
+  receiver.stop(true);
+  await s3?.stop();
+});
+
+/** A request through the proxy; a network failure or 502 (the server died mid-request) is retried, the same key kept. */
+async function api(method: string, path: string, token: string | null, body?: unknown, idempotencyKey?: string) {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      const res = await fetch(`${base}${path}`, {
+        method,
+        headers: {
+          "content-type": "application/json",
+          ...(token ? { authorization: `Bearer ${token}` } : {}),
+          ...(idempotencyKey ? { "idempotency-key": idempotencyKey } : {}),
+        },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+      if ((res.status === 502 || res.status === 409) && attempt < 50) {
+        // 409 idempotency_in_progress: the first attempt's server died holding the key; its lease runs out soon.
+        await Bun.sleep(200);
+        continue;
+      }
+      return { status: res.status, body: (await res.json()) as any };
+    } catch (err) {
+      if (attempt >= 50) throw err;
+      await Bun.sleep(100);
+    }
+  }
+}
+
+test("three processes, one database and bucket: a SIGKILLed process's runs are finished by the others, each exactly once", async () => {
+  const session = (await api("POST", "/auth/login", null, { email: "ops@example.com", password: "cluster-password" })).body.token;
+  const key = (await api("POST", "/keys", session, { name: "cluster" })).body.token;
+  const hook = await api("POST", "/webhook-endpoints", key, {
+    url: `http://127.0.0.1:${receiver.port}/hook`,
+    events: ["run.succeeded", "run.failed"],
+  });
+  expect(hook.status).toBe(201);
+  const doc = (await api("POST", "/documents", key, { filename: "essay.txt", mime_type: "text/plain" })).body;
+  expect(doc.upload_url.startsWith(s3.endpoint)).toBe(true); // the bytes go to the store, not through Assay
+  expect((await fetch(doc.upload_url, { method: "PUT", headers: { "content-type": "text/plain" }, body: "An essay about rivers." })).status).toBe(
+    200,
+  );
+  expect((await api("POST", `/documents/${doc.id}/complete`, key)).status).toBe(200);
+  const wf = (await api("POST", "/workflows", key, { product_code: "general", name: "Cluster" })).body;
+
+  const created: string[] = [];
+  const create = async (i: number) => {
+    const r = await api("POST", `/workflows/${wf.id}/runs`, key, { input_documents: [doc.id] }, `cluster-run-${i}`);
+    if (r.status !== 202) console.error("create", i, r.status, JSON.stringify(r.body));
+    expect(r.status).toBe(202);
+    created[i] = r.body.id;
+  };
+  for (let i = 0; i < RUNS / 2; i += 10) await Promise.all(Array.from({ length: 10 }, (_, j) => create(i + j)));
+  // Half-way, with runs running on every server: one dies without a word.
+  servers[1].child.kill("SIGKILL");
+  await servers[1].child.exited;
+  for (let i = RUNS / 2; i < RUNS; i += 10) await Promise.all(Array.from({ length: 10 }, (_, j) => create(i + j)));
+  expect(new Set(created).size).toBe(RUNS);
+
+  // Every run finishes: the dead server's are recovered once their lease ends.
+  const deadline = Date.now() + 90_000;
+  let pending = created;
+  while (pending.length && Date.now() < deadline) {
+    const states = await Promise.all(pending.map(async (id) => [id, (await api("GET", `/runs/${id}`, key)).body.status] as const));
+    pending = states.filter(([, s]) => s === "queued" || s === "running").map(([id]) => id);
+    if (pending.length) await Bun.sleep(250);
+  }
+  expect(pending).toEqual([]);
+  for (const id of created) expect((await api("GET", `/runs/${id}`, key)).body.status).toBe("succeeded");
+
+  const db: Db = await openDb(databaseUrl);
+  try {
+    // Exactly the runs the client created, each with one terminal event and one hold and one charge in the ledger.
+    expect((await db.select({ id: runs.id }).from(runs)).map((r) => r.id).sort()).toEqual([...created].sort());
+    const terminal = await db.select({ runId: events.subjectId, type: events.type }).from(events);
+    for (const id of created) expect(terminal.filter((e) => e.runId === id).map((e) => e.type)).toEqual(["run.succeeded"]);
+    const moves = await rows<{ reason: string; n: number }>(
+      db,
+      sql`SELECT reason, CAST(count(DISTINCT run_id) AS INTEGER) AS n FROM credit_ledger WHERE run_id IS NOT NULL GROUP BY reason ORDER BY reason`,
+    );
+    expect(moves.find((m) => m.reason === "hold")?.n).toBe(RUNS);
+    expect(moves.find((m) => m.reason === "charge")?.n).toBe(RUNS);
+    expect(await checkBalances(db)).toEqual([]);
+    const first = await db.select({ reason: creditLedger.reason }).from(creditLedger).where(eq(creditLedger.runId, created[0]));
+    expect([...new Set(first.map((m) => m.reason))].sort()).toEqual(["charge", "hold", "release"]);
+    // Each run's event reached the receiver (at least once: a delivery cut by the crash may arrive twice).
+    const deadlineHooks = Date.now() + 30_000;
+    while (new Set(received.map((r) => r.run)).size < RUNS && Date.now() < deadlineHooks) await Bun.sleep(200);
+    expect(new Set(received.filter((r) => r.type === "run.succeeded").map((r) => r.run)).size).toBe(RUNS);
+  } finally {
+    await closeDb(db);
+  }
+}, 180_000);
