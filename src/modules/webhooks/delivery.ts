@@ -28,11 +28,15 @@ export type WebhookConfig = Pick<
   | "publicUrl"
   | "dataDir"
   | "s3"
+  | "leaseMs"
 >;
 type Attempt = DeliveryRow["attempts"][number];
 
-/** A claim outlives the attempt's timeout by this much, so only a crashed process's claim ever expires. */
-const LOCK_MARGIN_MS = 30_000;
+/**
+ * A claim outlives the attempt's timeout by half a lease (ASSAY_LEASE_MS; 30 s by default), so only a crashed
+ * process's claim ever expires, and another process delivers in its place that much after the timeout.
+ */
+const claimMs = (config: WebhookConfig) => config.webhookTimeoutMs + Math.floor(config.leaseMs / 2);
 /** An endpoint whose every delivery of this period failed is disabled. */
 const DEAD_ENDPOINT_PERIOD_MS = 24 * 3_600_000;
 /** Bounds a receiver's Retry-After; one that passes the retry window fails the delivery anyway (nextAttemptAt). */
@@ -120,7 +124,7 @@ const DELIVERY_QUEUE: QueueSpec<typeof webhookDeliveries> = {
  * once; a claim left by a crashed process expires at locked_until.
  */
 export async function claimDelivery(db: Db, clock: Clock, config: WebhookConfig): Promise<DeliveryRow | null> {
-  return await claim(db, DELIVERY_QUEUE, clock.now(), config.webhookTimeoutMs + LOCK_MARGIN_MS, { perEndpoint: config.webhookEndpointConcurrency });
+  return await claim(db, DELIVERY_QUEUE, clock.now(), claimMs(config), { perEndpoint: config.webhookEndpointConcurrency });
 }
 
 /**
@@ -350,7 +354,7 @@ export async function retryDelivery(ctx: Context, workspaceId: string, endpointI
   const [claimed] = await tx(db, (t) =>
     t
       .update(webhookDeliveries)
-      .set({ lockedUntil: now + config.webhookTimeoutMs + LOCK_MARGIN_MS })
+      .set({ lockedUntil: now + claimMs(config) })
       .where(
         and(
           eq(webhookDeliveries.id, current.id),
