@@ -333,3 +333,13 @@ export const settings = sqliteTable("settings", {
   key: text("key").primaryKey(),
   value: text("value").notNull(),
 });
+
+/**
+ * Rate-limit windows shared by the processes of a PostgreSQL deployment: one row per API key or session (`id`), the
+ * current one-minute window and its count. (One process on SQLite counts in memory and leaves this table empty.)
+ */
+export const rateWindows = sqliteTable("rate_windows", {
+  id: text("id").primaryKey(),
+  windowStart: ms("window_start").notNull(),
+  count: integer("count").notNull(),
+});

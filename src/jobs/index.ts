@@ -4,6 +4,7 @@ import { Cron } from "croner";
 import type { Context } from "../context";
 import { exclusively, JOB_LOCKS } from "../db/client";
 import { purgeIdempotencyKeys, releaseInterruptedKeys } from "../modules/idempotency/service";
+import { purgeRateWindows } from "../modules/keys/service";
 import { expireAbandonedUploads } from "../modules/reference-documents/service";
 import { indexingWorker } from "../modules/reference-documents/worker";
 import { recoverRuns, runWorker } from "../modules/runs/worker";
@@ -31,10 +32,11 @@ export function registerJobs(ctx: Context): { stop(): void } {
   ctx.runtime.scheduler.add(runWorker(ctx));
   ctx.runtime.scheduler.add(webhookWorker(ctx));
   ctx.runtime.scheduler.add(indexingWorker(ctx));
-  // Idempotency keys are kept 24 h; forget older ones every hour (and once at start).
+  // Idempotency keys are kept 24 h, shared rate windows an hour; forget older ones every hour (and once at start).
   const cleanup = () =>
     exclusively(ctx.db, JOB_LOCKS.cleanup, async () => {
       await purgeIdempotencyKeys(ctx);
+      await purgeRateWindows(ctx.db, ctx.clock.now());
     }).then(
       () => {},
       (err) => ctx.log.error({ err }, "idempotency key cleanup failed"),

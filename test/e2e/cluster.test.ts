@@ -196,7 +196,48 @@ test("three processes, one database and bucket: a SIGKILLed process's runs are f
     const deadlineHooks = Date.now() + 30_000;
     while (new Set(received.map((r) => r.run)).size < RUNS && Date.now() < deadlineHooks) await Bun.sleep(200);
     expect(new Set(received.filter((r) => r.type === "run.succeeded").map((r) => r.run)).size).toBe(RUNS);
+    // One cursor walked through the proxy (each page from another process): every run once, none twice.
+    const paged: string[] = [];
+    let cursor: string | null = null;
+    do {
+      const page = (await api("GET", `/runs?limit=7${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`, key)).body;
+      paged.push(...page.data.map((r: { id: string }) => r.id));
+      cursor = page.next_cursor;
+    } while (cursor);
+    expect(paged.length).toBe(RUNS);
+    expect([...paged].sort()).toEqual([...created].sort());
   } finally {
     await closeDb(db);
   }
 }, 180_000);
+
+/** A request straight to one server, bypassing the proxy. */
+const direct = (port: number, path: string, token: string) => fetch(`http://127.0.0.1:${port}/v1${path}`, { headers: { authorization: `Bearer ${token}` } });
+
+test("a key's rate limit holds across the processes together, and a revoked key stops working on every process within 5 s", async () => {
+  const alive = servers.filter((s) => s.child.exitCode === null && !s.child.killed);
+  expect(alive.length).toBeGreaterThanOrEqual(2);
+  const session = (await api("POST", "/auth/login", null, { email: "ops@example.com", password: "cluster-password" })).body.token;
+  // Not across a minute boundary: the window is the clock's minute.
+  if (Date.now() % 60_000 > 50_000) await Bun.sleep(60_000 - (Date.now() % 60_000) + 100);
+  const limited = (await api("POST", "/keys", session, { name: "limited", rate_limit_rpm: 20 })).body.token;
+  const statuses: number[] = [];
+  for (let i = 0; i < 30; i++) statuses.push((await direct(alive[i % alive.length].port, "/products", limited)).status);
+  expect(statuses.filter((s) => s === 200).length).toBe(20);
+  expect(statuses.filter((s) => s === 429).length).toBe(10);
+
+  const created = (await api("POST", "/keys", session, { name: "to revoke" })).body;
+  for (const s of alive) expect((await direct(s.port, "/products", created.token)).status).toBe(200); // cached everywhere
+  const revoked = await fetch(`http://127.0.0.1:${alive[0].port}/v1/keys/${created.public_id}`, {
+    method: "DELETE",
+    headers: { authorization: `Bearer ${session}` },
+  });
+  expect(revoked.status).toBeLessThan(300);
+  const t0 = Date.now();
+  for (const s of alive) {
+    while ((await direct(s.port, "/products", created.token)).status !== 401) {
+      expect(Date.now() - t0).toBeLessThan(5_500);
+      await Bun.sleep(100);
+    }
+  }
+}, 90_000);

@@ -3,11 +3,13 @@
 import m0 from "./0000_init.sql" with { type: "text" };
 import m1 from "./0001_fts.sql" with { type: "text" };
 import m2 from "./0002_settings.sql" with { type: "text" };
+import m3 from "./0003_rate_windows.sql" with { type: "text" };
 import journal from "./meta/_journal.json";
 
 export const migrationSql: Record<string, string> = {
   "0000_init": m0,
   "0001_fts": m1,
   "0002_settings": m2,
+  "0003_rate_windows": m3,
 };
 export { journal };

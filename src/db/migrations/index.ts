@@ -8,6 +8,7 @@ import m4 from "./0004_queue_indexes.sql" with { type: "text" };
 import m5 from "./0005_events_drop_extra_endpoint.sql" with { type: "text" };
 import m6 from "./0006_idempotency_owner.sql" with { type: "text" };
 import m7 from "./0007_settings.sql" with { type: "text" };
+import m8 from "./0008_rate_windows.sql" with { type: "text" };
 import journal from "./meta/_journal.json";
 
 export const migrationSql: Record<string, string> = {
@@ -19,5 +20,6 @@ export const migrationSql: Record<string, string> = {
   "0005_events_drop_extra_endpoint": m5,
   "0006_idempotency_owner": m6,
   "0007_settings": m7,
+  "0008_rate_windows": m8,
 };
 export { journal };

@@ -2,14 +2,14 @@
 import { and, eq, gt, isNull } from "drizzle-orm";
 import { createRemoteJWKSet, type JWTVerifyGetKey, jwtVerify } from "jose";
 import type { Config } from "../../config";
-import { type Db, tx } from "../../db/client";
+import { type Db, dialectOf, tx } from "../../db/client";
 import { sessions, users, workspaces } from "../../db/schema";
 import { type Auth, type Authenticate, type AuthNeed, type Role, unauthenticated } from "../../http/caller";
 import { ApiError } from "../../http/errors";
 import type { Clock } from "../../lib/clock";
 import { base62, newId, sha256Hex } from "../../lib/ids";
 import type { Logger } from "../../lib/log";
-import { type CachedKey, type KeyCache, type RateWindow, rateLimit } from "../keys/service";
+import { type CachedKey, type KeyCache, type RateDecision, type RateWindow, rateLimit, rateLimitShared } from "../keys/service";
 import { grantCredits } from "../usage/service";
 import type { LoginThrottle } from "./throttle";
 
@@ -228,9 +228,8 @@ function sessionCaller(user: UserRow, token: string, need: AuthNeed): Auth {
   return { kind: "session", workspaceId: user.workspaceId, userId: user.id, role: user.role, token, mode: "live" };
 }
 
-/** Counts a request against a window: rate-limit headers on the response, or 429 with Retry-After. */
-function limitRate(window: RateWindow, defaultRpm: number, now: number, headers: Record<string, unknown>): void {
-  const rl = rateLimit(window, defaultRpm, now);
+/** A rate-limit decision applied: rate-limit headers on the response, or 429 with Retry-After. */
+function applyLimit(rl: RateDecision, headers: Record<string, unknown>): void {
   const rlHeaders = {
     "x-ratelimit-limit": String(rl.limit),
     "x-ratelimit-remaining": String(rl.remaining),
@@ -250,6 +249,13 @@ const MAX_SESSION_WINDOWS = 100_000;
 
 /** The authenticate function the context hands the HTTP guard: API keys (cached), sessions, OIDC JWTs; all rate-limited. */
 export function authenticator({ db, clock, config, keys, oidc }: AuthenticatorDeps): Authenticate {
+  // Processes sharing a PostgreSQL database count each window together in it; one process on SQLite, in memory.
+  const shared = dialectOf(db) === "postgres";
+  /** Counts a request in `id`'s window (throws 429 past the limit); a Promise only when counted in the database. */
+  const limitRate = (id: string, window: RateWindow, now: number, headers: Record<string, unknown>): void | Promise<void> => {
+    if (!shared) return applyLimit(rateLimit(window, config.defaultRpm, now), headers);
+    return rateLimitShared(db, id, window.rateLimitRpm ?? config.defaultRpm, now).then((rl) => applyLimit(rl, headers));
+  };
   // A session gets ASSAY_DEFAULT_RPM like a key without its own limit; its window is kept by token hash.
   const sessionWindows = new Map<string, RateWindow>();
   const limitSession = (token: string, now: number, headers: Record<string, unknown>) => {
@@ -258,30 +264,33 @@ export function authenticator({ db, clock, config, keys, oidc }: AuthenticatorDe
     sessionWindows.delete(id);
     sessionWindows.set(id, window);
     if (sessionWindows.size > MAX_SESSION_WINDOWS) sessionWindows.delete(sessionWindows.keys().next().value as string);
-    limitRate(window, config.defaultRpm, now, headers);
+    return limitRate(`session:${id}`, window, now, headers);
   };
   const viaOidc = async (verifier: OidcVerifier, token: string, need: AuthNeed, headers: Record<string, unknown>): Promise<Auth> => {
     const claims = await verifier.verify(token);
     if (!claims) throw unauthenticated();
-    limitSession(token, clock.now(), headers);
+    await limitSession(token, clock.now(), headers);
     return sessionCaller(await oidcUser(db, clock, config, claims), token, need);
   };
-  const viaKey = (key: CachedKey | null, need: AuthNeed, now: number, headers: Record<string, unknown>): Auth => {
-    if (!key) throw unauthenticated();
-    if (need === "session" || need === "admin") {
-      throw new ApiError(401, "session_required", "This endpoint needs a user session (POST /v1/auth/login), not an API key");
-    }
-    limitRate(key, config.defaultRpm, now, headers);
+  const keyCaller = (key: CachedKey, need: AuthNeed, now: number): Auth => {
     if (need !== "any" && !key.scopes.has(need)) {
       throw new ApiError(403, "insufficient_scope", `This API key lacks the scope ${need}`);
     }
     keys.touch(key, now);
     return { kind: "key", workspaceId: key.workspaceId, userId: key.userId, keyId: key.id, mode: key.mode, scopes: key.scopes };
   };
+  const viaKey = (key: CachedKey | null, need: AuthNeed, now: number, headers: Record<string, unknown>): Auth | Promise<Auth> => {
+    if (!key) throw unauthenticated();
+    if (need === "session" || need === "admin") {
+      throw new ApiError(401, "session_required", "This endpoint needs a user session (POST /v1/auth/login), not an API key");
+    }
+    const limited = limitRate(`key:${key.id}`, key, now, headers);
+    return limited ? limited.then(() => keyCaller(key, need, now)) : keyCaller(key, need, now);
+  };
   const viaSession = async (token: string, need: AuthNeed, now: number, headers: Record<string, unknown>): Promise<Auth> => {
     const user = await sessionUser(db, clock, token);
     if (!user) throw unauthenticated();
-    limitSession(token, now, headers);
+    await limitSession(token, now, headers);
     return sessionCaller(user, token, need);
   };
   return (token, need, headers) => {

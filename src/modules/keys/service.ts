@@ -1,7 +1,7 @@
 // API keys: creation (token shown once), listing, revocation, and the cached lookup the auth guard runs on every request.
-import { and, desc, eq, gt, isNull, or, sql } from "drizzle-orm";
+import { and, desc, eq, gt, isNull, lt, or, sql } from "drizzle-orm";
 import { type Db, prepared, tx } from "../../db/client";
-import { apiKeys } from "../../db/schema";
+import { apiKeys, rateWindows } from "../../db/schema";
 import { SCOPES } from "../../http/caller";
 import { ApiError } from "../../http/errors";
 import { checkName } from "../../http/names";
@@ -266,8 +266,25 @@ export class KeyCache {
 /** A fixed one-minute rate-limit window: an API key's, or a session's. */
 export type RateWindow = Pick<CachedKey, "rateLimitRpm" | "windowStart" | "windowCount">;
 
-/** Fixed one-minute window per key or session. Returns the headers to send and whether the request is allowed. */
-export function rateLimit(key: RateWindow, defaultRpm: number, now: number) {
+/** What a rate-limit check answers: whether the request may go on, and the headers to send either way. */
+export interface RateDecision {
+  allowed: boolean;
+  limit: number;
+  remaining: number;
+  reset: number;
+  retryAfter: number;
+}
+
+function decide(limit: number, count: number, windowStart: number, now: number): RateDecision {
+  const reset = Math.ceil((windowStart + 60_000) / 1000);
+  return { allowed: count <= limit, limit, remaining: Math.max(0, limit - count), reset, retryAfter: Math.max(1, reset - Math.floor(now / 1000)) };
+}
+
+/**
+ * Fixed one-minute window per key or session, counted in this process's memory: exact while one process serves the
+ * database (SQLite). Returns the headers to send and whether the request is allowed.
+ */
+export function rateLimit(key: RateWindow, defaultRpm: number, now: number): RateDecision {
   const limit = key.rateLimitRpm ?? defaultRpm;
   const windowStart = now - (now % 60_000);
   if (key.windowStart !== windowStart) {
@@ -276,12 +293,36 @@ export function rateLimit(key: RateWindow, defaultRpm: number, now: number) {
   }
   const allowed = key.windowCount < limit;
   if (allowed) key.windowCount++;
-  const reset = Math.ceil((windowStart + 60_000) / 1000);
-  return {
-    allowed,
-    limit,
-    remaining: Math.max(0, limit - key.windowCount),
-    reset,
-    retryAfter: Math.max(1, reset - Math.floor(now / 1000)),
-  };
+  return { ...decide(limit, key.windowCount, windowStart, now), allowed };
+}
+
+/**
+ * The same window counted in the database, for processes that share it (PostgreSQL): one atomic upsert per request
+ * starts the window or adds to it, so N processes together allow `limit` requests a minute, not N × limit.
+ * Requests refused still count (as in memory they stop counting at the limit; either way the caller waits for reset).
+ */
+export async function rateLimitShared(db: Db, id: string, limit: number, now: number): Promise<RateDecision> {
+  const windowStart = now - (now % 60_000);
+  const [row] = await tx(
+    db,
+    (t) =>
+      t
+        .insert(rateWindows)
+        .values({ id, windowStart, count: 1 })
+        .onConflictDoUpdate({
+          target: rateWindows.id,
+          set: {
+            count: sql`CASE WHEN ${rateWindows.windowStart} = ${windowStart} THEN ${rateWindows.count} + 1 ELSE 1 END`,
+            windowStart,
+          },
+        })
+        .returning({ count: rateWindows.count }),
+    { readCommitted: true },
+  );
+  return decide(limit, row?.count ?? 1, windowStart, now);
+}
+
+/** Forgets windows that ended long ago (sessions come and go); run by the hourly cleanup. */
+export async function purgeRateWindows(db: Db, now: number): Promise<void> {
+  await tx(db, (t) => t.delete(rateWindows).where(lt(rateWindows.windowStart, now - 3_600_000)));
 }
