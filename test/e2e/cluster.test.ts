@@ -200,8 +200,10 @@ test("three processes, one database and bucket: a SIGKILLed process's runs are f
     const paged: string[] = [];
     let cursor: string | null = null;
     do {
-      const page = (await api("GET", `/runs?limit=7${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`, key)).body;
-      paged.push(...page.data.map((r: { id: string }) => r.id));
+      const page: { data: { id: string }[]; next_cursor: string | null } = (
+        await api("GET", `/runs?limit=7${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`, key)
+      ).body;
+      paged.push(...page.data.map((r) => r.id));
       cursor = page.next_cursor;
     } while (cursor);
     expect(paged.length).toBe(RUNS);
@@ -212,7 +214,8 @@ test("three processes, one database and bucket: a SIGKILLed process's runs are f
 }, 180_000);
 
 /** A request straight to one server, bypassing the proxy. */
-const direct = (port: number, path: string, token: string) => fetch(`http://127.0.0.1:${port}/v1${path}`, { headers: { authorization: `Bearer ${token}` } });
+const direct = (port: number, path: string, token: string) =>
+  fetch(`http://127.0.0.1:${port}/v1${path}`, { headers: { authorization: `Bearer ${token}` } });
 
 test("a key's rate limit holds across the processes together, and a revoked key stops working on every process within 5 s", async () => {
   const alive = servers.filter((s) => s.child.exitCode === null && !s.child.killed);
