@@ -400,7 +400,10 @@ function firstRunMessage(config: Config, setupToken: string): string {
     "",
     "No user exists yet. Create the first administrator (it gets a workspace of its own), then log in:",
     "",
-    `  ${assay} user create --email you@example.com --password 'a long password' --role admin --data-dir ${JSON.stringify(dataDir)}`,
+    // On PostgreSQL the command needs the database too: named, not printed (the URL may hold a password).
+    `  ${assay} user create --email you@example.com --password 'a long password' --role admin ${
+      config.databaseUrl ? "(with this server's ASSAY_DATABASE_URL set)" : `--data-dir ${JSON.stringify(dataDir)}`
+    }`,
     "",
     "(or start the server with ASSAY_ADMIN_EMAIL and ASSAY_ADMIN_PASSWORD set), or open this one-time setup link",
     "(valid for an hour, until a restart, and shown nowhere else):",

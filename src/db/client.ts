@@ -7,10 +7,7 @@ import { createHash } from "node:crypto";
 import { eq, type SQL, sql } from "drizzle-orm";
 import { type BunSQLiteDatabase, drizzle } from "drizzle-orm/bun-sqlite";
 import type { MigrationMeta } from "drizzle-orm/migrator";
-import { drizzle as drizzlePg } from "drizzle-orm/postgres-js";
-import postgres from "postgres";
 import * as sqliteMigrations from "./migrations/index";
-import * as pgMigrations from "./migrations-pg/index";
 import * as schema from "./schema";
 
 /**
@@ -171,6 +168,12 @@ const RETRYABLE = new Set(["40001", "40P01"]);
 const MAX_ATTEMPTS = 20;
 
 async function openPostgres(url: string, poolSize: number): Promise<Db> {
+  // Loaded only here: a process on SQLite never carries the PostgreSQL driver in memory.
+  const [{ default: postgres }, { drizzle: drizzlePg }, pgMigrations] = await Promise.all([
+    import("postgres"),
+    import("drizzle-orm/postgres-js"),
+    import("./migrations-pg/index"),
+  ]);
   const client = postgres(url, {
     max: poolSize,
     idle_timeout: 30, // s: connections idle that long are closed, so a quiet process holds few
