@@ -289,27 +289,45 @@ const commands: Command[] = [
       const to = required(values, "to", this);
       if (!/^postgres(ql)?:\/\//.test(to)) throw new UsageError("--to must be a postgres:// URL", this);
       const objects = values.objects as string | undefined;
-      const config = ensureDataDir(loadConfig({ ...process.env, ...flagsToEnv(values), ...(objects ? { ASSAY_OBJECT_STORE: objects } : {}) }));
-      if (config.databaseUrl) throw new UsageError("the source is the data folder's SQLite database: unset ASSAY_DATABASE_URL", this);
-      const file = path.join(config.dataDir, "assay.db");
-      if (!existsSync(file)) throw new UsageError(`${config.dataDir} holds no assay.db to copy`, this);
-      const { copyDatabase } = await import("./db/copy");
+      const source = loadConfig(process.env, { ...flagsToEnv(values), ...(objects ? { ASSAY_OBJECT_STORE: objects } : {}) });
+      if (source.databaseUrl) throw new UsageError("the source is the data folder's SQLite database: unset ASSAY_DATABASE_URL", this);
+      const file = path.join(source.dataDir, "assay.db");
+      if (!existsSync(file)) throw new UsageError(`${source.dataDir} holds no assay.db to copy`, this);
+      // The secret the server signed with (ASSAY_SECRET, else the folder's file), never a new one: ensureDataDir would
+      // write that into the folder being moved, and the database would carry a secret no outstanding link was signed with.
+      if (!source.secret && !existsSync(path.join(source.dataDir, "secret"))) {
+        throw new UsageError(`${source.dataDir} holds no secret file: set ASSAY_SECRET to the secret the server was started with`, this);
+      }
+      const config = ensureDataDir(source);
+      const { assertEmpty, copyDatabase, CopyError } = await import("./db/copy");
       const from = await openDb(file);
       const target = await openDb(to);
       try {
-        const total = await copyDatabase(from, target, (table, n) => console.log(`${table}: ${n} rows`));
-        await storeSecret(target, config.secret, { replace: true });
+        // Every check before anything is written; the objects before the rows, as a failed push can simply be run
+        // again, and the rows in one transaction, so a failed copy leaves the database empty and can be run again too.
+        await assertEmpty(target);
+        if (config.s3) {
+          const { probeObjectStore, objectStore } = await import("./storage");
+          const { pushObjects } = await import("./storage/push");
+          await probeObjectStore(config);
+          const done = await pushObjects(path.join(config.dataDir, "objects"), objectStore({ config }));
+          console.log(`objects: ${done.copied} copied (${done.bytes} bytes), ${done.skipped} already there`);
+        }
+        const counts = await tx(target, async (t) => {
+          const copied = await copyDatabase(from, t);
+          await storeSecret(t, config.secret, { replace: true });
+          return copied;
+        });
+        for (const { table, rows } of counts) console.log(`${table}: ${rows} rows`);
+        const total = counts.reduce((sum, c) => sum + c.rows, 0);
         console.log(`copied ${total} rows into ${new URL(to).host}${new URL(to).pathname}`);
+      } catch (err) {
+        if (!(err instanceof CopyError)) throw err;
+        console.error(`assay: ${err.message}`);
+        return 1;
       } finally {
         await closeDb(from);
         await closeDb(target);
-      }
-      if (config.s3) {
-        const { probeObjectStore, objectStore } = await import("./storage");
-        const { pushObjects } = await import("./storage/push");
-        await probeObjectStore(config);
-        const done = await pushObjects(path.join(config.dataDir, "objects"), objectStore({ config }));
-        console.log(`objects: ${done.copied} copied (${done.bytes} bytes), ${done.skipped} already there`);
       }
       console.log(`done: start every process with ASSAY_DATABASE_URL${config.s3 ? " and ASSAY_OBJECT_STORE" : ""} set (docs/scale.md)`);
       return 0;
