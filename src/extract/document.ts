@@ -11,7 +11,8 @@ export function unprocessable(message: string): ExtractError {
 export function buildDocument(format: Format, sections: Section[], pageCount: number | null): ExtractedDocument {
   const kept: Section[] = [];
   for (const s of sections) {
-    const text = s.text.replace(/\r\n?/g, "\n").trim();
+    // NUL characters carry no text, and PostgreSQL's text type refuses them: dropped here, for every format at once.
+    const text = s.text.replace(/\r\n?/g, "\n").replaceAll("\u0000", "").trim();
     if (text.length > 0) kept.push({ location: s.location, text });
   }
   const text = kept.map((s) => s.text).join("\n\n");

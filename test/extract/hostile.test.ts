@@ -127,3 +127,9 @@ describe("damaged packages", () => {
     expect(err.message).toContain("no main document part");
   });
 });
+
+test("a NUL character inside text is dropped, never stored (PostgreSQL's text type refuses it)", async () => {
+  const doc = await extract(utf8('{"criterion": "before\\u0000after"}'), { filename: "rubric.json" });
+  expect(doc.text).toContain("beforeafter");
+  expect(doc.text.includes("\u0000")).toBe(false);
+});
