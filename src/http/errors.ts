@@ -107,6 +107,10 @@ export function mapError(code: string | number, thrown: unknown, requestId: stri
     case "INVALID_FILE_TYPE":
       return { status: 400, body: errorJson("validation_error", "Invalid request", requestId) };
   }
+  // PostgreSQL refuses the NUL character in text (SQLSTATE 22021), which can only have come from the request.
+  if ((error?.cause as { code?: unknown } | undefined)?.code === "22021" || error?.code === "22021") {
+    return { status: 400, body: errorJson("validation_error", "Text may not contain the NUL character (\\u0000)", requestId) };
+  }
   // Elysia's status() responses thrown as errors carry a numeric code
   const status: number = typeof error?.code === "number" ? error.code : typeof code === "number" ? code : 500;
   if (status >= 400 && status < 500 && STATUS_CODE[status]) {
