@@ -1,9 +1,9 @@
 // Webhook deliveries: fan-out of outbox events into delivery rows, claiming one due row, sending one signed attempt,
 // and the rules that decide what happens next (retry schedule, window, Retry-After, 410, disabling a dead endpoint).
-import { and, asc, count, eq, gte, inArray, isNull, lte, ne, or } from "drizzle-orm";
+import { and, asc, count, eq, gte, inArray, isNull, lte, ne, or, sql } from "drizzle-orm";
 import type { Config } from "../../config";
 import type { Context } from "../../context";
-import { type Db, tx } from "../../db/client";
+import { type Db, dialectOf, rows, tx } from "../../db/client";
 import { events, webhookDeliveries, webhookEndpoints } from "../../db/schema";
 import { ApiError } from "../../http/errors";
 import { claim, firstWaiting, type QueueSpec } from "../../jobs/queue";
@@ -53,45 +53,64 @@ export async function dispatchEvents(db: Db, clock: Clock, limit = 100): Promise
   // Cheap look first: idle loops should not take the write lock every second.
   const [any] = await db.select({ id: events.id }).from(events).where(isNull(events.dispatchedAt)).limit(1);
   if (!any) return 0;
-  return tx(db, async (t) => {
-    const batch = await t.select().from(events).where(isNull(events.dispatchedAt)).orderBy(asc(events.createdAt)).limit(limit);
-    const now = clock.now();
-    const endpointsOf = new Map<string, EndpointRow[]>();
-    for (const event of batch) {
-      let live = endpointsOf.get(event.workspaceId);
-      if (!live) {
-        live = await t
-          .select()
-          .from(webhookEndpoints)
-          .where(and(eq(webhookEndpoints.workspaceId, event.workspaceId), eq(webhookEndpoints.status, "active"), isNull(webhookEndpoints.deletedAt)));
-        endpointsOf.set(event.workspaceId, live);
+  return tx(
+    db,
+    async (t) => {
+      // On PostgreSQL each process's dispatcher takes a batch no other is taking (SKIP LOCKED); on SQLite one writer.
+      const lock = dialectOf(t) === "postgres" ? sql` FOR UPDATE SKIP LOCKED` : sql``;
+      const picked = await rows<{ id: string }>(t, sql`SELECT id FROM events WHERE dispatched_at IS NULL ORDER BY created_at LIMIT ${limit}${lock}`);
+      if (picked.length === 0) return 0;
+      const batch = await t
+        .select()
+        .from(events)
+        .where(
+          inArray(
+            events.id,
+            picked.map((p) => p.id),
+          ),
+        )
+        .orderBy(asc(events.createdAt));
+      const now = clock.now();
+      const endpointsOf = new Map<string, EndpointRow[]>();
+      for (const event of batch) {
+        let live = endpointsOf.get(event.workspaceId);
+        if (!live) {
+          live = await t
+            .select()
+            .from(webhookEndpoints)
+            .where(
+              and(eq(webhookEndpoints.workspaceId, event.workspaceId), eq(webhookEndpoints.status, "active"), isNull(webhookEndpoints.deletedAt)),
+            );
+          endpointsOf.set(event.workspaceId, live);
+        }
+        // An endpoint's events list always filters, the endpoint a workflow names included (CONTRACT "Fine points").
+        const targets = live.filter((e) => e.events.includes(event.type));
+        const payload = JSON.stringify({ id: event.id, type: event.type, created: Math.floor(event.createdAt / 1000), data: event.data });
+        for (const endpoint of targets) {
+          await t
+            .insert(webhookDeliveries)
+            .values({
+              id: newId("whd"),
+              workspaceId: event.workspaceId,
+              endpointId: endpoint.id,
+              eventId: event.id,
+              eventType: event.type,
+              payload,
+              status: "pending",
+              attempts: [],
+              firstAttemptAt: null,
+              nextAttemptAt: now,
+              lockedUntil: null,
+              createdAt: now,
+            })
+            .onConflictDoNothing();
+        }
+        await t.update(events).set({ dispatchedAt: now }).where(eq(events.id, event.id));
       }
-      // An endpoint's events list always filters, the endpoint a workflow names included (CONTRACT "Fine points").
-      const targets = live.filter((e) => e.events.includes(event.type));
-      const payload = JSON.stringify({ id: event.id, type: event.type, created: Math.floor(event.createdAt / 1000), data: event.data });
-      for (const endpoint of targets) {
-        await t
-          .insert(webhookDeliveries)
-          .values({
-            id: newId("whd"),
-            workspaceId: event.workspaceId,
-            endpointId: endpoint.id,
-            eventId: event.id,
-            eventType: event.type,
-            payload,
-            status: "pending",
-            attempts: [],
-            firstAttemptAt: null,
-            nextAttemptAt: now,
-            lockedUntil: null,
-            createdAt: now,
-          })
-          .onConflictDoNothing();
-      }
-      await t.update(events).set({ dispatchedAt: now }).where(eq(events.id, event.id));
-    }
-    return batch.length;
-  });
+      return batch.length;
+    },
+    { readCommitted: true },
+  );
 }
 
 /**
