@@ -228,6 +228,16 @@ test("a key's rate limit holds across the processes together, and a revoked key 
   for (let i = 0; i < 30; i++) statuses.push((await direct(alive[i % alive.length].port, "/products", limited)).status);
   expect(statuses.filter((s) => s === 200).length).toBe(20);
   expect(statuses.filter((s) => s === 429).length).toBe(10);
+  // A larger limit is reserved a twentieth at a time per process: never more than the limit in all, and at most a
+  // share per process short of it.
+  const wide = (await api("POST", "/keys", session, { name: "wide", rate_limit_rpm: 200 })).body.token;
+  const wideStatuses = await Promise.all(
+    Array.from({ length: 260 }, (_, i) => direct(alive[i % alive.length].port, "/products", wide).then((r) => r.status)),
+  );
+  const allowed = wideStatuses.filter((s) => s === 200).length;
+  expect(allowed).toBeLessThanOrEqual(200);
+  expect(allowed).toBeGreaterThanOrEqual(200 - alive.length * 10);
+  expect(allowed + wideStatuses.filter((s) => s === 429).length).toBe(260);
 
   const created = (await api("POST", "/keys", session, { name: "to revoke" })).body;
   for (const s of alive) expect((await direct(s.port, "/products", created.token)).status).toBe(200); // cached everywhere

@@ -9,7 +9,7 @@ import { ApiError } from "../../http/errors";
 import type { Clock } from "../../lib/clock";
 import { base62, newId, sha256Hex } from "../../lib/ids";
 import type { Logger } from "../../lib/log";
-import { type CachedKey, type KeyCache, type RateDecision, type RateWindow, rateLimit, rateLimitShared } from "../keys/service";
+import { type CachedKey, type KeyCache, type RateDecision, type RateWindow, rateLimit, SharedRateWindows } from "../keys/service";
 import { grantCredits } from "../usage/service";
 import type { LoginThrottle } from "./throttle";
 
@@ -250,11 +250,12 @@ const MAX_SESSION_WINDOWS = 100_000;
 /** The authenticate function the context hands the HTTP guard: API keys (cached), sessions, OIDC JWTs; all rate-limited. */
 export function authenticator({ db, clock, config, keys, oidc }: AuthenticatorDeps): Authenticate {
   // Processes sharing a PostgreSQL database count each window together in it; one process on SQLite, in memory.
-  const shared = dialectOf(db) === "postgres";
-  /** Counts a request in `id`'s window (throws 429 past the limit); a Promise only when counted in the database. */
+  const shared = dialectOf(db) === "postgres" ? new SharedRateWindows(db) : null;
+  /** Counts a request in `id`'s window (throws 429 past the limit); a Promise only when it must ask the database. */
   const limitRate = (id: string, window: RateWindow, now: number, headers: Record<string, unknown>): void | Promise<void> => {
     if (!shared) return applyLimit(rateLimit(window, config.defaultRpm, now), headers);
-    return rateLimitShared(db, id, window.rateLimitRpm ?? config.defaultRpm, now).then((rl) => applyLimit(rl, headers));
+    const rl = shared.take(id, window.rateLimitRpm ?? config.defaultRpm, now);
+    return rl instanceof Promise ? rl.then((decided) => applyLimit(decided, headers)) : applyLimit(rl, headers);
   };
   // A session gets ASSAY_DEFAULT_RPM like a key without its own limit; its window is kept by token hash.
   const sessionWindows = new Map<string, RateWindow>();

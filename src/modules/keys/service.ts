@@ -296,24 +296,74 @@ export function rateLimit(key: RateWindow, defaultRpm: number, now: number): Rat
   return { ...decide(limit, key.windowCount, windowStart, now), allowed };
 }
 
+/** A share of a window's limit this process reserved in the database and spends locally. */
+interface Reserved {
+  windowStart: number;
+  tokens: number;
+  /** The window's count in the database after our last reservation (every process's reservations so far). */
+  counted: number;
+  /** The database said no: the window is at its limit until the minute ends. */
+  full: boolean;
+  pending: Promise<void> | null;
+}
+
 /**
- * The same window counted in the database, for processes that share it (PostgreSQL): one atomic upsert per request
- * starts the window or adds to it, so N processes together allow `limit` requests a minute, not N × limit.
- * Requests refused still count (as in memory they stop counting at the limit; either way the caller waits for reset).
+ * The same one-minute windows for processes that share a database (PostgreSQL): each process reserves a share of a
+ * key's limit at a time (a twentieth, at least 1) with one atomic upsert that never takes the window past the limit,
+ * and spends it in memory. So N processes together never allow more than the limit, and a request costs a database
+ * write only once per share. What a process reserved and did not spend before the minute ends is lost to the others
+ * (at most a twentieth of the limit per process), so near the limit a key may be refused a little early, never late.
  */
-export async function rateLimitShared(db: Db, id: string, limit: number, now: number): Promise<RateDecision> {
-  const windowStart = now - (now % 60_000);
-  // One statement, outside tx(): the key's row is locked only while it runs, not across a transaction's round trips,
-  // and the table is UNLOGGED (a count lost in a crash costs nothing), so this is no WAL flush per request either.
-  const [row] = await rows<{ count: number }>(
-    db,
-    sql`INSERT INTO rate_windows (id, window_start, count) VALUES (${id}, ${windowStart}, 1)
-        ON CONFLICT (id) DO UPDATE SET
-          count = CASE WHEN rate_windows.window_start = ${windowStart} THEN rate_windows.count + 1 ELSE 1 END,
-          window_start = ${windowStart}
-        RETURNING count`,
-  );
-  return decide(limit, Number(row?.count ?? 1), windowStart, now);
+export class SharedRateWindows {
+  private readonly held = new Map<string, Reserved>();
+
+  constructor(private readonly db: Db) {}
+
+  /** Counts one request of `id` (an API key or a session); a Promise only when a new share must be reserved. */
+  take(id: string, limit: number, now: number): RateDecision | Promise<RateDecision> {
+    const windowStart = now - (now % 60_000);
+    let entry = this.held.get(id);
+    if (!entry || entry.windowStart !== windowStart) {
+      entry = { windowStart, tokens: 0, counted: 0, full: false, pending: null };
+      this.held.set(id, entry);
+      if (this.held.size > 100_000) this.held.delete(this.held.keys().next().value as string);
+    }
+    if (entry.tokens > 0) {
+      entry.tokens--;
+      return decide(limit, entry.counted - entry.tokens, windowStart, now);
+    }
+    if (entry.full) return { ...decide(limit, limit, windowStart, now), allowed: false };
+    const current = entry;
+    // Requests arriving while a reservation is on its way wait for it, then take from it (or reserve the next share).
+    current.pending ??= this.reserve(id, current, limit).finally(() => {
+      current.pending = null;
+    });
+    return current.pending.then(() => this.take(id, limit, now));
+  }
+
+  private async reserve(id: string, entry: Reserved, limit: number): Promise<void> {
+    const share = Math.max(1, Math.floor(limit / 20));
+    // A whole share while it fits under the limit, else a single request's worth, else nothing (the window is full).
+    for (const n of share > 1 ? [share, 1] : [1]) {
+      const [row] = await rows<{ count: number }>(
+        this.db,
+        // One statement outside tx(): the row is locked only while it runs. UNLOGGED table: no WAL flush either.
+        sql`INSERT INTO rate_windows (id, window_start, count) VALUES (${id}, ${entry.windowStart}, ${n})
+            ON CONFLICT (id) DO UPDATE SET
+              count = CASE WHEN rate_windows.window_start = ${entry.windowStart} THEN rate_windows.count + ${n} ELSE ${n} END,
+              window_start = ${entry.windowStart}
+            WHERE rate_windows.window_start <> ${entry.windowStart} OR rate_windows.count + ${n} <= ${limit}
+            RETURNING count`,
+      );
+      if (row) {
+        entry.tokens += n;
+        entry.counted = Number(row.count);
+        return;
+      }
+    }
+    entry.counted = limit;
+    entry.full = true;
+  }
 }
 
 /** Forgets windows that ended long ago (sessions come and go); run by the hourly cleanup. */
