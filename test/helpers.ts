@@ -150,6 +150,14 @@ export function localPath(url: string): string {
   return parsed.pathname + parsed.search;
 }
 
+/** A TCP port the OS reports free right now (so child servers never collide with each other or a test database). */
+export function freePort(): number {
+  const probe = Bun.listen({ hostname: "127.0.0.1", port: 0, socket: { data() {} } });
+  const { port } = probe;
+  probe.stop(true);
+  return port;
+}
+
 /** The real server as a child process (`src/main.ts serve` with `env`), resolved once `/v1/health` answers on `port`. */
 export async function spawnServer(port: number, env: Record<string, string>, stdout: "ignore" | "pipe" = "ignore") {
   const child = Bun.spawn([process.execPath, "src/main.ts", "serve"], {
@@ -158,7 +166,7 @@ export async function spawnServer(port: number, env: Record<string, string>, std
     stdout,
     stderr: "ignore",
   });
-  for (let i = 0; i < 200; i++) {
+  for (let i = 0; i < 400; i++) {
     try {
       if ((await fetch(`http://127.0.0.1:${port}/v1/health`)).ok) return child;
     } catch {}

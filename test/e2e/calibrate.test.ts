@@ -4,10 +4,10 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { AssayApi } from "../../src/calibrate";
-import { spawnServer, tempDir } from "../helpers";
+import { freePort, spawnServer, tempDir } from "../helpers";
 
 const root = path.resolve(import.meta.dir, "../..");
-const port = 20000 + Math.floor(Math.random() * 20000);
+const port = freePort();
 const url = `http://127.0.0.1:${port}`;
 let child: ReturnType<typeof Bun.spawn> | null = null;
 let key = "";

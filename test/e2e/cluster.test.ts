@@ -6,23 +6,30 @@ import { eq, sql } from "drizzle-orm";
 import { closeDb, type Db, openDb, rows } from "../../src/db/client";
 import { creditLedger, events, runs } from "../../src/db/schema";
 import { checkBalances } from "../../src/modules/usage/service";
-import { spawnServer, tempDir } from "../helpers";
+import { freePort, spawnServer, tempDir } from "../helpers";
 import { clusterDatabaseUrl } from "../postgres";
 import { type S3TestServer, startS3 } from "../s3-server";
 
 const RUNS = 100;
 const LEASE_MS = 2_000;
+const WORKERS = 2;
 
 let s3: S3TestServer;
 let databaseUrl: string;
 const servers: { port: number; child: ReturnType<typeof Bun.spawn> }[] = [];
 
-// The model: answers every evaluation after a short wait, so runs are in flight on every server when one dies.
+// The model: answers every evaluation after a short wait; while `holding`, it answers nothing, so every server's
+// workers are known to be mid-run when one server dies.
+let holding = false;
+let inFlight = 0;
 const model = Bun.serve({
   port: 0,
   hostname: "127.0.0.1",
   async fetch(req) {
     if (!new URL(req.url).pathname.endsWith("/chat/completions")) return Response.json({ data: [{ id: "fake" }] });
+    inFlight++;
+    while (holding) await Bun.sleep(20);
+    inFlight--;
     await Bun.sleep(100);
     const evaluation = {
       summary: "Clear.",
@@ -73,7 +80,7 @@ const proxy = Bun.serve({
 const base = `http://127.0.0.1:${proxy.port}/v1`;
 
 async function startServer() {
-  const port = 20000 + Math.floor(Math.random() * 20000);
+  const port = freePort();
   const child = await spawnServer(port, {
     ASSAY_DATA_DIR: tempDir("assay-cluster-"),
     ASSAY_DATABASE_URL: databaseUrl,
@@ -84,9 +91,11 @@ async function startServer() {
     ASSAY_LLM_BASE_URL: `http://127.0.0.1:${model.port}/v1`,
     ASSAY_LLM_MODEL: "fake",
     ASSAY_LEASE_MS: String(LEASE_MS),
+    ASSAY_WORKERS: String(WORKERS),
     ASSAY_WEBHOOK_TIMEOUT_MS: "2000",
     ASSAY_WEBHOOK_ALLOWED_NETWORKS: "127.0.0.0/8",
     ASSAY_INITIAL_CREDITS: "100000",
+    ASSAY_DEFAULT_RPM: "1000000", // the test polls every run; the rate-limit test sets its own limits
     ASSAY_LOG_LEVEL: "warn",
   });
   servers.push({ port, child });
@@ -156,10 +165,14 @@ test("three processes, one database and bucket: a SIGKILLed process's runs are f
     expect(r.status).toBe(202);
     created[i] = r.body.id;
   };
+  holding = true;
   for (let i = 0; i < RUNS / 2; i += 10) await Promise.all(Array.from({ length: 10 }, (_, j) => create(i + j)));
-  // Half-way, with runs running on every server: one dies without a word.
+  // Half-way, with every server's every worker mid-run (waiting on the model): one server dies without a word.
+  for (let i = 0; i < 500 && inFlight < servers.length * WORKERS; i++) await Bun.sleep(20);
+  expect(inFlight).toBe(servers.length * WORKERS);
   servers[1].child.kill("SIGKILL");
   await servers[1].child.exited;
+  holding = false;
   for (let i = RUNS / 2; i < RUNS; i += 10) await Promise.all(Array.from({ length: 10 }, (_, j) => create(i + j)));
   expect(new Set(created).size).toBe(RUNS);
 
@@ -179,8 +192,8 @@ test("three processes, one database and bucket: a SIGKILLed process's runs are f
     // Exactly the runs the client created, each with one terminal event and one hold and one charge in the ledger.
     const all = await db.select({ id: runs.id, attempts: runs.attempts }).from(runs);
     expect(all.map((r) => r.id).sort()).toEqual([...created].sort());
-    // The dead server held runs when it died: they were taken over (a second attempt), and still charged once.
-    expect(all.filter((r) => r.attempts > 1).length).toBeGreaterThan(0);
+    // The dead server held two runs when it died: they were taken over (a second attempt), and still charged once.
+    expect(all.filter((r) => r.attempts > 1).length).toBe(WORKERS);
     const terminal = await db.select({ runId: events.subjectId, type: events.type }).from(events);
     for (const id of created) expect(terminal.filter((e) => e.runId === id).map((e) => e.type)).toEqual(["run.succeeded"]);
     const moves = await rows<{ reason: string; n: number }>(

@@ -4,14 +4,14 @@
 import { Database } from "bun:sqlite";
 import { afterAll, expect, test } from "bun:test";
 import path from "node:path";
-import { spawnServer, tempDir } from "../helpers";
+import { freePort, spawnServer, tempDir } from "../helpers";
 
 const KILLS = 20;
 const KEYS = 120;
 const CLIENTS = 8;
 const INITIAL_CREDITS = 100_000;
 const dataDir = tempDir("assay-crash-");
-const port = 20000 + Math.floor(Math.random() * 20000);
+const port = freePort();
 const base = `http://127.0.0.1:${port}/v1`;
 let child: ReturnType<typeof Bun.spawn> | null = null;
 

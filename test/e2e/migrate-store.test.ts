@@ -15,7 +15,7 @@ import { getTableConfig, SQLiteTable } from "drizzle-orm/sqlite-core";
 import { closeDb, type Db, openDb } from "../../src/db/client";
 import * as schema from "../../src/db/schema";
 import { verifySignature } from "../../src/modules/webhooks/signature";
-import { spawnServer, tempDir } from "../helpers";
+import { freePort, spawnServer, tempDir } from "../helpers";
 import { clusterDatabaseUrl } from "../postgres";
 import { S3_KEY_ID, S3_SECRET, type S3TestServer, startS3 } from "../s3-server";
 
@@ -65,7 +65,7 @@ function cleanEnv(): Record<string, string> {
 }
 
 async function start(env: Record<string, string>) {
-  const port = 20000 + Math.floor(Math.random() * 20000);
+  const port = freePort();
   // ASSAY_DATABASE_URL and ASSAY_OBJECT_STORE empty unless given: nothing of the caller's environment picks the backend.
   server = { port, child: await spawnServer(port, { ASSAY_DATABASE_URL: "", ASSAY_OBJECT_STORE: "", ...env }) };
 }

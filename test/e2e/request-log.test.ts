@@ -2,14 +2,14 @@
 // request with its id, route pattern, status, duration and caller; the startup line shows the configuration with its
 // secrets masked; no token, password or secret appears anywhere; ASSAY_LOG_LEVEL=warn drops the request lines.
 import { expect, test } from "bun:test";
-import { spawnServer, tempDir } from "../helpers";
+import { freePort, spawnServer, tempDir } from "../helpers";
 
 const PASSWORD = "log-test-password";
 const JSON_TYPE = { "content-type": "application/json" };
 const SECRET = "s3cr3t-value-that-must-not-leak-0123456789";
 
 async function session(level: string, requests: (base: string, auth: { session: string; key: string }) => Promise<string[]>) {
-  const port = 20000 + Math.floor(Math.random() * 20000);
+  const port = freePort();
   const base = `http://127.0.0.1:${port}/v1`;
   const env = {
     ASSAY_DATA_DIR: tempDir("assay-log-"),
@@ -90,7 +90,7 @@ test("ASSAY_LOG_LEVEL=warn keeps the warnings and drops the request lines", asyn
 }, 30_000);
 
 test("on a terminal the log is readable lines, not JSON", async () => {
-  const port = 20000 + Math.floor(Math.random() * 20000);
+  const port = freePort();
   const cmd = [process.execPath, "src/main.ts", "serve", "--port", String(port), "--data-dir", tempDir("assay-tty-")].join(" ");
   // script(1) runs the server on a pseudo-terminal (util-linux, on every Debian machine).
   const child = Bun.spawn(["script", "-qfec", cmd, "/dev/null"], {

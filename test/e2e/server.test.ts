@@ -8,7 +8,7 @@ import Stripe from "stripe";
 import { loadConfig } from "../../src/config";
 import { extract } from "../../src/extract";
 import { type Running, startServer } from "../../src/server";
-import { CORPUS, tempDir } from "../helpers";
+import { CORPUS, freePort, tempDir } from "../helpers";
 
 const RUBRIC = `# Contract review checklist
 
@@ -36,7 +36,7 @@ beforeAll(async () => {
       return new Response("ok");
     },
   });
-  const port = 20000 + Math.floor(Math.random() * 20000);
+  const port = freePort();
   const dataDir = tempDir("assay-e2e-");
   server = await startServer(
     loadConfig({

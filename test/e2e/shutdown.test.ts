@@ -3,10 +3,10 @@
 import { Database } from "bun:sqlite";
 import { afterAll, expect, test } from "bun:test";
 import path from "node:path";
-import { spawnServer, tempDir } from "../helpers";
+import { freePort, spawnServer, tempDir } from "../helpers";
 
 const dataDir = tempDir("assay-shutdown-");
-const port = 20000 + Math.floor(Math.random() * 20000);
+const port = freePort();
 const base = `http://127.0.0.1:${port}/v1`;
 
 // The model server: a stand-in for Ollama/vLLM. It hangs until `answering` is set, then answers an evaluation.

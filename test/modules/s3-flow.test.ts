@@ -6,7 +6,7 @@ import path from "node:path";
 import { indexNext } from "../../src/modules/reference-documents/worker";
 import { runTick } from "../../src/modules/runs/worker";
 import { bytesStream, objectStore, resignDownloadUrls, S3ObjectStore, signedDownloadUrl } from "../../src/storage";
-import { corpusFile, type Harness, harness, signUp, spawnServer, tempDir } from "../helpers";
+import { corpusFile, freePort, type Harness, harness, signUp, spawnServer, tempDir } from "../helpers";
 import { type S3TestServer, startS3 } from "../s3-server";
 
 let s3: S3TestServer;
@@ -249,7 +249,7 @@ describe("the store failing under a running server", () => {
 
 describe("the server process", () => {
   test("serves with ASSAY_OBJECT_STORE set; a missing bucket stops it at start with one line naming the setting (exit 2)", async () => {
-    const port = 20000 + Math.floor(Math.random() * 20000);
+    const port = freePort();
     const env = { ASSAY_DATA_DIR: tempDir(), ASSAY_LOG_LEVEL: "silent", ...s3.env(prefix) };
     const child = await spawnServer(port, env);
     try {
