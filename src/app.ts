@@ -6,7 +6,7 @@ import { discardUnreadBody, readJsonBody } from "./http/body";
 import { mapError } from "./http/errors";
 import { openApiRoutes } from "./http/openapi";
 import { base62 } from "./lib/ids";
-import { infoLine } from "./lib/log";
+import { requestLine } from "./lib/log";
 import { adminRoutes } from "./modules/admin";
 import { authRoutes } from "./modules/auth";
 import { consoleRoutes } from "./modules/console";
@@ -46,19 +46,16 @@ function observer(ctx: Context) {
       }
       if (!ctx.log.isLevelEnabled("info")) return;
       const caller = callerOf(request);
-      const line: Record<string, string | number> = {
-        request_id: String(requestId),
+      requestLine(ctx.log, {
+        requestId: String(requestId),
         method: request.method,
         route: pattern,
         status,
-        duration_ms: Math.round(seconds * 100_000) / 100,
-      };
-      if (caller) {
-        if (caller.kind === "key") line.key_id = caller.keyId;
-        line.user_id = caller.userId;
-        line.workspace_id = caller.workspaceId;
-      }
-      infoLine(ctx.log, line);
+        durationMs: Math.round(seconds * 100_000) / 100,
+        keyId: caller?.kind === "key" ? caller.keyId : undefined,
+        userId: caller?.userId,
+        workspaceId: caller?.workspaceId,
+      });
     },
   };
 }

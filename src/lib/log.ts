@@ -68,16 +68,30 @@ function batched(destination: pino.DestinationStream & { flush(cb?: (err?: Error
 /** A secret in the startup configuration line: whether it is set, never its value. */
 export const mask = (value: string | null): string | null => (value ? "[set]" : null);
 
+const streamOf = (log: Logger) => (log as unknown as Record<symbol, { write(line: string): void }>)[pino.symbols.streamSym];
+
+/** The fields of a request's log line; ids are [A-Za-z0-9_] by construction, so only the route needs quoting. */
+export interface RequestFields {
+  requestId: string;
+  method: string;
+  route: string;
+  status: number;
+  durationMs: number;
+  keyId?: string;
+  userId?: string;
+  workspaceId?: string;
+}
+
 /**
- * The request log's fast path: one info line serialised by JSON.stringify and handed to the logger's own destination
- * (buffered like every other line, pretty on a terminal). pino's per-field serialiser costs about 4 µs a line under
- * Bun, a fifth of a cheap authenticated GET; this costs about 1 µs. Only for lines of ids, strings and numbers the
- * caller builds itself: nothing here is redacted.
+ * The one line per request, written straight to pino's stream as a string: it runs on every request, where pino's
+ * own serialisation (and building an object to stringify) was most of the log's cost. Same JSON shape as pino's lines.
  */
-export function infoLine(log: Logger, fields: Record<string, string | number>): void {
+export function requestLine(log: Logger, f: RequestFields): void {
   if (!log.isLevelEnabled("info")) return;
-  const stream = (log as unknown as Record<symbol, { write(line: string): void }>)[pino.symbols.streamSym];
-  stream.write(`{"level":"info","time":"${isoNow()}",${JSON.stringify(fields).slice(1)}\n`);
+  let line = `{"level":"info","time":"${isoNow()}","request_id":"${f.requestId}","method":"${f.method}","route":${JSON.stringify(f.route)},"status":${f.status},"duration_ms":${f.durationMs}`;
+  if (f.keyId !== undefined) line += `,"key_id":"${f.keyId}"`;
+  if (f.userId !== undefined) line += `,"user_id":"${f.userId}","workspace_id":"${f.workspaceId}"`;
+  streamOf(log).write(`${line}}\n`);
 }
 
 // The time as ISO 8601, formatted once per millisecond (a busy server logs many lines in each).
