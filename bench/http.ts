@@ -74,18 +74,25 @@ interface Endpoint {
   bytes: Uint8Array;
 }
 
-/** Wrk's Lua script: the method, headers and body; POSTs get a unique Idempotency-Key each. */
-function script(endpoint: Endpoint, token: string, tag: string): string {
+/** A workspace's run creation: its key, its workflow's runs path, a completed document to run on. */
+interface Creator {
+  token: string;
+  path: string;
+  body: string;
+}
+
+/**
+ * Wrk's Lua script: the method, headers and body. POSTs get a unique Idempotency-Key each and go round the creators
+ * (one workspace each), so the per-workspace cap on waiting runs (1,000) never answers 429 instead of creating.
+ */
+function script(endpoint: Endpoint, token: string, tag: string, creators: Creator[] = []): string {
   const file = path.join(tmp, `${tag}.lua`);
-  const headers = `{ ["Authorization"] = "Bearer ${token}", ["Content-Type"] = "application/json" }`;
+  const list = creators.map((c) => `{ token = "${c.token}", path = "${c.path}", body = [[${c.body}]] }`).join(",\n  ");
   const lua =
     endpoint.method === "GET"
       ? `wrk.method = "GET"\nwrk.headers["Authorization"] = "Bearer ${token}"\n`
-      : `local n = 0\nlocal body = [[${endpoint.body}]]\nrequest = function()\n  n = n + 1\n  local h = ${headers}\n  h["Idempotency-Key"] = "${tag}-" .. n\n  return wrk.format("POST", nil, h, body)\nend\n`;
-  writeFileSync(
-    file,
-    `${lua}local bad = 0\nresponse = function(status) if status ~= ${endpoint.status} then bad = bad + 1 end end\ndone = function() io.write("BAD " .. bad .. "\\n") end\n`,
-  );
+      : `local n = 0\nlocal creators = {\n  ${list}\n}\nrequest = function()\n  n = n + 1\n  local c = creators[(n % #creators) + 1]\n  local h = { ["Authorization"] = "Bearer " .. c.token, ["Content-Type"] = "application/json", ["Idempotency-Key"] = "${tag}-" .. n }\n  return wrk.format("POST", c.path, h, c.body)\nend\n`;
+  writeFileSync(file, lua);
   return file;
 }
 
@@ -107,10 +114,13 @@ function wrk(url: string, lua: string, seconds = SECONDS): Figures {
     if (!m) throw new Error(`wrk output without ${label}: ${out}${r.stderr}`);
     return Number(m[1]) * (m[2] === "us" ? 0.001 : m[2] === "s" ? 1000 : 1);
   };
-  // wrk counts responses it could not read (socket errors) separately; the Lua counter sees every wrong status.
+  // Answers that were not 2xx, and responses wrk could not read (socket errors): req/s counts only the others, so a
+  // fast error (a 429, a 5xx) never passes for throughput.
   const errors = /Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)/.exec(out);
-  const bad = Number(/BAD (\d+)/.exec(out)?.[1] ?? 0) + (errors ? errors.slice(1).reduce((s, x) => s + Number(x), 0) : 0);
-  return { rps: Number(/Requests\/sec:\s+([\d.]+)/.exec(out)?.[1] ?? 0), p50: ms("50%"), p99: ms("99%"), bad };
+  const bad = Number(/Non-2xx or 3xx responses: (\d+)/.exec(out)?.[1] ?? 0) + (errors ? errors.slice(1).reduce((s, x) => s + Number(x), 0) : 0);
+  const total = Number(/(\d+) requests in/.exec(out)?.[1] ?? 0);
+  const rps = Number(/Requests\/sec:\s+([\d.]+)/.exec(out)?.[1] ?? 0);
+  return { rps: total > 0 ? (rps * Math.max(0, total - bad)) / total : 0, p50: ms("50%"), p99: ms("99%"), bad };
 }
 
 const median = (xs: Figures[]): Figures => {
@@ -159,14 +169,32 @@ for (const [name, method, url, status] of [
   endpoints.push({ name, method, path: url, status, bytes: sample.bytes, ...(method === "POST" ? { body: runBody } : {}) });
 }
 
+// Run creation goes round many workspaces (each with a key, a workflow and a completed document), so that no
+// workspace reaches its cap of 1,000 waiting runs while the server's workers evaluate them on the same core.
+const CREATORS = 100;
+const creators: Creator[] = [];
+for (let i = 0; i < CREATORS; i++) {
+  const email = `creator${i}@example.com`;
+  const made = await call("POST", "/v1/admin/users", session, { email, password: "bench-password", role: "member" });
+  if (made.status !== 201) throw new Error(`admin/users: ${made.status} ${new TextDecoder().decode(made.bytes)}`);
+  const s = json(await call("POST", "/v1/auth/login", null, { email, password: "bench-password" })).token;
+  const k = json(await call("POST", "/v1/keys", s, { name: "bench" })).token;
+  const wf = json(await call("POST", "/v1/workflows", k, { product_code: "education", name: "Essays", user_prompt: "Grade the essay." })).id;
+  const up = json(await call("POST", "/v1/documents", k, { filename: "essay.txt", mime_type: "text/plain" }));
+  await fetch(up.upload_url.replace(/^https?:\/\/[^/]+/, base), { method: "PUT", headers: { "content-type": "text/plain" }, body: essay });
+  await call("POST", `/v1/documents/${up.id}/complete`, k);
+  creators.push({ token: k, path: `/v1/workflows/${wf}/runs`, body: JSON.stringify({ input_documents: [up.id] }) });
+}
+
 // The ceiling: raw Bun.serve answering each endpoint's bytes, on the same core.
 const rawPort = freePort();
 writeFileSync(
   path.join(tmp, "raw.ts"),
-  `const files = ${JSON.stringify(endpoints.map((e) => ({ path: e.path.split("?")[0], status: e.status, body: new TextDecoder().decode(e.bytes) })))};
+  `const files = ${JSON.stringify(endpoints.map((e) => ({ method: e.method, path: e.path.split("?")[0], status: e.status, body: new TextDecoder().decode(e.bytes) })))};
 const map = new Map(files.map((f) => [f.path, f]));
+const post = files.find((f) => f.method === "POST");
 Bun.serve({ port: ${rawPort}, hostname: "127.0.0.1", fetch(req) {
-  const f = map.get(new URL(req.url).pathname);
+  const f = req.method === "POST" ? post : map.get(new URL(req.url).pathname);
   return f ? new Response(f.body, { status: f.status, headers: { "content-type": "application/json" } }) : new Response("no", { status: 404 });
 } });`,
 );
@@ -193,11 +221,11 @@ try {
   for (const [i, e] of endpoints.entries()) {
     const assayRuns: Figures[] = [];
     const rawRuns: Figures[] = [];
-    wrk(`${base}${e.path}`, script(e, key, `warm${i}`), 2);
-    wrk(`http://127.0.0.1:${rawPort}${e.path}`, script(e, key, `rawwarm${i}`), 2);
+    wrk(`${base}${e.path}`, script(e, key, `warm${i}`, creators), 2);
+    wrk(`http://127.0.0.1:${rawPort}${e.path}`, script(e, key, `rawwarm${i}`, creators), 2);
     for (let r = 0; r < REPEATS; r++) {
-      assayRuns.push(wrk(`${base}${e.path}`, script(e, key, `a${i}r${r}${Date.now()}`)));
-      rawRuns.push(wrk(`http://127.0.0.1:${rawPort}${e.path}`, script(e, key, `w${i}r${r}`)));
+      assayRuns.push(wrk(`${base}${e.path}`, script(e, key, `a${i}r${r}${Date.now()}`, creators)));
+      rawRuns.push(wrk(`http://127.0.0.1:${rawPort}${e.path}`, script(e, key, `w${i}r${r}`, creators)));
     }
     results.push({ name: e.name, assay: median(assayRuns), raw: median(rawRuns) });
   }
@@ -212,7 +240,7 @@ console.log(`machine: ${cpu.length} × ${cpu[0]?.model ?? "cpu"}, Bun ${Bun.vers
 console.log(`${SECONDS} s per measurement, median of ${REPEATS}; Assay = the compiled executable with ASSAY_LOG_LEVEL=info\n`);
 const f = (x: Figures) => `${x.rps.toFixed(0).padStart(7)} req/s  p50 ${x.p50.toFixed(2).padStart(6)} ms  p99 ${x.p99.toFixed(2).padStart(6)} ms`;
 for (const r of results) {
-  console.log(`${r.name.padEnd(32)} Assay ${f(r.assay)}${r.assay.bad ? `  (${r.assay.bad} wrong answers!)` : ""}`);
+  console.log(`${r.name.padEnd(32)} Assay ${f(r.assay)}${r.assay.bad ? `  (${r.assay.bad} answers not 2xx or unread, not counted!)` : ""}`);
   console.log(`${"".padEnd(32)} raw   ${f(r.raw)}   ratio ${(r.assay.rps / r.raw.rps).toFixed(2)}`);
 }
 console.log(
