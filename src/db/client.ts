@@ -40,6 +40,8 @@ interface Backend {
   transaction<T>(fn: (t: Db) => Promise<T>, opts?: TxOptions): Promise<T>;
   /** Runs fn unless another process holds `key`; answers whether it ran. */
   exclusive(key: number, fn: () => Promise<void>): Promise<boolean>;
+  /** A transaction-control statement (SAVEPOINT …) on an open transaction's handle. */
+  control(handle: Db, text: string): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -121,6 +123,16 @@ function openSqlite(file: string): Db {
   const readerConn = connect(file, true);
   const reader = drizzle(readerConn, { schema }) as Db;
   let lock: Promise<void> = Promise.resolve();
+  // Transaction control runs several times per write: compiled once each, not on every call.
+  const controls = new Map<string, ReturnType<Database["prepare"]>>();
+  const control = (text: string) => {
+    let statement = controls.get(text);
+    if (!statement) {
+      statement = writerConn.prepare(text);
+      controls.set(text, statement);
+    }
+    statement.run();
+  };
   const backend: Backend & { connection: Database } = {
     dialect: "sqlite",
     connection: writerConn,
@@ -131,14 +143,14 @@ function openSqlite(file: string): Db {
       await previous;
       try {
         // IMMEDIATE takes the write lock now, so another process's writer queues (busy_timeout) instead of failing later.
-        writerConn.exec("BEGIN IMMEDIATE");
+        control("BEGIN IMMEDIATE");
         handles.set(writer, { backend, depth: 0 });
         try {
           const result = await fn(writer);
-          writerConn.exec("COMMIT");
+          control("COMMIT");
           return result;
         } catch (err) {
-          writerConn.exec("ROLLBACK");
+          control("ROLLBACK");
           throw err;
         } finally {
           handles.delete(writer);
@@ -146,6 +158,9 @@ function openSqlite(file: string): Db {
       } finally {
         release();
       }
+    },
+    async control(_handle, text) {
+      control(text);
     },
     // Processes sharing one SQLite file are one machine's; the periodic jobs are safe to repeat, so no lock.
     async exclusive(_key, fn) {
@@ -217,6 +232,9 @@ async function openPostgres(url: string, poolSize: number): Promise<Db> {
           await Bun.sleep(Math.random() * Math.min(100, 2 ** attempt));
         }
       }
+    },
+    async control(handle, text) {
+      await exec(handle, sql.raw(text));
     },
     async exclusive(key, fn) {
       // A session lock on one reserved connection: held while fn runs (on other connections), then given back.
@@ -296,23 +314,22 @@ export async function tx<T>(db: Db, fn: (t: Db) => Promise<T> | T, opts?: TxOpti
   return backendOf(db).transaction(async (handle) => fn(handle), opts);
 }
 
-async function savepoint<T>(handle: Db, outer: { depth: number }, fn: (t: Db) => Promise<T> | T): Promise<T> {
+async function savepoint<T>(handle: Db, outer: { backend: Backend; depth: number }, fn: (t: Db) => Promise<T> | T): Promise<T> {
   const name = `sp${++outer.depth}`;
-  await exec(handle, rawSql(`SAVEPOINT ${name}`));
+  const { backend } = outer;
+  await backend.control(handle, `SAVEPOINT ${name}`);
   try {
     const result = await fn(handle);
-    await exec(handle, rawSql(`RELEASE SAVEPOINT ${name}`));
+    await backend.control(handle, `RELEASE SAVEPOINT ${name}`);
     return result;
   } catch (err) {
-    await exec(handle, rawSql(`ROLLBACK TO SAVEPOINT ${name}`));
-    await exec(handle, rawSql(`RELEASE SAVEPOINT ${name}`));
+    await backend.control(handle, `ROLLBACK TO SAVEPOINT ${name}`);
+    await backend.control(handle, `RELEASE SAVEPOINT ${name}`);
     throw err;
   } finally {
     outer.depth--;
   }
 }
-
-const rawSql = (text: string): SQL => sql.raw(text);
 
 type Runner = {
   all?(q: SQL): unknown[];

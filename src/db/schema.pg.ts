@@ -260,6 +260,7 @@ export const runs = pgTable(
     index("runs_ws_status").on(t.workspaceId, t.status),
     index("runs_ws_started").on(t.workspaceId, t.startedAt),
     index("runs_workflow").on(t.workflowId, t.createdAt),
+    index("runs_queue_heads").on(t.status, t.workspaceId, t.createdAt, t.lockedUntil),
   ],
 );
 

@@ -4,6 +4,7 @@ import m0 from "./0000_init.sql" with { type: "text" };
 import m1 from "./0001_fts.sql" with { type: "text" };
 import m2 from "./0002_settings.sql" with { type: "text" };
 import m3 from "./0003_rate_windows.sql" with { type: "text" };
+import m4 from "./0004_runs_queue_heads.sql" with { type: "text" };
 import journal from "./meta/_journal.json";
 
 export const migrationSql: Record<string, string> = {
@@ -11,5 +12,6 @@ export const migrationSql: Record<string, string> = {
   "0001_fts": m1,
   "0002_settings": m2,
   "0003_rate_windows": m3,
+  "0004_runs_queue_heads": m4,
 };
 export { journal };

@@ -9,6 +9,7 @@ import m5 from "./0005_events_drop_extra_endpoint.sql" with { type: "text" };
 import m6 from "./0006_idempotency_owner.sql" with { type: "text" };
 import m7 from "./0007_settings.sql" with { type: "text" };
 import m8 from "./0008_rate_windows.sql" with { type: "text" };
+import m9 from "./0009_runs_queue_heads.sql" with { type: "text" };
 import journal from "./meta/_journal.json";
 
 export const migrationSql: Record<string, string> = {
@@ -21,5 +22,6 @@ export const migrationSql: Record<string, string> = {
   "0006_idempotency_owner": m6,
   "0007_settings": m7,
   "0008_rate_windows": m8,
+  "0009_runs_queue_heads": m9,
 };
 export { journal };

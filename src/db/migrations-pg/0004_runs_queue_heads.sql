@@ -1,0 +1,1 @@
+CREATE INDEX "runs_queue_heads" ON "runs" USING btree ("status","workspace_id","created_at","locked_until");

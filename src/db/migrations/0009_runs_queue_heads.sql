@@ -1,0 +1,1 @@
+CREATE INDEX `runs_queue_heads` ON `runs` (`status`,`workspace_id`,`created_at`,`locked_until`);
