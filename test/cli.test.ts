@@ -7,6 +7,7 @@ import { closeDb, exec, openDb, tx } from "../src/db/client";
 import { findUserByEmail } from "../src/modules/auth/service";
 import { getBalance } from "../src/modules/usage/service";
 import { CORPUS, tempDir } from "./helpers";
+import { clusterDatabaseUrl } from "./postgres";
 
 const root = path.resolve(import.meta.dir, "..");
 
@@ -84,6 +85,15 @@ describe("assay CLI", () => {
     expect((await getBalance(db, ws)).pro_credits).toBe(130);
     await closeDb(db);
     expect(cli(["backup", "--out", out, "--data-dir", dataDir]).code).toBe(2);
+  });
+
+  test("on PostgreSQL, backup refuses with one line pointing to pg_dump, and migrate and doctor work", async () => {
+    const env = { ASSAY_DATABASE_URL: await clusterDatabaseUrl(), ASSAY_DATA_DIR: tempDir("assay-cli-pg-") };
+    const backup = cli(["backup", "--out", path.join(tempDir("assay-backup-"), "b")], env);
+    expect(backup.code).toBe(2);
+    expect(backup.err).toContain("pg_dump");
+    expect(cli(["migrate"], env).code).toBe(0);
+    expect(cli(["doctor"], env).code).toBe(0);
   });
 
   test("migrate applies migrations and exits", () => {
