@@ -350,7 +350,7 @@ export function describeConfig(config: Config): Record<string, unknown> {
 }
 
 /** A connection URL as logs may show it: the password replaced by "***". */
-function withoutPassword(raw: string): string {
+export function withoutPassword(raw: string): string {
   try {
     const u = new URL(raw);
     if (u.password) u.password = "***";

@@ -96,6 +96,31 @@ describe("assay CLI", () => {
     expect(cli(["doctor"], env).code).toBe(0);
   });
 
+  test("a database that cannot be used stops the server with one line naming the setting, never a hang", () => {
+    const refused = cli(["serve", "--port", "0"], {
+      ASSAY_DATA_DIR: tempDir("assay-cli-db-"),
+      ASSAY_DATABASE_URL: "postgres://assay:pw@127.0.0.1:1/x",
+    });
+    expect(refused.code).toBe(2);
+    expect(refused.err.trim().split("\n")).toEqual([
+      "assay: ASSAY_DATABASE_URL: cannot use postgres://assay:***@127.0.0.1:1/x: connect ECONNREFUSED 127.0.0.1:1",
+    ]);
+    // A peer that accepts the connection and never answers (a firewall, the wrong service): bounded, not a hang.
+    const silent = Bun.listen({ hostname: "127.0.0.1", port: 0, socket: { data() {} } });
+    try {
+      const t0 = performance.now();
+      const r = cli(["serve", "--port", "0"], {
+        ASSAY_DATA_DIR: tempDir("assay-cli-db-"),
+        ASSAY_DATABASE_URL: `postgres://assay@127.0.0.1:${silent.port}/x`,
+      });
+      expect(r.code).toBe(2);
+      expect(r.err).toContain("no answer from the server within 10 s");
+      expect(performance.now() - t0).toBeLessThan(20_000);
+    } finally {
+      silent.stop(true);
+    }
+  }, 30_000);
+
   test("migrate applies migrations and exits", () => {
     const r = cli(["migrate", "--data-dir", tempDir("assay-mig-")]);
     expect(r.code).toBe(0);

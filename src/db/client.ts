@@ -178,6 +178,7 @@ function openSqlite(file: string): Db {
 
 // ---- PostgreSQL: a pool (postgres.js); transactions are SERIALIZABLE and retried on a serialisation failure -----------
 
+const CONNECT_TIMEOUT_S = 10;
 /** SQLSTATEs that mean "run the transaction again": serialization_failure, deadlock_detected. */
 const RETRYABLE = new Set(["40001", "40P01"]);
 const MAX_ATTEMPTS = 20;
@@ -192,11 +193,28 @@ async function openPostgres(url: string, poolSize: number): Promise<Db> {
   const client = postgres(url, {
     max: poolSize,
     idle_timeout: 30, // s: connections idle that long are closed, so a quiet process holds few
+    connect_timeout: CONNECT_TIMEOUT_S, // an unreachable server is an error at start, not a hang
     onnotice: () => {},
     // int8 (times in ms, counts) as JS numbers, as SQLite gives them; every value we store is below 2^53.
     types: { bigint: { to: 20, from: [20], serialize: (n: number) => String(n), parse: (s: string) => Number(s) } },
   });
   const db = drizzlePg(client, { schema }) as unknown as Db;
+  // A plain query first, bounded: connect_timeout covers only the TCP connect, and a peer that accepts the connection
+  // but never answers (a firewall, the wrong service) would otherwise hold the start for ever.
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  try {
+    await Promise.race([
+      client`SELECT 1`,
+      new Promise((_, reject) => {
+        timer = setTimeout(() => reject(new Error(`no answer from the server within ${CONNECT_TIMEOUT_S} s`)), CONNECT_TIMEOUT_S * 1000);
+      }),
+    ]);
+  } catch (err) {
+    await client.end({ timeout: 0 }).catch(() => {});
+    throw err;
+  } finally {
+    clearTimeout(timer);
+  }
   // Several processes may start at once: one migrates while the others wait on the advisory lock.
   const conn = await client.reserve();
   try {
