@@ -150,6 +150,25 @@ export function localPath(url: string): string {
   return parsed.pathname + parsed.search;
 }
 
+/** What a fake model server answers to an evaluation: a passing Evaluation with one criterion. */
+const FAKE_EVALUATION = {
+  summary: "Clear and complete.",
+  score: 80,
+  verdict: "pass",
+  criteria: [{ id: "c1", title: "Clarity", score: 8, max_score: 10, rationale: "Clear.", evidence: [] }],
+};
+
+/** An OpenAI-compatible chat-completions response carrying `content` (JSON-encoded), as the fake model servers send. */
+export function chatCompletion(content: unknown = FAKE_EVALUATION): Response {
+  return Response.json({
+    id: "c",
+    object: "chat.completion",
+    model: "fake",
+    choices: [{ index: 0, message: { role: "assistant", content: JSON.stringify(content) }, finish_reason: "stop" }],
+    usage: { prompt_tokens: 10, completion_tokens: 10, total_tokens: 20 },
+  });
+}
+
 /** A TCP port the OS reports free right now (so child servers never collide with each other or a test database). */
 export function freePort(): number {
   const probe = Bun.listen({ hostname: "127.0.0.1", port: 0, socket: { data() {} } });

@@ -6,7 +6,7 @@ import { eq, sql } from "drizzle-orm";
 import { closeDb, type Db, openDb, rows } from "../../src/db/client";
 import { creditLedger, events, runs } from "../../src/db/schema";
 import { checkBalances } from "../../src/modules/usage/service";
-import { freePort, spawnServer, tempDir } from "../helpers";
+import { chatCompletion, freePort, spawnServer, tempDir } from "../helpers";
 import { clusterDatabaseUrl } from "../postgres";
 import { type S3TestServer, startS3 } from "../s3-server";
 
@@ -31,19 +31,7 @@ const model = Bun.serve({
     while (holding) await Bun.sleep(20);
     inFlight--;
     await Bun.sleep(100);
-    const evaluation = {
-      summary: "Clear.",
-      score: 80,
-      verdict: "pass",
-      criteria: [{ id: "c1", title: "Clarity", score: 8, max_score: 10, rationale: "Clear.", evidence: [] }],
-    };
-    return Response.json({
-      id: "c",
-      object: "chat.completion",
-      model: "fake",
-      choices: [{ index: 0, message: { role: "assistant", content: JSON.stringify(evaluation) }, finish_reason: "stop" }],
-      usage: { prompt_tokens: 10, completion_tokens: 10, total_tokens: 20 },
-    });
+    return chatCompletion();
   },
 });
 

@@ -3,7 +3,7 @@
 import { Database } from "bun:sqlite";
 import { afterAll, expect, test } from "bun:test";
 import path from "node:path";
-import { freePort, spawnServer, tempDir } from "../helpers";
+import { chatCompletion, freePort, spawnServer, tempDir } from "../helpers";
 
 const dataDir = tempDir("assay-shutdown-");
 const port = freePort();
@@ -12,12 +12,6 @@ const base = `http://127.0.0.1:${port}/v1`;
 // The model server: a stand-in for Ollama/vLLM. It hangs until `answering` is set, then answers an evaluation.
 let answering = false;
 let calls = 0;
-const evaluation = {
-  summary: "Clear and complete.",
-  score: 80,
-  verdict: "pass",
-  criteria: [{ id: "c1", title: "Clarity", score: 8, max_score: 10, rationale: "Clear.", evidence: [] }],
-};
 const model = Bun.serve({
   port: 0,
   hostname: "127.0.0.1",
@@ -25,13 +19,7 @@ const model = Bun.serve({
     if (new URL(req.url).pathname.endsWith("/chat/completions")) {
       calls++;
       while (!answering) await Bun.sleep(20);
-      return Response.json({
-        id: "c",
-        object: "chat.completion",
-        model: "fake",
-        choices: [{ index: 0, message: { role: "assistant", content: JSON.stringify(evaluation) }, finish_reason: "stop" }],
-        usage: { prompt_tokens: 10, completion_tokens: 10, total_tokens: 20 },
-      });
+      return chatCompletion();
     }
     return Response.json({ data: [{ id: "fake" }] });
   },
