@@ -7,7 +7,7 @@ import { closeDb, exec, openDb, tx } from "../src/db/client";
 import { findUserByEmail } from "../src/modules/auth/service";
 import { getBalance } from "../src/modules/usage/service";
 import { CORPUS, tempDir } from "./helpers";
-import { clusterDatabaseUrl } from "./postgres";
+import { clusterDatabaseUrl, postgresAvailable } from "./postgres";
 
 const root = path.resolve(import.meta.dir, "..");
 
@@ -87,7 +87,7 @@ describe("assay CLI", () => {
     expect(cli(["backup", "--out", out, "--data-dir", dataDir]).code).toBe(2);
   });
 
-  test("on PostgreSQL, backup refuses with one line pointing to pg_dump, and migrate and doctor work", async () => {
+  test.skipIf(!postgresAvailable)("on PostgreSQL, backup refuses with one line pointing to pg_dump, and migrate and doctor work", async () => {
     const env = { ASSAY_DATABASE_URL: await clusterDatabaseUrl(), ASSAY_DATA_DIR: tempDir("assay-cli-pg-") };
     const backup = cli(["backup", "--out", path.join(tempDir("assay-backup-"), "b")], env);
     expect(backup.code).toBe(2);

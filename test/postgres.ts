@@ -1,5 +1,6 @@
 // PostgreSQL for tests: with ASSAY_TEST_DATABASE_URL (an admin URL, e.g. from scripts/pg-cluster.sh start), each
 // testDatabaseUrl() is a fresh empty database of its own; without it, null (the test runs on SQLite).
+import { existsSync, readdirSync } from "node:fs";
 import postgres from "postgres";
 
 let admin: postgres.Sql | undefined;
@@ -47,3 +48,15 @@ export async function clusterDatabaseUrl(): Promise<string> {
   if (!url) throw new Error("no PostgreSQL database");
   return url;
 }
+
+/**
+ * Whether the tests that need PostgreSQL can run here: a test server is given, or the binaries are installed (a
+ * throwaway cluster is started), or this is CI, which installs them, so there a missing PostgreSQL fails instead of
+ * skipping (unless ASSAY_CI_PG=0 turned PostgreSQL off). On a machine with only Node.js they are skipped, as the
+ * browser and promtool tests are.
+ */
+export const postgresAvailable: boolean =
+  !!process.env.ASSAY_TEST_DATABASE_URL ||
+  !!Bun.which("initdb") ||
+  (existsSync("/usr/lib/postgresql") && readdirSync("/usr/lib/postgresql").some((v) => existsSync(`/usr/lib/postgresql/${v}/bin/initdb`))) ||
+  (!!process.env.ASSAY_CI && process.env.ASSAY_CI_PG !== "0");

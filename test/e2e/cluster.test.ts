@@ -7,7 +7,7 @@ import { closeDb, type Db, openDb, rows } from "../../src/db/client";
 import { creditLedger, events, runs } from "../../src/db/schema";
 import { checkBalances } from "../../src/modules/usage/service";
 import { chatCompletion, freePort, spawnServer, tempDir } from "../helpers";
-import { clusterDatabaseUrl } from "../postgres";
+import { clusterDatabaseUrl, postgresAvailable } from "../postgres";
 import { type S3TestServer, startS3 } from "../s3-server";
 
 const RUNS = 100;
@@ -90,6 +90,7 @@ async function startServer() {
 }
 
 beforeAll(async () => {
+  if (!postgresAvailable) return;
   s3 = await startS3(["assay"]);
   databaseUrl = await clusterDatabaseUrl();
   await startServer(); // the first one migrates and creates the admin; the others find both done
@@ -130,128 +131,136 @@ async function api(method: string, path: string, token: string | null, body?: un
   }
 }
 
-test("three processes, one database and bucket: a SIGKILLed process's runs are finished by the others, each exactly once", async () => {
-  const session = (await api("POST", "/auth/login", null, { email: "ops@example.com", password: "cluster-password" })).body.token;
-  const key = (await api("POST", "/keys", session, { name: "cluster" })).body.token;
-  const hook = await api("POST", "/webhook-endpoints", key, {
-    url: `http://127.0.0.1:${receiver.port}/hook`,
-    events: ["run.succeeded", "run.failed"],
-  });
-  expect(hook.status).toBe(201);
-  const doc = (await api("POST", "/documents", key, { filename: "essay.txt", mime_type: "text/plain" })).body;
-  expect(doc.upload_url.startsWith(s3.endpoint)).toBe(true); // the bytes go to the store, not through Assay
-  expect((await fetch(doc.upload_url, { method: "PUT", headers: { "content-type": "text/plain" }, body: "An essay about rivers." })).status).toBe(
-    200,
-  );
-  expect((await api("POST", `/documents/${doc.id}/complete`, key)).status).toBe(200);
-  const wf = (await api("POST", "/workflows", key, { product_code: "general", name: "Cluster" })).body;
-
-  const created: string[] = [];
-  const create = async (i: number) => {
-    const r = await api("POST", `/workflows/${wf.id}/runs`, key, { input_documents: [doc.id] }, `cluster-run-${i}`);
-    if (r.status !== 202) console.error("create", i, r.status, JSON.stringify(r.body));
-    expect(r.status).toBe(202);
-    created[i] = r.body.id;
-  };
-  holding = true;
-  for (let i = 0; i < RUNS / 2; i += 10) await Promise.all(Array.from({ length: 10 }, (_, j) => create(i + j)));
-  // Half-way, with every server's every worker mid-run (waiting on the model): one server dies without a word.
-  for (let i = 0; i < 500 && inFlight < servers.length * WORKERS; i++) await Bun.sleep(20);
-  expect(inFlight).toBe(servers.length * WORKERS);
-  servers[1].child.kill("SIGKILL");
-  await servers[1].child.exited;
-  holding = false;
-  for (let i = RUNS / 2; i < RUNS; i += 10) await Promise.all(Array.from({ length: 10 }, (_, j) => create(i + j)));
-  expect(new Set(created).size).toBe(RUNS);
-
-  // Every run finishes: the dead server's are recovered once their lease ends.
-  const deadline = Date.now() + 90_000;
-  let pending = created;
-  while (pending.length && Date.now() < deadline) {
-    const states = await Promise.all(pending.map(async (id) => [id, (await api("GET", `/runs/${id}`, key)).body.status] as const));
-    pending = states.filter(([, s]) => s === "queued" || s === "running").map(([id]) => id);
-    if (pending.length) await Bun.sleep(250);
-  }
-  expect(pending).toEqual([]);
-  for (const id of created) expect((await api("GET", `/runs/${id}`, key)).body.status).toBe("succeeded");
-
-  const db: Db = await openDb(databaseUrl);
-  try {
-    // Exactly the runs the client created, each with one terminal event and one hold and one charge in the ledger.
-    const all = await db.select({ id: runs.id, attempts: runs.attempts }).from(runs);
-    expect(all.map((r) => r.id).sort()).toEqual([...created].sort());
-    // The dead server held two runs when it died: they were taken over (a second attempt), and still charged once.
-    expect(all.filter((r) => r.attempts > 1).length).toBe(WORKERS);
-    const terminal = await db.select({ runId: events.subjectId, type: events.type }).from(events);
-    for (const id of created) expect(terminal.filter((e) => e.runId === id).map((e) => e.type)).toEqual(["run.succeeded"]);
-    const moves = await rows<{ reason: string; n: number }>(
-      db,
-      sql`SELECT reason, CAST(count(DISTINCT run_id) AS INTEGER) AS n FROM credit_ledger WHERE run_id IS NOT NULL GROUP BY reason ORDER BY reason`,
+test.skipIf(!postgresAvailable)(
+  "three processes, one database and bucket: a SIGKILLed process's runs are finished by the others, each exactly once",
+  async () => {
+    const session = (await api("POST", "/auth/login", null, { email: "ops@example.com", password: "cluster-password" })).body.token;
+    const key = (await api("POST", "/keys", session, { name: "cluster" })).body.token;
+    const hook = await api("POST", "/webhook-endpoints", key, {
+      url: `http://127.0.0.1:${receiver.port}/hook`,
+      events: ["run.succeeded", "run.failed"],
+    });
+    expect(hook.status).toBe(201);
+    const doc = (await api("POST", "/documents", key, { filename: "essay.txt", mime_type: "text/plain" })).body;
+    expect(doc.upload_url.startsWith(s3.endpoint)).toBe(true); // the bytes go to the store, not through Assay
+    expect((await fetch(doc.upload_url, { method: "PUT", headers: { "content-type": "text/plain" }, body: "An essay about rivers." })).status).toBe(
+      200,
     );
-    expect(moves.find((m) => m.reason === "hold")?.n).toBe(RUNS);
-    expect(moves.find((m) => m.reason === "charge")?.n).toBe(RUNS);
-    expect(await checkBalances(db)).toEqual([]);
-    const first = await db.select({ reason: creditLedger.reason }).from(creditLedger).where(eq(creditLedger.runId, created[0]));
-    expect([...new Set(first.map((m) => m.reason))].sort()).toEqual(["charge", "hold", "release"]);
-    // Each run's event reached the receiver (at least once: a delivery cut by the crash may arrive twice).
-    const deadlineHooks = Date.now() + 30_000;
-    while (new Set(received.map((r) => r.run)).size < RUNS && Date.now() < deadlineHooks) await Bun.sleep(200);
-    expect(new Set(received.filter((r) => r.type === "run.succeeded").map((r) => r.run)).size).toBe(RUNS);
-    // One cursor walked through the proxy (each page from another process): every run once, none twice.
-    const paged: string[] = [];
-    let cursor: string | null = null;
-    do {
-      const page: { data: { id: string }[]; next_cursor: string | null } = (
-        await api("GET", `/runs?limit=7${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`, key)
-      ).body;
-      paged.push(...page.data.map((r) => r.id));
-      cursor = page.next_cursor;
-    } while (cursor);
-    expect(paged.length).toBe(RUNS);
-    expect([...paged].sort()).toEqual([...created].sort());
-  } finally {
-    await closeDb(db);
-  }
-}, 180_000);
+    expect((await api("POST", `/documents/${doc.id}/complete`, key)).status).toBe(200);
+    const wf = (await api("POST", "/workflows", key, { product_code: "general", name: "Cluster" })).body;
+
+    const created: string[] = [];
+    const create = async (i: number) => {
+      const r = await api("POST", `/workflows/${wf.id}/runs`, key, { input_documents: [doc.id] }, `cluster-run-${i}`);
+      if (r.status !== 202) console.error("create", i, r.status, JSON.stringify(r.body));
+      expect(r.status).toBe(202);
+      created[i] = r.body.id;
+    };
+    holding = true;
+    for (let i = 0; i < RUNS / 2; i += 10) await Promise.all(Array.from({ length: 10 }, (_, j) => create(i + j)));
+    // Half-way, with every server's every worker mid-run (waiting on the model): one server dies without a word.
+    for (let i = 0; i < 500 && inFlight < servers.length * WORKERS; i++) await Bun.sleep(20);
+    expect(inFlight).toBe(servers.length * WORKERS);
+    servers[1].child.kill("SIGKILL");
+    await servers[1].child.exited;
+    holding = false;
+    for (let i = RUNS / 2; i < RUNS; i += 10) await Promise.all(Array.from({ length: 10 }, (_, j) => create(i + j)));
+    expect(new Set(created).size).toBe(RUNS);
+
+    // Every run finishes: the dead server's are recovered once their lease ends.
+    const deadline = Date.now() + 90_000;
+    let pending = created;
+    while (pending.length && Date.now() < deadline) {
+      const states = await Promise.all(pending.map(async (id) => [id, (await api("GET", `/runs/${id}`, key)).body.status] as const));
+      pending = states.filter(([, s]) => s === "queued" || s === "running").map(([id]) => id);
+      if (pending.length) await Bun.sleep(250);
+    }
+    expect(pending).toEqual([]);
+    for (const id of created) expect((await api("GET", `/runs/${id}`, key)).body.status).toBe("succeeded");
+
+    const db: Db = await openDb(databaseUrl);
+    try {
+      // Exactly the runs the client created, each with one terminal event and one hold and one charge in the ledger.
+      const all = await db.select({ id: runs.id, attempts: runs.attempts }).from(runs);
+      expect(all.map((r) => r.id).sort()).toEqual([...created].sort());
+      // The dead server held two runs when it died: they were taken over (a second attempt), and still charged once.
+      expect(all.filter((r) => r.attempts > 1).length).toBe(WORKERS);
+      const terminal = await db.select({ runId: events.subjectId, type: events.type }).from(events);
+      for (const id of created) expect(terminal.filter((e) => e.runId === id).map((e) => e.type)).toEqual(["run.succeeded"]);
+      const moves = await rows<{ reason: string; n: number }>(
+        db,
+        sql`SELECT reason, CAST(count(DISTINCT run_id) AS INTEGER) AS n FROM credit_ledger WHERE run_id IS NOT NULL GROUP BY reason ORDER BY reason`,
+      );
+      expect(moves.find((m) => m.reason === "hold")?.n).toBe(RUNS);
+      expect(moves.find((m) => m.reason === "charge")?.n).toBe(RUNS);
+      expect(await checkBalances(db)).toEqual([]);
+      const first = await db.select({ reason: creditLedger.reason }).from(creditLedger).where(eq(creditLedger.runId, created[0]));
+      expect([...new Set(first.map((m) => m.reason))].sort()).toEqual(["charge", "hold", "release"]);
+      // Each run's event reached the receiver (at least once: a delivery cut by the crash may arrive twice).
+      const deadlineHooks = Date.now() + 30_000;
+      while (new Set(received.map((r) => r.run)).size < RUNS && Date.now() < deadlineHooks) await Bun.sleep(200);
+      expect(new Set(received.filter((r) => r.type === "run.succeeded").map((r) => r.run)).size).toBe(RUNS);
+      // One cursor walked through the proxy (each page from another process): every run once, none twice.
+      const paged: string[] = [];
+      let cursor: string | null = null;
+      do {
+        const page: { data: { id: string }[]; next_cursor: string | null } = (
+          await api("GET", `/runs?limit=7${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`, key)
+        ).body;
+        paged.push(...page.data.map((r) => r.id));
+        cursor = page.next_cursor;
+      } while (cursor);
+      expect(paged.length).toBe(RUNS);
+      expect([...paged].sort()).toEqual([...created].sort());
+    } finally {
+      await closeDb(db);
+    }
+  },
+  180_000,
+);
 
 /** A request straight to one server, bypassing the proxy. */
 const direct = (port: number, path: string, token: string) =>
   fetch(`http://127.0.0.1:${port}/v1${path}`, { headers: { authorization: `Bearer ${token}` } });
 
-test("a key's rate limit holds across the processes together, and a revoked key stops working on every process within 5 s", async () => {
-  const alive = servers.filter((s) => s.child.exitCode === null && !s.child.killed);
-  expect(alive.length).toBeGreaterThanOrEqual(2);
-  const session = (await api("POST", "/auth/login", null, { email: "ops@example.com", password: "cluster-password" })).body.token;
-  // Not across a minute boundary: the window is the clock's minute.
-  if (Date.now() % 60_000 > 50_000) await Bun.sleep(60_000 - (Date.now() % 60_000) + 100);
-  const limited = (await api("POST", "/keys", session, { name: "limited", rate_limit_rpm: 20 })).body.token;
-  const statuses: number[] = [];
-  for (let i = 0; i < 30; i++) statuses.push((await direct(alive[i % alive.length].port, "/products", limited)).status);
-  expect(statuses.filter((s) => s === 200).length).toBe(20);
-  expect(statuses.filter((s) => s === 429).length).toBe(10);
-  // A larger limit is reserved a twentieth at a time per process: never more than the limit in all, and at most a
-  // share per process short of it.
-  const wide = (await api("POST", "/keys", session, { name: "wide", rate_limit_rpm: 200 })).body.token;
-  const wideStatuses = await Promise.all(
-    Array.from({ length: 260 }, (_, i) => direct(alive[i % alive.length].port, "/products", wide).then((r) => r.status)),
-  );
-  const allowed = wideStatuses.filter((s) => s === 200).length;
-  expect(allowed).toBeLessThanOrEqual(200);
-  expect(allowed).toBeGreaterThanOrEqual(200 - alive.length * 10);
-  expect(allowed + wideStatuses.filter((s) => s === 429).length).toBe(260);
+test.skipIf(!postgresAvailable)(
+  "a key's rate limit holds across the processes together, and a revoked key stops working on every process within 5 s",
+  async () => {
+    const alive = servers.filter((s) => s.child.exitCode === null && !s.child.killed);
+    expect(alive.length).toBeGreaterThanOrEqual(2);
+    const session = (await api("POST", "/auth/login", null, { email: "ops@example.com", password: "cluster-password" })).body.token;
+    // Not across a minute boundary: the window is the clock's minute.
+    if (Date.now() % 60_000 > 50_000) await Bun.sleep(60_000 - (Date.now() % 60_000) + 100);
+    const limited = (await api("POST", "/keys", session, { name: "limited", rate_limit_rpm: 20 })).body.token;
+    const statuses: number[] = [];
+    for (let i = 0; i < 30; i++) statuses.push((await direct(alive[i % alive.length].port, "/products", limited)).status);
+    expect(statuses.filter((s) => s === 200).length).toBe(20);
+    expect(statuses.filter((s) => s === 429).length).toBe(10);
+    // A larger limit is reserved a twentieth at a time per process: never more than the limit in all, and at most a
+    // share per process short of it.
+    const wide = (await api("POST", "/keys", session, { name: "wide", rate_limit_rpm: 200 })).body.token;
+    const wideStatuses = await Promise.all(
+      Array.from({ length: 260 }, (_, i) => direct(alive[i % alive.length].port, "/products", wide).then((r) => r.status)),
+    );
+    const allowed = wideStatuses.filter((s) => s === 200).length;
+    expect(allowed).toBeLessThanOrEqual(200);
+    expect(allowed).toBeGreaterThanOrEqual(200 - alive.length * 10);
+    expect(allowed + wideStatuses.filter((s) => s === 429).length).toBe(260);
 
-  const created = (await api("POST", "/keys", session, { name: "to revoke" })).body;
-  for (const s of alive) expect((await direct(s.port, "/products", created.token)).status).toBe(200); // cached everywhere
-  const revoked = await fetch(`http://127.0.0.1:${alive[0].port}/v1/keys/${created.public_id}`, {
-    method: "DELETE",
-    headers: { authorization: `Bearer ${session}` },
-  });
-  expect(revoked.status).toBeLessThan(300);
-  const t0 = Date.now();
-  for (const s of alive) {
-    while ((await direct(s.port, "/products", created.token)).status !== 401) {
-      expect(Date.now() - t0).toBeLessThan(5_500);
-      await Bun.sleep(100);
+    const created = (await api("POST", "/keys", session, { name: "to revoke" })).body;
+    for (const s of alive) expect((await direct(s.port, "/products", created.token)).status).toBe(200); // cached everywhere
+    const revoked = await fetch(`http://127.0.0.1:${alive[0].port}/v1/keys/${created.public_id}`, {
+      method: "DELETE",
+      headers: { authorization: `Bearer ${session}` },
+    });
+    expect(revoked.status).toBeLessThan(300);
+    const t0 = Date.now();
+    for (const s of alive) {
+      while ((await direct(s.port, "/products", created.token)).status !== 401) {
+        expect(Date.now() - t0).toBeLessThan(5_500);
+        await Bun.sleep(100);
+      }
     }
-  }
-}, 90_000);
+  },
+  90_000,
+);

@@ -16,7 +16,7 @@ import { closeDb, type Db, openDb } from "../../src/db/client";
 import * as schema from "../../src/db/schema";
 import { verifySignature } from "../../src/modules/webhooks/signature";
 import { freePort, spawnServer, tempDir } from "../helpers";
-import { clusterDatabaseUrl } from "../postgres";
+import { clusterDatabaseUrl, postgresAvailable } from "../postgres";
 import { S3_KEY_ID, S3_SECRET, type S3TestServer, startS3 } from "../s3-server";
 
 const ROOT = path.resolve(import.meta.dir, "../..");
@@ -190,6 +190,7 @@ function s3Credentials(): Record<string, string> {
 }
 
 beforeAll(async () => {
+  if (!postgresAvailable) return;
   s3 = await startS3(["assay"]);
   databaseUrl = await clusterDatabaseUrl();
 }, 60_000);
@@ -254,7 +255,7 @@ async function download(runId: string, key: string) {
   return { bytes: new Uint8Array(await res.arrayBuffer()), type: res.headers.get("content-type"), url: out.url as string };
 }
 
-describe("moving a SQLite installation to PostgreSQL + S3", () => {
+describe.skipIf(!postgresAvailable)("moving a SQLite installation to PostgreSQL + S3", () => {
   test("before: a server on SQLite and the data folder takes documents, a reference, a webhook endpoint and runs", async () => {
     await start({ ...COMMON, ASSAY_DATA_DIR: oldDir, ASSAY_ADMIN_EMAIL: EMAIL, ASSAY_ADMIN_PASSWORD: PASSWORD, ASSAY_INITIAL_CREDITS: "500" });
     before.session = (await ok("POST", "/auth/login", null, { email: EMAIL, password: PASSWORD })).token;
