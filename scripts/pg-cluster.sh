@@ -3,6 +3,9 @@
 #
 #   scripts/pg-cluster.sh start         prints one line on stdout, the admin URL postgres://assay@127.0.0.1:PORT/postgres,
 #                                       and leaves the server running (all other output goes to stderr)
+#   scripts/pg-cluster.sh start --owner PID
+#                                       the same, and the cluster stops and is removed once process PID has ended
+#                                       (for a test process that may be killed before it can stop what it started)
 #   scripts/pg-cluster.sh stop URL|DIR  stops that cluster and removes its folder
 #   scripts/pg-cluster.sh bindir        prints the folder of the PostgreSQL binaries it would use (exit 1: none)
 #
@@ -96,6 +99,11 @@ EOF
       echo "$port" >"$dir/port"
       trap - EXIT
       say "started in $dir"
+      if [ -n "$owner" ]; then
+        # A watchdog, detached from our stdout (the caller reads it to its end): stops the cluster after its owner.
+        nohup bash -c 'while kill -0 "$1" 2>/dev/null; do sleep 1; done; exec bash "$2" stop "$3"' _ "$owner" "$0" "$dir" \
+          >/dev/null 2>&1 </dev/null &
+      fi
       echo "postgres://assay@127.0.0.1:$port/postgres"
       return 0
     fi
@@ -128,8 +136,12 @@ stop() {
   say "stopped and removed $dir"
 }
 
+owner=""
 case "${1:-}" in
-  start) start ;;
+  start)
+    if [ "${2:-}" = "--owner" ]; then owner="${3:?usage: pg-cluster.sh start --owner PID}"; fi
+    start
+    ;;
   stop) stop "${2:-}" ;;
   bindir) bindir ;;
   *)

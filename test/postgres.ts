@@ -34,15 +34,13 @@ let ownCluster: string | null = null;
 export async function clusterDatabaseUrl(): Promise<string> {
   if (!process.env.ASSAY_TEST_DATABASE_URL && !ownCluster) {
     const script = new URL("../scripts/pg-cluster.sh", import.meta.url).pathname;
-    const started = Bun.spawnSync(["bash", script, "start"], { stderr: "pipe" });
+    // --owner: the script's watchdog stops the cluster when this process ends, however it ends.
+    const started = Bun.spawnSync(["bash", script, "start", "--owner", String(process.pid)], { stderr: "pipe" });
     const url = started.stdout.toString().trim();
     if (started.exitCode !== 0 || !url) {
       throw new Error(`PostgreSQL could not be started (install Debian's postgresql): ${started.stderr.toString().trim()}`);
     }
     ownCluster = url;
-    process.on("exit", () => {
-      if (ownCluster) Bun.spawnSync(["bash", script, "stop", ownCluster]);
-    });
   }
   const url = await testDatabaseUrl(process.env.ASSAY_TEST_DATABASE_URL ?? ownCluster ?? undefined);
   if (!url) throw new Error("no PostgreSQL database");
