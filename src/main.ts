@@ -52,6 +52,14 @@ function required(values: Values, name: string, command: Command): string {
   return value;
 }
 
+/** push-objects and migrate-store: checks the configured S3 store, then copies the data folder's objects/ into it. */
+async function pushDataDirObjects(config: Config, opts: { dryRun?: boolean; onCopy?: (key: string) => void } = {}) {
+  const { probeObjectStore, objectStore } = await import("./storage");
+  const { pushObjects } = await import("./storage/push");
+  await probeObjectStore(config);
+  return pushObjects(path.join(config.dataDir, "objects"), objectStore({ config }), opts);
+}
+
 const configOf = (values: Values) => loadConfig(process.env, flagsToEnv(values));
 const contextOf = (values: Values) => createContext(ensureDataDir(configOf(values)));
 
@@ -262,11 +270,8 @@ const commands: Command[] = [
     async run(values) {
       const config = ensureDataDir(configOf(values));
       if (!config.s3) throw new UsageError("set ASSAY_OBJECT_STORE=s3://bucket/prefix (and its credentials) to push to", this);
-      const { probeObjectStore, objectStore } = await import("./storage");
-      const { pushObjects } = await import("./storage/push");
-      await probeObjectStore(config);
       const dryRun = values["dry-run"] === true;
-      const done = await pushObjects(path.join(config.dataDir, "objects"), objectStore({ config }), {
+      const done = await pushDataDirObjects(config, {
         dryRun,
         onCopy: (key) => console.log(`${dryRun ? "would copy" : "copied"} ${key}`),
       });
@@ -307,10 +312,7 @@ const commands: Command[] = [
         // again, and the rows in one transaction, so a failed copy leaves the database empty and can be run again too.
         await assertEmpty(target);
         if (config.s3) {
-          const { probeObjectStore, objectStore } = await import("./storage");
-          const { pushObjects } = await import("./storage/push");
-          await probeObjectStore(config);
-          const done = await pushObjects(path.join(config.dataDir, "objects"), objectStore({ config }));
+          const done = await pushDataDirObjects(config);
           console.log(`objects: ${done.copied} copied (${done.bytes} bytes), ${done.skipped} already there`);
         }
         const counts = await tx(target, async (t) => {
