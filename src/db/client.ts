@@ -114,10 +114,10 @@ function connect(file: string, readonly: boolean): Database {
   return conn;
 }
 
-function openSqlite(file: string): Db {
+async function openSqlite(file: string): Promise<Db> {
   const writerConn = connect(file, false);
   const writer = drizzle(writerConn, { schema }) as Db;
-  migrateWith(writer, sqliteMigrations);
+  await migrate(writer, sqliteMigrations);
   // Reads never see a transaction half-way: WAL gives the reader the last committed state. It is read-only, so a
   // write that forgot tx() fails loudly instead of racing the writer.
   const readerConn = connect(file, true);
@@ -215,15 +215,29 @@ async function openPostgres(url: string, poolSize: number): Promise<Db> {
   } finally {
     clearTimeout(timer);
   }
+  /**
+   * Runs fn holding the session advisory lock `key`, taken on one reserved connection (fn's own queries use others)
+   * and given back after. `wait`: queue for the lock; else skip fn when another process holds it. Whether fn ran.
+   */
+  const withAdvisoryLock = async (key: number, wait: boolean, fn: () => Promise<void>): Promise<boolean> => {
+    const conn = await client.reserve();
+    try {
+      const [got] = wait
+        ? await conn<{ ok: boolean }[]>`SELECT true AS ok FROM pg_advisory_lock(${LOCK_CLASS}, ${key})`
+        : await conn<{ ok: boolean }[]>`SELECT pg_try_advisory_lock(${LOCK_CLASS}, ${key}) AS ok`;
+      if (!got?.ok) return false;
+      try {
+        await fn();
+      } finally {
+        await conn`SELECT pg_advisory_unlock(${LOCK_CLASS}, ${key})`;
+      }
+      return true;
+    } finally {
+      conn.release();
+    }
+  };
   // Several processes may start at once: one migrates while the others wait on the advisory lock.
-  const conn = await client.reserve();
-  try {
-    await conn`SELECT pg_advisory_lock(${LOCK_CLASS}, ${MIGRATION_LOCK})`;
-    await migrateWithAsync(db, pgMigrations);
-  } finally {
-    await conn`SELECT pg_advisory_unlock(${LOCK_CLASS}, ${MIGRATION_LOCK})`;
-    conn.release();
-  }
+  await withAdvisoryLock(MIGRATION_LOCK, true, () => migrate(db, pgMigrations));
   const pg = db as unknown as { transaction<T>(fn: (t: unknown) => Promise<T>, config?: { isolationLevel: string }): Promise<T> };
   const backend: Backend = {
     dialect: "postgres",
@@ -254,22 +268,7 @@ async function openPostgres(url: string, poolSize: number): Promise<Db> {
     async control(handle, text) {
       await exec(handle, sql.raw(text));
     },
-    async exclusive(key, fn) {
-      // A session lock on one reserved connection: held while fn runs (on other connections), then given back.
-      const conn = await client.reserve();
-      try {
-        const [got] = await conn<{ ok: boolean }[]>`SELECT pg_try_advisory_lock(${LOCK_CLASS}, ${key}) AS ok`;
-        if (!got?.ok) return false;
-        try {
-          await fn();
-        } finally {
-          await conn`SELECT pg_advisory_unlock(${LOCK_CLASS}, ${key})`;
-        }
-        return true;
-      } finally {
-        conn.release();
-      }
-    },
+    exclusive: (key, fn) => withAdvisoryLock(key, false, fn),
     async close() {
       await client.end({ timeout: 5 });
     },
@@ -309,12 +308,8 @@ function metas(embedded: Embedded): MigrationMeta[] {
 // drizzle exposes migrate on its dialect, not in its public types.
 type Internals = { dialect: { migrate(m: MigrationMeta[], session: unknown, config: object): unknown }; session: unknown };
 
-function migrateWith(db: Db, embedded: Embedded): void {
-  const internals = db as unknown as Internals;
-  internals.dialect.migrate(metas(embedded), internals.session, {});
-}
-
-async function migrateWithAsync(db: Db, embedded: Embedded): Promise<void> {
+/** Applies what is not applied yet (SQLite's dialect migrates synchronously, PostgreSQL's asynchronously). */
+async function migrate(db: Db, embedded: Embedded): Promise<void> {
   const internals = db as unknown as Internals;
   await internals.dialect.migrate(metas(embedded), internals.session, {});
 }
