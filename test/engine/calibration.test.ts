@@ -2,7 +2,9 @@
 import { describe, expect, test } from "bun:test";
 import { type EvaluateInput, evaluate } from "../../src/engine";
 import { findCriteria } from "../../src/engine/local/criteria";
+import { writingSignals } from "../../src/engine/local/signals";
 import { levelPassShare, passLevel, statedPassShare } from "../../src/engine/local/verdict";
+import { passagesOf } from "../../src/engine/passages";
 import type { EngineDocument, Evaluation } from "../../src/engine/types";
 import { textDoc } from "./fixtures";
 
@@ -100,6 +102,41 @@ describe("scores on the rubric's scale", () => {
     const earned = out.criteria.reduce((n, c) => n + c.score, 0);
     const max = out.criteria.reduce((n, c) => n + c.max_score, 0);
     expect(out.score).toBe(Math.round((100 * earned) / max));
+  });
+});
+
+describe("each trait judged on its own", () => {
+  test("a well-told story about another subject loses on Ideas only: how it is organised and written does not depend on the task", async () => {
+    const story = await textDoc("doc_story", "story.txt", KIND_STORY);
+    const other = await textDoc(
+      "ref_other",
+      "rubric.md",
+      LEVEL_RUBRIC.replace("# Narrative writing: a story about kindness", "# Report writing: volcanoes")
+        .replace(/Write a story about a time[^\n]*/, "Write a report on how volcanoes form along tectonic plate boundaries and why eruptions differ.")
+        .replaceAll("a story about kindness", "a report on volcanoes")
+        .replace("focused on kindness", "focused on volcanoes"),
+    );
+    const onTask = await run([rubric], [story]);
+    const offTask = await run([other], [story]);
+    const level = (e: Evaluation, title: string) => e.criteria.find((c) => c.title === title)?.score;
+    expect(level(offTask, "Ideas")).toBeLessThan(level(onTask, "Ideas") as number);
+    expect(level(offTask, "Organization")).toBe(level(onTask, "Organization"));
+    expect(level(offTask, "Conventions")).toBe(level(onTask, "Conventions"));
+    expect(offTask.score).toBeLessThan(onTask.score);
+  });
+
+  test("punctuation inside sentences counts for conventions; a varied vocabulary for language", async () => {
+    const signals = async (text: string) => {
+      const doc = await textDoc("doc_s", "s.txt", text);
+      return writingSignals([doc.content.text], passagesOf(doc), null);
+    };
+    const story = await signals(KIND_STORY);
+    expect((await signals(KIND_STORY.replaceAll(",", ""))).facets.mechanics).toBeLessThan(story.facets.mechanics);
+    // About the same length, from a tenth of the vocabulary.
+    const words = KIND_STORY.split(/\s+/).filter(Boolean);
+    const repetitive = await signals(words.map((_, i) => words[i % Math.ceil(words.length / 10)]).join(" "));
+    expect(Math.abs(repetitive.words - story.words)).toBeLessThan(story.words / 20);
+    expect(repetitive.facets.language).toBeLessThan(story.facets.language);
   });
 });
 

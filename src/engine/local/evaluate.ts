@@ -288,16 +288,17 @@ function scoreCriterion(
   let base: number;
   if (lexical === null && craft === null) base = 0;
   else if (lexical === null) base = craft as number;
-  else if (craft === null) base = credit(lexical);
+  else if (craft === null) base = credit(lexical) * gate;
   else {
     const share = craftWeight / (craftWeight + contentWeight);
-    // A criterion named after a craft ("Organisation") leans on its signals even when its descriptors name subjects.
-    const craftShare = p.facets.length > 0 ? Math.max(share, 0.35) : share;
-    base = (1 - craftShare) * credit(lexical) + craftShare * craft;
+    // A criterion named after a craft ("Organisation") leans on its signals even when its descriptors name subjects;
+    // with level descriptors ("clear and logically sequenced"), which describe degrees of that craft, only on them.
+    const craftShare = p.facets.length === 0 ? share : p.criterion.levels ? 1 : Math.max(share, 0.35);
+    base = (1 - craftShare) * credit(lexical) * gate + craftShare * craft;
   }
   const boost = lexical === null ? 0 : Math.min(0.1, 0.035 * Math.max(0, supporting - 1));
   const development = 0.3 + 0.7 * signals.development;
-  const fraction = Math.min(1, Math.max(0, (base + boost) * development * gate));
+  const fraction = Math.min(1, Math.max(0, (base + boost * gate) * development));
   const score = toScale(p.criterion, fraction);
 
   const found = content.filter((t) => docCounts.has(t.stem));

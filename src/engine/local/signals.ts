@@ -278,14 +278,10 @@ export function writingSignals(texts: string[], passages: Passage[], target: num
   // Language: sentence length in a readable range, varied vocabulary, longer words, sentences that start with a capital.
   const asl = words / sentences;
   const aslScore = asl < 12 ? clamp01((asl - 4) / 8) : asl > 26 ? clamp01((45 - asl) / 19) : 1;
-  const diversity = clamp01(
-    (movingTypeTokenRatio(
-      tokens.map((t) => t.word),
-      50,
-    ) -
-      0.55) /
-      0.2,
-  );
+  // Vocabulary: Guiraud's index (distinct words over the square root of all words), the lexical-richness measure that
+  // holds best across text lengths; about 4 for a young or struggling writer's short text, 9 and up for a
+  // practised writer's.
+  const diversity = clamp01((guiraud(tokens.map((t) => t.word)) - 4) / 5);
   const longShare = tokens.filter((t) => t.word.length >= 7).length / Math.max(1, words);
   const longScore = clamp01((longShare - 0.08) / 0.14);
   const capitalised = prose.filter((p) => /^["'“‘(]?[\p{Lu}\p{N}]/u.test(p.text)).length / Math.max(1, prose.length);
@@ -295,7 +291,11 @@ export function writingSignals(texts: string[], passages: Passage[], target: num
   // measurement, not fitted: no unknown words is full credit, one word in ten unknown is none.
   const spelling = spellingCheck(text);
   const spellingScore = spelling.checked > 0 ? clamp01(1 - spelling.unknown / spelling.checked / 0.1) : 0.5;
-  const mechanics = clamp01(0.7 * spellingScore + 0.3 * capitalised - Math.min(0.2, lowerI * 0.05));
+  // Punctuation inside sentences: edited English prose carries about one comma per 20 words; a long text with none has
+  // run-on or unpunctuated sentences. Set from that rule of thumb, not fitted.
+  const commas = (text.match(/,/g) ?? []).length;
+  const punctuation = words < 40 ? 0.5 : clamp01(commas / per100 / 5);
+  const mechanics = clamp01(0.5 * spellingScore + 0.25 * punctuation + 0.25 * capitalised - Math.min(0.2, lowerI * 0.05));
 
   // Argument: a stated position and reasons for it; counterargument: opposing views raised.
   const stance = distinctMatches(text, RE.stance);
@@ -351,25 +351,7 @@ function spellingCheck(text: string): { checked: number; unknown: number; exampl
   return { checked, unknown: unknown.length, examples: [...new Set(unknown)].slice(0, 5) };
 }
 
-/** Type/token ratio averaged over sliding windows, so long texts are not penalised for their length. */
-function movingTypeTokenRatio(words: string[], window: number): number {
-  if (words.length === 0) return 0;
-  if (words.length <= window) return new Set(words).size / words.length;
-  let total = 0;
-  let n = 0;
-  const counts = new Map<string, number>();
-  for (let i = 0; i < words.length; i++) {
-    counts.set(words[i], (counts.get(words[i]) ?? 0) + 1);
-    if (i >= window) {
-      const old = words[i - window];
-      const c = (counts.get(old) ?? 1) - 1;
-      if (c === 0) counts.delete(old);
-      else counts.set(old, c);
-    }
-    if (i >= window - 1) {
-      total += counts.size / window;
-      n++;
-    }
-  }
-  return total / n;
+/** Guiraud's index of lexical richness: distinct words / √words. */
+function guiraud(words: string[]): number {
+  return words.length === 0 ? 0 : new Set(words).size / Math.sqrt(words.length);
 }
