@@ -4,7 +4,7 @@
 // PostgreSQL a SERIALIZABLE transaction retried on conflict, so a check and the write it guards never interleave.
 import { Database } from "bun:sqlite";
 import { createHash } from "node:crypto";
-import { eq, type SQL, sql } from "drizzle-orm";
+import { eq, getTableName, type SQL, sql } from "drizzle-orm";
 import { type BunSQLiteDatabase, drizzle } from "drizzle-orm/bun-sqlite";
 import type { MigrationMeta } from "drizzle-orm/migrator";
 import * as sqliteMigrations from "./migrations/index";
@@ -122,6 +122,8 @@ async function openSqlite(file: string): Promise<Db> {
   // write that forgot tx() fails loudly instead of racing the writer.
   const readerConn = connect(file, true);
   const reader = drizzle(readerConn, { schema }) as Db;
+  sqliteConnections.set(writer, { conn: writerConn, compiled: new Map() });
+  sqliteConnections.set(reader, { conn: readerConn, compiled: new Map() });
   let lock: Promise<void> = Promise.resolve();
   // Transaction control runs several times per write: compiled once each, not on every call.
   const controls = new Map<string, ReturnType<Database["prepare"]>>();
@@ -344,17 +346,36 @@ async function savepoint<T>(handle: Db, outer: { backend: Backend; depth: number
   }
 }
 
-type Runner = {
-  all?(q: SQL): unknown[];
-  run?(q: SQL): { changes: number };
-  execute?(q: SQL): Promise<unknown[] & { count?: number }>;
-};
+type Runner = { execute?(q: SQL): Promise<unknown[] & { count?: number }> };
+type Statement = ReturnType<Database["prepare"]>;
+
+/** Each SQLite handle's connection, and its raw statements compiled once by text (the queue's claim, leases, …). */
+const sqliteConnections = new WeakMap<object, { conn: Database; compiled: Map<string, Statement> }>();
+const MAX_COMPILED = 256;
+
+function compiledFor(db: Db, query: SQL): { statement: Statement; params: unknown[] } {
+  const found = sqliteConnections.get(db);
+  if (!found) throw new Error("not a handle of an open SQLite database");
+  const { sql: text, params } = (db as unknown as { dialect: { sqlToQuery(q: SQL): { sql: string; params: unknown[] } } }).dialect.sqlToQuery(query);
+  let statement = found.compiled.get(text);
+  if (!statement) {
+    if (found.compiled.size >= MAX_COMPILED) {
+      const [oldest, old] = found.compiled.entries().next().value as [string, Statement];
+      old.finalize();
+      found.compiled.delete(oldest);
+    }
+    statement = found.conn.prepare(text);
+    found.compiled.set(text, statement);
+  }
+  return { statement, params };
+}
 
 /** The rows of a raw query (drizzle `sql` template): for SQL that the query builder cannot say on both backends. */
 export async function rows<T>(db: Db, query: SQL): Promise<T[]> {
   const runner = db as unknown as Runner;
   if (runner.execute) return [...(await runner.execute(query))] as T[];
-  return runner.all?.(query) as T[];
+  const { statement, params } = compiledFor(db, query);
+  return statement.all(...(params as never[])) as T[];
 }
 
 /** The first row of a raw query, or undefined. */
@@ -366,7 +387,8 @@ export async function row<T>(db: Db, query: SQL): Promise<T | undefined> {
 export async function exec(db: Db, query: SQL): Promise<number> {
   const runner = db as unknown as Runner;
   if (runner.execute) return (await runner.execute(query)).count ?? 0;
-  return runner.run?.(query).changes ?? 0;
+  const { statement, params } = compiledFor(db, query);
+  return statement.run(...(params as never[])).changes;
 }
 
 // ---- prepared statements --------------------------------------------------------------------------------------------
@@ -375,6 +397,7 @@ type Prepared<R> = { execute(values?: Record<string, unknown>): R | Promise<R> }
 type Preparable<R> = { prepare(name?: string): Prepared<R> };
 
 const statements = new WeakMap<object, Map<string, unknown>>();
+const sha1 = (text: string) => createHash("sha1").update(text).digest("hex").slice(0, 12);
 
 /**
  * A statement built once per database and reused: for the hot reads (a run polled, a list paged), where building the
@@ -390,8 +413,27 @@ export async function prepared<R>(db: Db, name: string, build: () => Preparable<
   let statement = forDb.get(name) as Prepared<R> | undefined;
   if (statement === undefined) {
     // PostgreSQL names its prepared statements; SQLite's prepare() takes no name.
-    statement = dialectOf(db) === "postgres" ? build().prepare(name.replace(/[^a-z0-9]+/gi, "_").slice(0, 60)) : build().prepare();
+    statement = dialectOf(db) === "postgres" ? build().prepare(`${name.replace(/[^a-z0-9]+/gi, "_").slice(0, 40)}_${sha1(name)}`) : build().prepare();
     forDb.set(name, statement);
   }
   return await statement.execute(values);
+}
+
+type Insertable = Parameters<Db["insert"]>[0];
+
+/**
+ * Inserts one row through a statement prepared once per handle and set of columns: for inserts on a hot path (a run
+ * created, its ledger rows), where drizzle building the INSERT and SQLite compiling it cost more than the write.
+ * Pass the columns it sets every time (null rather than absent), so each call site keeps to one statement.
+ */
+export async function insertRow<T extends Insertable>(db: Db, table: T, row: T["$inferInsert"]): Promise<void> {
+  const values = row as Record<string, unknown>;
+  const columns = Object.keys(values);
+  const name = `insert:${getTableName(table)}:${columns.join(",")}`;
+  await prepared(
+    db,
+    name,
+    () => db.insert(table).values(Object.fromEntries(columns.map((c) => [c, sql.placeholder(c)])) as T["$inferInsert"]),
+    values,
+  );
 }

@@ -3,7 +3,7 @@
 import os from "node:os";
 import { and, eq, sql } from "drizzle-orm";
 import type { Context } from "../../context";
-import { type Db, exec, prepared, tx } from "../../db/client";
+import { type Db, exec, insertRow, prepared, tx } from "../../db/client";
 import { idempotencyKeys } from "../../db/schema";
 import { ApiError } from "../../http/errors";
 import { sha256Hex } from "../../lib/ids";
@@ -61,7 +61,7 @@ export async function withIdempotency(
     const abandoned = row?.status === "in_progress" && (row.lockedUntil ?? 0) <= now;
     if (row && now - row.createdAt < IDEMPOTENCY_RETENTION_MS && !abandoned) return row;
     if (row) await t.delete(idempotencyKeys).where(eq(idempotencyKeys.scope, id));
-    await t.insert(idempotencyKeys).values({
+    await insertRow(t, idempotencyKeys, {
       scope: id,
       requestHash: scope.requestHash,
       status: "in_progress",

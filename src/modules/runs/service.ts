@@ -2,7 +2,7 @@
 import { and, count, eq, inArray, sql } from "drizzle-orm";
 import type { ProductPricing } from "../../catalog";
 import type { Context } from "../../context";
-import { type Db, prepared, tx } from "../../db/client";
+import { type Db, insertRow, prepared, tx } from "../../db/client";
 import { documents, runs, workflows } from "../../db/schema";
 import type { Auth } from "../../http/caller";
 import { ApiError } from "../../http/errors";
@@ -82,10 +82,25 @@ export async function createRun(
     async (t) => {
       const { workflow, mode, metadata } = await checkRunRequest(ctx, auth, input, t);
       const ids = input.inputDocuments;
-      const docs = await t
-        .select({ id: documents.id, status: documents.status, pageCount: documents.pageCount, textChars: documents.textChars })
-        .from(documents)
-        .where(and(eq(documents.workspaceId, auth.workspaceId), inArray(documents.id, ids)));
+      // The statements of every creation are prepared once (per number of inputs): building them cost more than running them.
+      const docs = await prepared(
+        t,
+        `run-inputs-${ids.length}`,
+        () =>
+          t
+            .select({ id: documents.id, status: documents.status, pageCount: documents.pageCount, textChars: documents.textChars })
+            .from(documents)
+            .where(
+              and(
+                eq(documents.workspaceId, sql.placeholder("workspaceId")),
+                inArray(
+                  documents.id,
+                  ids.map((_, i) => sql.placeholder(`d${i}`)),
+                ),
+              ),
+            ),
+        { workspaceId: auth.workspaceId, ...Object.fromEntries(ids.map((id, i) => [`d${i}`, id])) },
+      );
       const byId = new Map(docs.map((d) => [d.id, d]));
       input.inputDocuments.forEach((id, i) => {
         const doc = byId.get(id);
@@ -99,10 +114,16 @@ export async function createRun(
           );
         }
       });
-      const [queued] = await t
-        .select({ n: count() })
-        .from(runs)
-        .where(and(eq(runs.workspaceId, auth.workspaceId), eq(runs.status, "queued")));
+      const [queued] = await prepared(
+        t,
+        "runs-queued-in-workspace",
+        () =>
+          t
+            .select({ n: count() })
+            .from(runs)
+            .where(and(eq(runs.workspaceId, sql.placeholder("workspaceId")), eq(runs.status, "queued"))),
+        { workspaceId: auth.workspaceId },
+      );
       if ((queued?.n ?? 0) >= MAX_QUEUED_RUNS) {
         throw new ApiError(429, "rate_limited", `This workspace already has ${MAX_QUEUED_RUNS} runs waiting; wait for some to finish`, undefined, {
           "retry-after": "60",
@@ -137,7 +158,7 @@ export async function createRun(
         startedAt: null,
         finishedAt: null,
       };
-      await t.insert(runs).values(run);
+      await insertRow(t, runs, run);
       if (run.keyMode === "live") await holdCredits(t, clock, auth.workspaceId, run.id, quoted);
       await inTransaction?.(t, run);
       return run;

@@ -1,7 +1,7 @@
 // The credit ledger: grants, holds, charges, releases and refunds. Each ledger row moves its workspace's balance row
 // in the same transaction, so a balance is one read however long the ledger grows.
 import { and, asc, desc, eq, gte, lt, sql } from "drizzle-orm";
-import { type Db, rows, tx } from "../../db/client";
+import { type Db, insertRow, prepared, rows, tx } from "../../db/client";
 import { creditBalances, creditLedger, runs, workflows } from "../../db/schema";
 import { ApiError } from "../../http/errors";
 import type { Clock } from "../../lib/clock";
@@ -26,23 +26,35 @@ type LedgerRow = typeof creditLedger.$inferInsert;
  */
 async function appendLedger(db: Db, row: LedgerRow & { kind: CreditKind }): Promise<void> {
   await tx(db, async (t) => {
-    await t.insert(creditLedger).values(row);
-    await t
-      .insert(creditBalances)
-      .values({ workspaceId: row.workspaceId, kind: row.kind, balance: row.delta })
-      .onConflictDoUpdate({
-        target: [creditBalances.workspaceId, creditBalances.kind],
-        set: { balance: sql`${creditBalances.balance} + ${row.delta}` },
-      });
+    await insertRow(t, creditLedger, { runId: null, note: null, ...row });
+    await prepared(
+      t,
+      "credit-balance-move",
+      () =>
+        t
+          .insert(creditBalances)
+          .values({ workspaceId: sql.placeholder("workspaceId"), kind: sql.placeholder("kind"), balance: sql.placeholder("delta") })
+          .onConflictDoUpdate({
+            target: [creditBalances.workspaceId, creditBalances.kind],
+            set: { balance: sql`${creditBalances.balance} + ${sql.placeholder("delta")}` },
+          }),
+      { workspaceId: row.workspaceId, kind: row.kind, delta: row.delta },
+    );
   });
 }
 
 /** A workspace's balance; inside a transaction, pass its handle so the read sees the transaction's own writes. */
 export async function getBalance(db: Db, workspaceId: string): Promise<Balance> {
-  const totals = await db
-    .select({ kind: creditBalances.kind, total: creditBalances.balance })
-    .from(creditBalances)
-    .where(eq(creditBalances.workspaceId, workspaceId));
+  const totals = await prepared(
+    db,
+    "credit-balances",
+    () =>
+      db
+        .select({ kind: creditBalances.kind, total: creditBalances.balance })
+        .from(creditBalances)
+        .where(eq(creditBalances.workspaceId, sql.placeholder("workspaceId"))),
+    { workspaceId },
+  );
   const bonus = roundCredits(totals.find((r) => r.kind === "bonus")?.total ?? 0);
   const regular = roundCredits(totals.find((r) => r.kind === "regular")?.total ?? 0);
   return { pro_credits: roundCredits(bonus + regular), bonus_pro: bonus, regular_pro: regular, basic_credits_excluded: true };
