@@ -125,6 +125,22 @@ describe("each trait judged on its own", () => {
     expect(offTask.score).toBeLessThan(onTask.score);
   });
 
+  test("a rubric that asks for a story judges Ideas on whether the work tells one: an explanation of kindness scores lower", async () => {
+    // About as long as the story, on the same subject, in the same words, but explaining instead of telling.
+    const explanation = `Kindness is one of the most important things a neighbour can show. A kind person notices when someone needs help and does something about it, even when it takes time.
+
+Kindness matters because people who live alone, like many older neighbours, can find simple tasks hard. If a path is not cleared or a newspaper piles up, a kind neighbour can help. Helping does not have to be a grand gesture: it can be carrying groceries, fixing a gate latch or asking whether someone needs anything from the shop.
+
+Kindness also goes both ways. When we help a neighbour, we often learn from them, and the street becomes a friendlier place. That is why schools should teach children that kindness is noticing someone who needs help and doing something about it, again and again.
+
+In conclusion, kindness is not about big actions. It is about small actions that people repeat every day, and anyone can do them. A neighbourhood where people are kind is a better place to live for everyone who lives there, young or old.`;
+    const story = await run([rubric], [await textDoc("doc_story", "story.txt", KIND_STORY)]);
+    const essay = await run([rubric], [await textDoc("doc_essay", "essay.txt", explanation)]);
+    const ideas = (e: Evaluation) => e.criteria.find((c) => c.title === "Ideas") as Evaluation["criteria"][number];
+    expect(ideas(essay).score).toBeLessThan(ideas(story).score);
+    expect(ideas(story).rationale).toMatch(/telling a story: \d+% of verbs in the past/);
+  });
+
   test("punctuation inside sentences counts for conventions; a varied vocabulary for language", async () => {
     const signals = async (text: string) => {
       const doc = await textDoc("doc_s", "s.txt", text);

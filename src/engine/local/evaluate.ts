@@ -42,6 +42,8 @@ interface Prepared {
   criterion: RubricCriterion;
   terms: Term[];
   facets: Facet[];
+  /** Whether the facets come from the title ("Organisation"), not only from the descriptors. */
+  named: boolean;
 }
 
 /** Evaluates the inputs against the criteria. Deterministic: the same documents always give the same result. */
@@ -136,18 +138,19 @@ function prepare(criteria: RubricCriterion[]): Prepared[] {
       craft: WRITING_STEMS.has(stem),
     }));
     terms.sort((a, b) => b.weight - a.weight || a.stem.localeCompare(b.stem));
-    return { criterion: r.c, terms: terms.slice(0, MAX_KEY_TERMS), facets: facetsOf(r.title, r.counts) };
+    const facets = facetsOf(r.title, r.counts);
+    return { criterion: r.c, terms: terms.slice(0, MAX_KEY_TERMS), ...facets };
   });
 }
 
 /** The facets a criterion is about: those its title names, else those its descriptors keep returning to. */
-function facetsOf(title: Set<string>, counts: Map<string, number>): Facet[] {
+function facetsOf(title: Set<string>, counts: Map<string, number>): { facets: Facet[]; named: boolean } {
   const all = Object.keys(FACET_STEMS) as Facet[];
   const inTitle = all.filter((f) => [...title].some((s) => FACET_STEMS[f].has(s)));
-  if (inTitle.length > 0) return inTitle;
+  if (inTitle.length > 0) return { facets: inTitle, named: true };
   const hits = all.map((f) => ({ f, n: [...counts].reduce((sum, [s, c]) => sum + (FACET_STEMS[f].has(s) ? c : 0), 0) }));
   const top = Math.max(0, ...hits.map((h) => h.n));
-  return top >= 2 ? hits.filter((h) => h.n === top).map((h) => h.f) : [];
+  return { facets: top >= 2 ? hits.filter((h) => h.n === top).map((h) => h.f) : [], named: false };
 }
 
 // ---------------------------------------------------------------------------
@@ -293,7 +296,7 @@ function scoreCriterion(
     const share = craftWeight / (craftWeight + contentWeight);
     // A criterion named after a craft ("Organisation") leans on its signals even when its descriptors name subjects;
     // with level descriptors ("clear and logically sequenced"), which describe degrees of that craft, only on them.
-    const craftShare = p.facets.length === 0 ? share : p.criterion.levels ? 1 : Math.max(share, 0.35);
+    const craftShare = p.facets.length === 0 ? share : p.named && p.criterion.levels ? 1 : Math.max(share, 0.35);
     base = (1 - craftShare) * credit(lexical) * gate + craftShare * craft;
   }
   const boost = lexical === null ? 0 : Math.min(0.1, 0.035 * Math.max(0, supporting - 1));
@@ -390,6 +393,7 @@ const FACET_LABEL: Record<Facet, string> = {
   argument: "argument",
   counter: "counterargument",
   conclusion: "conclusion",
+  narrative: "telling a story",
 };
 
 function rationale(p: Prepared, s: CriterionScore, signals: WritingSignals, relevance: Relevance): string {

@@ -2,7 +2,7 @@
 import type { Passage } from "../passages";
 import { stemWord, tokenize } from "./terms";
 
-export type Facet = "evidence" | "organisation" | "language" | "mechanics" | "argument" | "counter" | "conclusion";
+export type Facet = "evidence" | "organisation" | "language" | "mechanics" | "argument" | "counter" | "conclusion" | "narrative";
 
 export interface WritingSignals {
   words: number;
@@ -37,6 +37,8 @@ const FACET_WORDS: Record<Facet, string> = {
     "persuasion opinion perspective analysis analyse analyze critical logic justification insight view views viewpoint arguable",
   counter: "counterargument counterarguments counterclaim counterclaims rebuttal rebut refute refutation opposing objection objections alternative",
   conclusion: "conclusion conclusions concluding conclude summary summarise summarize closing",
+  // A rubric that asks for a story ("Tells a story", "narrative") is judged on whether the work tells one.
+  narrative: "story stories storytelling narrative narratives narrate narrated narrator narration tell tells telling told plot anecdote",
 };
 
 export const FACET_STEMS: Record<Facet, Set<string>> = Object.fromEntries(
@@ -186,6 +188,44 @@ const COUNTER_MARKERS = [
   "even though",
   "granted",
 ];
+// A story is told in the past, in a sequence of moments. Common irregular past forms (regular ones end in -ed) against
+// the present forms that carry an explanation or an argument; and the phrases that move a story along in time.
+const PAST_FORMS = new Set(
+  (
+    "was were had did went said got came saw made took told thought felt knew found gave left began became brought bought " +
+    "kept sat stood ran heard met put read sent spent lost won wrote"
+  ).split(" "),
+);
+const PRESENT_FORMS = new Set("is are am does has can will should must don't doesn't isn't aren't won't can't".split(" "));
+const TIME_MARKERS = [
+  "one day",
+  "that day",
+  "the next day",
+  "next day",
+  "that night",
+  "that morning",
+  "last year",
+  "last summer",
+  "last week",
+  "ago",
+  "then",
+  "after",
+  "afterwards",
+  "later",
+  "before",
+  "finally",
+  "suddenly",
+  "at first",
+  "at last",
+  "once",
+  "while",
+  "until",
+  "soon",
+  "when i",
+  "when we",
+  "when she",
+  "when he",
+];
 const CONCLUSION_MARKERS = ["in conclusion", "to conclude", "in summary", "to sum up", "overall", "ultimately", "in short", "all in all"];
 
 function markerRegex(markers: string[]): RegExp {
@@ -199,6 +239,7 @@ const RE = {
   reasoning: markerRegex(REASONING_MARKERS),
   counter: markerRegex(COUNTER_MARKERS),
   conclusion: markerRegex(CONCLUSION_MARKERS),
+  time: markerRegex(TIME_MARKERS),
 };
 const CITATION = /\([A-Z][\p{L}'-]+(?: et al\.?| and [A-Z][\p{L}'-]+)?,? (?:\d{4}|n\.d\.)[a-z]?(?:, p+\. ?\d+)?\)|\[\d{1,3}\]/gu;
 const QUOTED = /["“][^"”\n]{8,300}["”]/g;
@@ -221,6 +262,8 @@ export function facetMarkers(facet: Facet, text: string): number {
       return count(RE.counter);
     case "conclusion":
       return count(RE.conclusion);
+    case "narrative":
+      return count(RE.time);
   }
 }
 
@@ -304,13 +347,24 @@ export function writingSignals(texts: string[], passages: Passage[], target: num
   const argument = 0.4 * sat(stance, 1.5) + 0.35 * sat(reasoning, 2) + 0.25 * early;
   const counter = sat(distinctMatches(text, RE.counter), 1.5);
   const conclusion = concludes ? 1 : blocks.length >= 3 ? 0.4 : 0.1;
+  // Narrative: the share of past forms among past and present ones (0.3 or less is telling about, 0.7 or more is a
+  // story told), and moments in sequence (two time phrases per 100 words is a story moving along). Set, not fitted.
+  let past = 0;
+  let present = 0;
+  for (const t of tokens) {
+    if (PAST_FORMS.has(t.word) || (t.word.length > 4 && t.word.endsWith("ed"))) past++;
+    else if (PRESENT_FORMS.has(t.word)) present++;
+  }
+  const pastShare = past + present > 0 ? past / (past + present) : 0;
+  const moments = text.match(RE.time)?.length ?? 0;
+  const narrative = 0.6 * clamp01((pastShare - 0.3) / 0.4) + 0.4 * sat(moments / per100, 2);
 
   return {
     words,
     sentences,
     paragraphs,
     development,
-    facets: { evidence, organisation, language, mechanics, argument, counter, conclusion },
+    facets: { evidence, organisation, language, mechanics, argument, counter, conclusion, narrative },
     notes: {
       evidence: `${evidenceCount} figures, citations, quotations or example phrases`,
       organisation: `${paragraphs} paragraph${paragraphs === 1 ? "" : "s"}, ${transitions} distinct transitions${concludes ? ", a concluding paragraph" : ""}`,
@@ -319,6 +373,7 @@ export function writingSignals(texts: string[], passages: Passage[], target: num
       argument: `${stance} position markers, ${reasoning} reasoning markers`,
       counter: `${distinctMatches(text, RE.counter)} markers of opposing views`,
       conclusion: concludes ? "a concluding paragraph" : "no clear concluding paragraph",
+      narrative: `${Math.round(pastShare * 100)}% of verbs in the past, ${moments} phrases that move through time`,
     },
   };
 }
