@@ -10,6 +10,7 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
+import { freePort } from "../src/lib/ports";
 
 const { values } = parseArgs({
   options: {
@@ -35,8 +36,6 @@ if (!values["no-build"]) {
   const built = Bun.spawnSync([process.execPath, "run", "scripts/build.ts"], { cwd: root, stdout: "ignore", stderr: "inherit" });
   if (built.exitCode !== 0) process.exit(1);
 }
-
-const freePort = () => 20000 + Math.floor(Math.random() * 20000);
 
 async function healthy(url: string) {
   for (let i = 0; i < 500; i++) {

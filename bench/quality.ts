@@ -10,6 +10,7 @@ import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { AssayApi, type GradedDocument, gradeThroughServer, measure } from "../src/calibrate";
+import { freePort } from "../src/lib/ports";
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
@@ -34,7 +35,7 @@ const scale = readScale(set.scale);
 
 const root = path.resolve(import.meta.dir, "..");
 const tmp = mkdtempSync(path.join(os.tmpdir(), "assay-quality-"));
-const port = 20000 + Math.floor(Math.random() * 20000);
+const port = freePort();
 const email = process.env.ASSAY_ADMIN_EMAIL ?? "bench@example.com";
 const password = process.env.ASSAY_ADMIN_PASSWORD ?? "bench-password-1";
 const env: Record<string, string> = {};

@@ -13,6 +13,7 @@ import { parseArgs } from "node:util";
 import { evaluate } from "../src/engine/index.ts";
 import type { ModelPolicy } from "../src/engine/types.ts";
 import { extract } from "../src/extract/index.ts";
+import { freePort } from "../src/lib/ports";
 
 const { values } = parseArgs({
   options: {
@@ -82,7 +83,7 @@ const RUBRIC = [
 const pdf = tenPagePdf();
 
 // --- The server: the compiled executable, its log at info like a real deployment (to /dev/null), /metrics on. ---
-const port = 20000 + Math.floor(Math.random() * 20000);
+const port = freePort();
 const base = `http://127.0.0.1:${port}`;
 const server = Bun.spawn([path.join(root, "dist/assay"), "serve", "--port", String(port), "--data-dir", path.join(tmp, "data")], {
   env: {

@@ -17,6 +17,7 @@ import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import postgres from "postgres";
+import { freePort } from "../src/lib/ports";
 
 const { values } = parseArgs({
   options: {
@@ -156,17 +157,6 @@ interface Server {
   child: ReturnType<typeof Bun.spawn>;
   log: string;
   stderr: string;
-}
-
-const usedPorts = new Set<number>();
-function freePort(): number {
-  for (;;) {
-    const port = 20000 + Math.floor(Math.random() * 20000);
-    if (!usedPorts.has(port)) {
-      usedPorts.add(port);
-      return port;
-    }
-  }
 }
 
 /** The settings every process of a configuration shares (only the port differs). */

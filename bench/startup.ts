@@ -7,6 +7,7 @@ import { mkdtempSync, statSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
+import { freePort } from "../src/lib/ports";
 
 const { values } = parseArgs({ options: { runs: { type: "string", default: "7" }, "no-build": { type: "boolean", default: false } } });
 const runs = Number(values.runs);
@@ -53,7 +54,7 @@ async function measure(name: string, cmd: (port: number) => string[], load?: (po
   const idle: { rss: number; anon: number }[] = [];
   let loaded = { rss: 0, anon: 0 };
   for (let i = 0; i < runs; i++) {
-    const port = 20000 + Math.floor(Math.random() * 20000);
+    const port = freePort();
     const { child, ms } = await start(cmd(port), port);
     times.push(ms);
     await Bun.sleep(1000);

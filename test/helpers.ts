@@ -170,12 +170,7 @@ export function chatCompletion(content: unknown = FAKE_EVALUATION): Response {
 }
 
 /** A TCP port the OS reports free right now (so child servers never collide with each other or a test database). */
-export function freePort(): number {
-  const probe = Bun.listen({ hostname: "127.0.0.1", port: 0, socket: { data() {} } });
-  const { port } = probe;
-  probe.stop(true);
-  return port;
-}
+export { freePort } from "../src/lib/ports";
 
 /** The real server as a child process (`src/main.ts serve` with `env`), resolved once `/v1/health` answers on `port`. */
 export async function spawnServer(port: number, env: Record<string, string>, stdout: "ignore" | "pipe" = "ignore") {
