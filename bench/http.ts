@@ -1,6 +1,7 @@
 // The request path, measured honestly (issues 12.2 and 13.1): wrk drives the load from its own process pinned to
 // core 1, the server under test is pinned to core 0 (taskset), and each Assay endpoint is compared with a raw Bun.serve
-// answering the very same bytes, measured in the same run.
+// answering the very same bytes, and with Elysia alone (bench/elysia-floor.ts: the framework as Assay configures it, the
+// same bodies, nothing of ours), measured in the same run.
 //   bun run bench/http.ts [--seconds 10] [--repeats 3] [--connections 64] [--no-build]
 // Endpoints: authenticated GET /v1/products, GET /v1/runs/<id> (a finished run), GET /v1/workflows?limit=20, and
 // POST /v1/workflows/<id>/runs with a fresh Idempotency-Key per request. Then the cost of the request log: GET
@@ -199,6 +200,18 @@ Bun.serve({ port: ${rawPort}, hostname: "127.0.0.1", fetch(req) {
 );
 const raw = Bun.spawn(["taskset", "-c", "0", process.execPath, path.join(tmp, "raw.ts")], { stdout: "ignore", stderr: "inherit" });
 await healthy(`http://127.0.0.1:${rawPort}/v1/products`);
+// The framework's ceiling: Elysia alone answering the same bodies (bench/elysia-floor.ts), on the same core.
+const floorPort = freePort();
+const endpointsFile = path.join(tmp, "endpoints.json");
+writeFileSync(
+  endpointsFile,
+  JSON.stringify(endpoints.map((e) => ({ method: e.method, path: e.path, status: e.status, body: new TextDecoder().decode(e.bytes) }))),
+);
+const floor = Bun.spawn(["taskset", "-c", "0", process.execPath, path.join(root, "bench/elysia-floor.ts"), String(floorPort), endpointsFile], {
+  stdout: "ignore",
+  stderr: "inherit",
+});
+await healthy(`http://127.0.0.1:${floorPort}/v1/products`);
 
 // The request log's cost first (before run creation fills the queue): GET /v1/products with warn (no request
 // lines), then the same data dir restarted at info, where every figure below is measured.
@@ -215,21 +228,25 @@ port = freePort();
 assay = await startAssay(port, dataDir, "info");
 base = `http://127.0.0.1:${port}`;
 
-const results: { name: string; assay: Figures; raw: Figures }[] = [];
+const results: { name: string; assay: Figures; floor: Figures; raw: Figures }[] = [];
 try {
   for (const [i, e] of endpoints.entries()) {
     const assayRuns: Figures[] = [];
+    const floorRuns: Figures[] = [];
     const rawRuns: Figures[] = [];
     wrk(`${base}${e.path}`, script(e, key, `warm${i}`, creators), 2);
+    wrk(`http://127.0.0.1:${floorPort}${e.path}`, script(e, key, `floorwarm${i}`, creators), 2);
     wrk(`http://127.0.0.1:${rawPort}${e.path}`, script(e, key, `rawwarm${i}`, creators), 2);
     for (let r = 0; r < REPEATS; r++) {
       assayRuns.push(wrk(`${base}${e.path}`, script(e, key, `a${i}r${r}${Date.now()}`, creators)));
+      floorRuns.push(wrk(`http://127.0.0.1:${floorPort}${e.path}`, script(e, key, `f${i}r${r}`, creators)));
       rawRuns.push(wrk(`http://127.0.0.1:${rawPort}${e.path}`, script(e, key, `w${i}r${r}`, creators)));
     }
-    results.push({ name: e.name, assay: median(assayRuns), raw: median(rawRuns) });
+    results.push({ name: e.name, assay: median(assayRuns), floor: median(floorRuns), raw: median(rawRuns) });
   }
 } finally {
   raw.kill();
+  floor.kill();
   assay.kill();
 }
 const info = results[0].assay;
@@ -239,8 +256,9 @@ console.log(`machine: ${cpu.length} × ${cpu[0]?.model ?? "cpu"}, Bun ${Bun.vers
 console.log(`${SECONDS} s per measurement, median of ${REPEATS}; Assay = the compiled executable with ASSAY_LOG_LEVEL=info\n`);
 const f = (x: Figures) => `${x.rps.toFixed(0).padStart(7)} req/s  p50 ${x.p50.toFixed(2).padStart(6)} ms  p99 ${x.p99.toFixed(2).padStart(6)} ms`;
 for (const r of results) {
-  console.log(`${r.name.padEnd(32)} Assay ${f(r.assay)}${r.assay.bad ? `  (${r.assay.bad} answers not 2xx or unread, not counted!)` : ""}`);
-  console.log(`${"".padEnd(32)} raw   ${f(r.raw)}   ratio ${(r.assay.rps / r.raw.rps).toFixed(2)}`);
+  console.log(`${r.name.padEnd(32)} Assay        ${f(r.assay)}${r.assay.bad ? `  (${r.assay.bad} answers not 2xx or unread, not counted!)` : ""}`);
+  console.log(`${"".padEnd(32)} Elysia alone ${f(r.floor)}   ratio ${(r.floor.rps / r.raw.rps).toFixed(2)} of raw`);
+  console.log(`${"".padEnd(32)} raw          ${f(r.raw)}   Assay ratio ${(r.assay.rps / r.raw.rps).toFixed(2)} of raw, ${(r.assay.rps / r.floor.rps).toFixed(2)} of Elysia alone`);
 }
 console.log(
   `\nrequest log: GET /v1/products ${info.rps.toFixed(0)} req/s at info, ${quiet.rps.toFixed(0)} at warn: logging costs ${(100 * (1 - info.rps / quiet.rps)).toFixed(1)} % (goal < 10 %)`,
