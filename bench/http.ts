@@ -258,7 +258,9 @@ const f = (x: Figures) => `${x.rps.toFixed(0).padStart(7)} req/s  p50 ${x.p50.to
 for (const r of results) {
   console.log(`${r.name.padEnd(32)} Assay        ${f(r.assay)}${r.assay.bad ? `  (${r.assay.bad} answers not 2xx or unread, not counted!)` : ""}`);
   console.log(`${"".padEnd(32)} Elysia alone ${f(r.floor)}   ratio ${(r.floor.rps / r.raw.rps).toFixed(2)} of raw`);
-  console.log(`${"".padEnd(32)} raw          ${f(r.raw)}   Assay ratio ${(r.assay.rps / r.raw.rps).toFixed(2)} of raw, ${(r.assay.rps / r.floor.rps).toFixed(2)} of Elysia alone`);
+  console.log(
+    `${"".padEnd(32)} raw          ${f(r.raw)}   Assay ratio ${(r.assay.rps / r.raw.rps).toFixed(2)} of raw, ${(r.assay.rps / r.floor.rps).toFixed(2)} of Elysia alone`,
+  );
 }
 console.log(
   `\nrequest log: GET /v1/products ${info.rps.toFixed(0)} req/s at info, ${quiet.rps.toFixed(0)} at warn: logging costs ${(100 * (1 - info.rps / quiet.rps)).toFixed(1)} % (goal < 10 %)`,
