@@ -174,18 +174,25 @@ export { freePort } from "../src/lib/ports";
 
 /** The real server as a child process (`src/main.ts serve` with `env`), resolved once `/v1/health` answers on `port`. */
 export async function spawnServer(port: number, env: Record<string, string>, stdout: "ignore" | "pipe" = "ignore") {
+  // stderr goes to a file (a pipe nobody reads could fill and stall the server), shown if the server never answers.
+  const stderrFile = path.join(tempDir("assay-server-stderr-"), "stderr");
   const child = Bun.spawn([process.execPath, "src/main.ts", "serve"], {
     cwd: path.resolve(import.meta.dir, ".."),
     env: { ...process.env, ASSAY_PORT: String(port), ...env },
     stdout,
-    stderr: "ignore",
+    stderr: Bun.file(stderrFile),
   });
   for (let i = 0; i < 400; i++) {
     try {
       if ((await fetch(`http://127.0.0.1:${port}/v1/health`)).ok) return child;
     } catch {}
+    if (child.exitCode !== null) break;
     await Bun.sleep(25);
   }
   child.kill("SIGKILL");
-  throw new Error("the server did not become healthy");
+  await child.exited;
+  const said = await Bun.file(stderrFile)
+    .text()
+    .catch(() => "");
+  throw new Error(`the server on port ${port} did not become healthy (exit ${child.exitCode}); its stderr:\n${said.slice(-4000)}`);
 }

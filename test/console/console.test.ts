@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import type { Browser, BrowserContext, Page } from "playwright-core";
-import { spawnServer, tempDir } from "../helpers";
+import { freePort, spawnServer, tempDir } from "../helpers";
 import { browserAvailable, launchChromium } from "./browser";
 
 const root = path.resolve(import.meta.dir, "../..");
@@ -98,7 +98,7 @@ describe.skipIf(!browserAvailable)("web console in Chromium", () => {
   beforeAll(async () => {
     const build = Bun.spawnSync([process.execPath, "run", "scripts/build-console.ts"], { cwd: root, stdout: "pipe", stderr: "pipe" });
     if (build.exitCode !== 0) throw new Error(`console build failed: ${build.stderr}`);
-    const port = 20_000 + Math.floor(Math.random() * 20_000);
+    const port = freePort();
     base = `http://127.0.0.1:${port}`;
     server = await spawnServer(port, {
       ASSAY_DATA_DIR: tempDir("assay-console-"),

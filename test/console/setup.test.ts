@@ -3,7 +3,7 @@
 import { afterAll, expect, test } from "bun:test";
 import path from "node:path";
 import type { Browser } from "playwright-core";
-import { tempDir } from "../helpers";
+import { freePort, tempDir } from "../helpers";
 import { browserAvailable, launchChromium } from "./browser";
 
 const root = path.resolve(import.meta.dir, "../..");
@@ -21,7 +21,7 @@ test.skipIf(!browserAvailable)(
   async () => {
     const build = Bun.spawnSync([process.execPath, "run", "scripts/build-console.ts"], { cwd: root, stdout: "pipe", stderr: "pipe" });
     expect(build.exitCode).toBe(0);
-    const port = 20_000 + Math.floor(Math.random() * 20_000);
+    const port = freePort();
     const base = `http://127.0.0.1:${port}`;
     server = Bun.spawn([process.execPath, "src/main.ts", "serve", "--port", String(port), "--data-dir", tempDir("assay-setup-")], {
       cwd: root,

@@ -6,7 +6,7 @@ import { writingSignals } from "../../src/engine/local/signals";
 import { levelPassShare, passLevel, statedPassShare } from "../../src/engine/local/verdict";
 import { passagesOf } from "../../src/engine/passages";
 import type { EngineDocument, Evaluation } from "../../src/engine/types";
-import { textDoc } from "./fixtures";
+import { STRONG_ESSAY, textDoc } from "./fixtures";
 
 // A descriptor rubric with levels 0–3 per trait, written for these tests.
 const LEVEL_RUBRIC = `# Narrative writing: a story about kindness
@@ -123,6 +123,17 @@ describe("each trait judged on its own", () => {
     expect(level(offTask, "Organization")).toBe(level(onTask, "Organization"));
     expect(level(offTask, "Conventions")).toBe(level(onTask, "Conventions"));
     expect(offTask.score).toBeLessThan(onTask.score);
+    // Well written but about something else: not passed on its writing alone; a person is asked to look.
+    expect(onTask.verdict).toBe("pass");
+    expect(offTask.verdict).toBe("needs_review");
+    expect(offTask.summary).toContain("a person should check that it answers the task");
+  });
+
+  test("a persuasive essay on another subject never passes a story rubric, however well it is written", async () => {
+    const trees = await run([rubric], [await textDoc("doc_trees", "trees.txt", STRONG_ESSAY)]);
+    expect(trees.verdict).not.toBe("pass");
+    const ideas = trees.criteria.find((c) => c.title === "Ideas") as Evaluation["criteria"][number];
+    expect(ideas.score).toBeLessThanOrEqual(1);
   });
 
   test("a rubric that asks for a story judges Ideas on whether the work tells one: an explanation of kindness scores lower", async () => {

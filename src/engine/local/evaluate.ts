@@ -78,7 +78,7 @@ export function evaluateLocally(input: LocalInput): Evaluation {
   // The share of the rubric's maximum the evidence supports.
   const score = max > 0 ? Math.round((100 * got) / max) : 0;
   const pass = passLevel(input.criteria, input.prompt, input.referenceTexts, input.passThreshold ?? DEFAULT_PASS_PERCENT);
-  const verdict = decide(score, pass, criteria);
+  const verdict = decide(score, pass, criteria, relevance);
   return { summary: summary(criteria, score, verdict, signals, relevance, pass), score, verdict, criteria };
 }
 
@@ -87,17 +87,18 @@ const REVIEW_MARGIN = 4;
 
 /**
  * pass at or above the pass line, fail below it; needs_review when the evidence cannot decide: the score sits at the
- * line while the criteria contradict each other (one at its top, another at its bottom), or a pass rests on criteria
- * for which no passage of the input could be quoted.
+ * line while the criteria contradict each other (one at its top, another at its bottom), a pass rests on criteria
+ * for which no passage of the input could be quoted, or a pass rests on how the work is written while it shares no
+ * word with its task (off-topic work, or on-topic work in other words: only a person can tell which).
  */
-function decide(score: number, pass: PassLevel, criteria: Criterion[]): Evaluation["verdict"] {
+function decide(score: number, pass: PassLevel, criteria: Criterion[], relevance: Relevance): Evaluation["verdict"] {
   const line = 100 * pass.share;
   const shares = criteria.map((c) => (c.max_score > 0 ? c.score / c.max_score : 0));
   const contradictory = shares.length > 1 && Math.max(...shares) - Math.min(...shares) >= 0.67;
   if (Math.abs(score - line) <= REVIEW_MARGIN && contradictory) return "needs_review";
   if (score >= line) {
     const unquoted = criteria.filter((c) => c.score > 0 && c.evidence.length === 0).length;
-    return unquoted * 2 > criteria.length ? "needs_review" : "pass";
+    return unquoted * 2 > criteria.length || relevance.coverage === 0 ? "needs_review" : "pass";
   }
   return "fail";
 }
@@ -445,7 +446,11 @@ function summary(
       parts.push(`Strongest: ${best.title} (${best.score}/${best.max_score}). Weakest: ${worst.title} (${worst.score}/${worst.max_score}).`);
     } else parts.push("Every criterion scored the same share of its maximum.");
   }
-  if (relevance.gate < 0.8) {
+  if (relevance.coverage === 0) {
+    parts.push(
+      `The input shares no words with the task's topic (such as ${relevance.missing.slice(0, 4).join(", ")}): a person should check that it answers the task.`,
+    );
+  } else if (relevance.gate < 0.8) {
     parts.push(`The input says little about the task's topic (missing words such as ${relevance.missing.slice(0, 4).join(", ")}).`);
   }
   if (signals.development < 0.6) parts.push(`At ${signals.words} words it is short for the task.`);
