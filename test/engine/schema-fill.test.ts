@@ -4,6 +4,7 @@ import { type EvaluateInput, evaluate } from "../../src/engine";
 import { compileSchema } from "../../src/engine/schema";
 import type { EngineDocument } from "../../src/engine/types";
 import { RUBRIC_MD, STRONG_ESSAY, textDoc, WEAK_ESSAY } from "./fixtures";
+import { SCHEMAS } from "./schemas";
 
 const rubric = await textDoc("ref_rubric", "rubric.md", RUBRIC_MD);
 
@@ -103,6 +104,20 @@ Data engineer at Nordwind GmbH since 3 March 2019: built the company's streaming
 `;
 
 describe("output schemas without a model server", () => {
+  // The shared table (13 schemas) and this file's three: grading, CV screening, nested $ref.
+  const table: [string, object][] = [
+    ...SCHEMAS,
+    ["a grading schema", GRADING],
+    ["a CV-screening schema", SCREENING],
+    ["a nested report with $ref", NESTED],
+  ];
+  test.each(table)("the local evaluator's output validates: %s", async (_name, schema) => {
+    const essay = await textDoc("doc_s", "strong.txt", STRONG_ESSAY);
+    const out = await run(schema, [essay]);
+    expect(out.custom).toBe(true);
+    expect(compileSchema(schema).validate(out.value)).toBeNull();
+  });
+
   test("a grading schema gets the rubric's criteria, a grade on its own scale, a letter, pass and feedback; a weak essay fails", async () => {
     const strong = await run(GRADING, [await textDoc("doc_s", "strong.txt", STRONG_ESSAY)]);
     const out = strong.value as Record<string, unknown>;
