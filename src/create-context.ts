@@ -31,7 +31,7 @@ export async function createContext(baseConfig: Config, clock: Clock = systemClo
     db,
     clock,
     log,
-    metrics: createMetrics(),
+    metrics: await createMetrics(config.metrics !== null),
     runtime: {
       authenticate: authenticator({ db, clock, config, keys, oidc }),
       forgetKey: (tokenHash) => keys.forget(tokenHash),

@@ -1,21 +1,48 @@
 // The process's Prometheus metrics (prom-client), one registry per Context. Counters and histograms are updated where
 // things happen; gauges that describe stored state (runs by status, the queue) are read from the database at scrape
 // time by the metrics module. prom-client's default Node metrics are not used: under Bun several read as NaN.
-import { Counter, Gauge, Histogram, Registry } from "prom-client";
+// With ASSAY_METRICS off (the default) nothing is counted and prom-client is never loaded: several MB of memory.
+import type { Counter, Gauge, GaugeConfiguration, Histogram, Registry } from "prom-client";
+
+type Inc<L extends string> = Pick<Counter<L>, "inc">;
+type Observe<L extends string> = Pick<Histogram<L>, "observe">;
 
 export interface Metrics {
-  registry: Registry;
-  httpRequests: Counter<"method" | "route" | "status">;
-  httpDuration: Histogram<"method" | "route">;
-  runDuration: Histogram<"status">;
-  runStage: Histogram<"stage">;
-  runsFinished: Counter<"status" | "product">;
-  extractionDuration: Histogram<"format" | "outcome">;
-  webhookDeliveries: Counter<"outcome">;
-  creditsCharged: Counter;
+  /** What GET /metrics serialises; null when metrics are off. */
+  registry: Registry | null;
+  /** A gauge in this registry (metrics on only). */
+  gauge<L extends string>(config: Omit<GaugeConfiguration<L>, "registers">): Gauge<L>;
+  httpRequests: Inc<"method" | "route" | "status">;
+  httpDuration: Observe<"method" | "route">;
+  runDuration: Observe<"status">;
+  runStage: Observe<"stage">;
+  runsFinished: Inc<"status" | "product">;
+  extractionDuration: Observe<"format" | "outcome">;
+  webhookDeliveries: Inc<"outcome">;
+  creditsCharged: Inc<string>;
 }
 
-export function createMetrics(): Metrics {
+const NOTHING = { inc() {}, observe() {} };
+
+/** Metrics that count nothing, for a process with ASSAY_METRICS off. */
+const OFF: Metrics = {
+  registry: null,
+  gauge() {
+    throw new Error("metrics are off");
+  },
+  httpRequests: NOTHING,
+  httpDuration: NOTHING,
+  runDuration: NOTHING,
+  runStage: NOTHING,
+  runsFinished: NOTHING,
+  extractionDuration: NOTHING,
+  webhookDeliveries: NOTHING,
+  creditsCharged: NOTHING,
+};
+
+export async function createMetrics(on: boolean): Promise<Metrics> {
+  if (!on) return OFF;
+  const { Counter, Gauge, Histogram, Registry } = await import("prom-client");
   const registry = new Registry();
   const registers = [registry];
   const started = Date.now() / 1000;
@@ -48,6 +75,7 @@ export function createMetrics(): Metrics {
   });
   return {
     registry,
+    gauge: (config) => new Gauge({ ...config, registers }),
     httpRequests: new Counter({
       name: "assay_http_requests_total",
       help: "HTTP requests answered, by method, route pattern and status.",

@@ -4,7 +4,6 @@
 import { createHash, timingSafeEqual } from "node:crypto";
 import { eq, sql } from "drizzle-orm";
 import { Elysia } from "elysia";
-import { Gauge } from "prom-client";
 import type { Context } from "../../context";
 import { rows } from "../../db/client";
 import { users } from "../../db/schema";
@@ -14,7 +13,6 @@ const digest = (s: string) => createHash("sha256").update(s).digest();
 
 /** The gauges read from the database; the function it answers refreshes them (called at each scrape). */
 function registerGauges(ctx: Context): () => Promise<void> {
-  const registers = [ctx.metrics.registry];
   // Raw SQL, portable as written: a UNION ALL of three tables' counts is one statement (and one snapshot) this way.
   const active = () =>
     rows<{ status: string; product: string; n: number }>(
@@ -33,18 +31,16 @@ function registerGauges(ctx: Context): () => Promise<void> {
           UNION ALL SELECT 'indexing', CAST(count(*) AS INTEGER), min(next_attempt_at) FROM jobs
             WHERE status = 'queued' AND next_attempt_at <= ${now}`,
     );
-  const runsActive = new Gauge({
+  const runsActive = ctx.metrics.gauge({
     name: "assay_runs_active",
     help: "Runs queued or running now, by status and product.",
     labelNames: ["status", "product"],
-    registers,
   });
-  const depth = new Gauge({ name: "assay_queue_depth", help: "Work waiting in each queue.", labelNames: ["queue"], registers });
-  const oldest = new Gauge({
+  const depth = ctx.metrics.gauge({ name: "assay_queue_depth", help: "Work waiting in each queue.", labelNames: ["queue"] });
+  const oldest = ctx.metrics.gauge({
     name: "assay_queue_oldest_age_seconds",
     help: "How long the oldest waiting item of each queue has waited (0 when empty).",
     labelNames: ["queue"],
-    registers,
   });
   // Read once per scrape, before the registry is serialised: one query feeds both queue gauges.
   return async () => {
@@ -62,7 +58,8 @@ function registerGauges(ctx: Context): () => Promise<void> {
 export const metricsRoutes = (ctx: Context) => {
   const app = new Elysia({ name: "metrics" });
   const config = ctx.config.metrics;
-  if (!config) return app; // off: /metrics is an unknown route like any other
+  const registry = ctx.metrics.registry;
+  if (!config || !registry) return app; // off: /metrics is an unknown route like any other
   const refreshGauges = registerGauges(ctx);
   const tokenDigest = config.token ? digest(config.token) : null;
   const isAdmin = async (token: string) => {
@@ -79,8 +76,8 @@ export const metricsRoutes = (ctx: Context) => {
       if (!match) throw new ApiError(401, "unauthenticated", "Missing, invalid, expired or revoked credentials");
       if (!(await isAdmin(match[1]))) throw new ApiError(403, "forbidden", "Metrics are for administrators and the metrics token");
       await refreshGauges();
-      const body = await ctx.metrics.registry.metrics();
-      return new Response(body, { headers: { "content-type": ctx.metrics.registry.contentType, "cache-control": "no-store" } });
+      const body = await registry.metrics();
+      return new Response(body, { headers: { "content-type": registry.contentType, "cache-control": "no-store" } });
     },
     { detail: { hide: true } },
   );
