@@ -1,12 +1,7 @@
 // JSON Schema for output schemas: compile and validate with ajv, infer a schema from a sample (JSON or table), the evaluation schema.
 
 import type { ErrorObject } from "ajv";
-import Ajv07 from "ajv";
-import Ajv2019 from "ajv/dist/2019";
-import Ajv2020 from "ajv/dist/2020";
 import type AjvCore from "ajv/dist/core";
-import addFormats from "ajv-formats";
-import { fullFormats } from "ajv-formats/dist/formats";
 import { canonicalJson } from "../lib/canonical-json";
 
 export type JsonSchema = Record<string, unknown>;
@@ -50,8 +45,13 @@ function ajvFor(draft: Draft): AjvCore {
       // multipleOf: 0.01 must accept 0.07 (0.07 / 0.01 is 7.000000000000001 in floating point).
       multipleOfPrecision: 9,
     };
-    ajv = draft === "2020-12" ? new Ajv2020(options) : draft === "2019-09" ? new Ajv2019(options) : new Ajv07(options);
-    addFormats(ajv);
+    // Loaded on first use (a schema to check or compile): ajv is several MB that a server without custom schemas,
+    // and every start, can do without.
+    const Ajv = (draft === "2020-12" ? require("ajv/dist/2020") : draft === "2019-09" ? require("ajv/dist/2019") : require("ajv")) as {
+      default: new (o: typeof options) => AjvCore;
+    };
+    ajv = new Ajv.default(options);
+    (require("ajv-formats") as { default: (a: AjvCore) => void }).default(ajv);
     instances.set(draft, ajv);
   }
   return ajv;
@@ -296,7 +296,7 @@ function shapeToSchema(s: Shape): JsonSchema {
 // checks so that the inferred schema always accepts the sample it came from.
 function stringFormat(s: string): string | null {
   const check = (name: "date-time" | "date" | "email" | "uri") => {
-    const f = fullFormats[name] as unknown;
+    const f = (require("ajv-formats/dist/formats") as { fullFormats: Record<string, unknown> }).fullFormats[name];
     if (f instanceof RegExp) return f.test(s);
     if (typeof f === "function") return Boolean(f(s));
     const v = (f as { validate?: unknown }).validate;
