@@ -122,18 +122,13 @@ async function openSqlite(file: string): Promise<Db> {
   // write that forgot tx() fails loudly instead of racing the writer.
   const readerConn = connect(file, true);
   const reader = drizzle(readerConn, { schema }) as Db;
-  sqliteConnections.set(writer, { conn: writerConn, compiled: new Map() });
+  const writing: Compiled = { conn: writerConn, compiled: new Map() };
+  sqliteConnections.set(writer, writing);
   sqliteConnections.set(reader, { conn: readerConn, compiled: new Map() });
   let lock: Promise<void> = Promise.resolve();
   // Transaction control runs several times per write: compiled once each, not on every call.
-  const controls = new Map<string, ReturnType<Database["prepare"]>>();
   const control = (text: string) => {
-    let statement = controls.get(text);
-    if (!statement) {
-      statement = writerConn.prepare(text);
-      controls.set(text, statement);
-    }
-    statement.run();
+    compile(writing, text).run();
   };
   const backend: Backend & { connection: Database } = {
     dialect: "sqlite",
@@ -349,25 +344,32 @@ async function savepoint<T>(handle: Db, outer: { backend: Backend; depth: number
 type Runner = { execute?(q: SQL): Promise<unknown[] & { count?: number }> };
 type Statement = ReturnType<Database["prepare"]>;
 
-/** Each SQLite handle's connection, and its raw statements compiled once by text (the queue's claim, leases, …). */
-const sqliteConnections = new WeakMap<object, { conn: Database; compiled: Map<string, Statement> }>();
+/** A SQLite connection and the raw statements compiled on it, by text (transaction control, the queue's claim, …). */
+type Compiled = { conn: Database; compiled: Map<string, Statement> };
+/** Each SQLite handle's connection and statements. */
+const sqliteConnections = new WeakMap<object, Compiled>();
 const MAX_COMPILED = 256;
+
+/** `text` compiled once per connection; past MAX_COMPILED texts the oldest is finalised. */
+function compile(on: Compiled, text: string): Statement {
+  let statement = on.compiled.get(text);
+  if (!statement) {
+    if (on.compiled.size >= MAX_COMPILED) {
+      const [oldest, old] = on.compiled.entries().next().value as [string, Statement];
+      old.finalize();
+      on.compiled.delete(oldest);
+    }
+    statement = on.conn.prepare(text);
+    on.compiled.set(text, statement);
+  }
+  return statement;
+}
 
 function compiledFor(db: Db, query: SQL): { statement: Statement; params: unknown[] } {
   const found = sqliteConnections.get(db);
   if (!found) throw new Error("not a handle of an open SQLite database");
   const { sql: text, params } = (db as unknown as { dialect: { sqlToQuery(q: SQL): { sql: string; params: unknown[] } } }).dialect.sqlToQuery(query);
-  let statement = found.compiled.get(text);
-  if (!statement) {
-    if (found.compiled.size >= MAX_COMPILED) {
-      const [oldest, old] = found.compiled.entries().next().value as [string, Statement];
-      old.finalize();
-      found.compiled.delete(oldest);
-    }
-    statement = found.conn.prepare(text);
-    found.compiled.set(text, statement);
-  }
-  return { statement, params };
+  return { statement: compile(found, text), params };
 }
 
 /** The rows of a raw query (drizzle `sql` template): for SQL that the query builder cannot say on both backends. */
