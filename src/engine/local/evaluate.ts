@@ -139,8 +139,7 @@ function prepare(criteria: RubricCriterion[]): Prepared[] {
       craft: WRITING_STEMS.has(stem),
     }));
     terms.sort((a, b) => b.weight - a.weight || a.stem.localeCompare(b.stem));
-    const facets = facetsOf(r.title, r.counts);
-    return { criterion: r.c, terms: terms.slice(0, MAX_KEY_TERMS), ...facets };
+    return { criterion: r.c, terms: terms.slice(0, MAX_KEY_TERMS), ...facetsOf(r.title, r.counts) };
   });
 }
 
@@ -289,20 +288,22 @@ function scoreCriterion(
   const facets: Facet[] = p.facets.length > 0 ? p.facets : craftWeight > 0 ? ["evidence", "organisation", "language", "argument"] : [];
   const craft = facets.length > 0 ? facets.reduce((n, f) => n + signals.facets[f], 0) / facets.length : null;
 
+  // The subject side (and its boost for several supporting passages) is what relevance to the task holds down.
+  const subject = lexical === null ? null : credit(lexical) * gate;
   let base: number;
-  if (lexical === null && craft === null) base = 0;
-  else if (lexical === null) base = craft as number;
-  else if (craft === null) base = credit(lexical) * gate;
+  if (subject === null && craft === null) base = 0;
+  else if (subject === null) base = craft as number;
+  else if (craft === null) base = subject;
   else {
     const share = craftWeight / (craftWeight + contentWeight);
     // A criterion named after a craft ("Organisation") leans on its signals even when its descriptors name subjects;
     // with level descriptors ("clear and logically sequenced"), which describe degrees of that craft, only on them.
     const craftShare = p.facets.length === 0 ? share : p.named && p.criterion.levels ? 1 : Math.max(share, 0.35);
-    base = (1 - craftShare) * credit(lexical) * gate + craftShare * craft;
+    base = (1 - craftShare) * subject + craftShare * craft;
   }
-  const boost = lexical === null ? 0 : Math.min(0.1, 0.035 * Math.max(0, supporting - 1));
+  const boost = subject === null ? 0 : Math.min(0.1, 0.035 * Math.max(0, supporting - 1)) * gate;
   const development = 0.3 + 0.7 * signals.development;
-  const fraction = Math.min(1, Math.max(0, (base + boost * gate) * development));
+  const fraction = Math.min(1, Math.max(0, (base + boost) * development));
   const score = toScale(p.criterion, fraction);
 
   const found = content.filter((t) => docCounts.has(t.stem));
