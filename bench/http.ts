@@ -186,11 +186,17 @@ for (let i = 0; i < CREATORS; i++) {
   creators.push({ token: k, path: `/v1/workflows/${wf}/runs`, body: JSON.stringify({ input_documents: [up.id] }) });
 }
 
-// The ceiling: raw Bun.serve answering each endpoint's bytes, on the same core.
+// The ceilings, on the same core, answering each endpoint's very bytes (read from one file): raw Bun.serve, and Elysia
+// alone (bench/elysia-floor.ts: the framework's own ceiling).
+const endpointsFile = path.join(tmp, "endpoints.json");
+writeFileSync(
+  endpointsFile,
+  JSON.stringify(endpoints.map((e) => ({ method: e.method, path: e.path, status: e.status, body: new TextDecoder().decode(e.bytes) }))),
+);
 const rawPort = freePort();
 writeFileSync(
   path.join(tmp, "raw.ts"),
-  `const files = ${JSON.stringify(endpoints.map((e) => ({ method: e.method, path: e.path.split("?")[0], status: e.status, body: new TextDecoder().decode(e.bytes) })))};
+  `const files = (await Bun.file(${JSON.stringify(endpointsFile)}).json()).map((f) => ({ ...f, path: f.path.split("?")[0] }));
 const map = new Map(files.map((f) => [f.path, f]));
 const post = files.find((f) => f.method === "POST");
 Bun.serve({ port: ${rawPort}, hostname: "127.0.0.1", fetch(req) {
@@ -198,19 +204,13 @@ Bun.serve({ port: ${rawPort}, hostname: "127.0.0.1", fetch(req) {
   return f ? new Response(f.body, { status: f.status, headers: { "content-type": "application/json" } }) : new Response("no", { status: 404 });
 } });`,
 );
-const raw = Bun.spawn(["taskset", "-c", "0", process.execPath, path.join(tmp, "raw.ts")], { stdout: "ignore", stderr: "inherit" });
-await healthy(`http://127.0.0.1:${rawPort}/v1/products`);
-// The framework's ceiling: Elysia alone answering the same bodies (bench/elysia-floor.ts), on the same core.
 const floorPort = freePort();
-const endpointsFile = path.join(tmp, "endpoints.json");
-writeFileSync(
-  endpointsFile,
-  JSON.stringify(endpoints.map((e) => ({ method: e.method, path: e.path, status: e.status, body: new TextDecoder().decode(e.bytes) }))),
-);
+const raw = Bun.spawn(["taskset", "-c", "0", process.execPath, path.join(tmp, "raw.ts")], { stdout: "ignore", stderr: "inherit" });
 const floor = Bun.spawn(["taskset", "-c", "0", process.execPath, path.join(root, "bench/elysia-floor.ts"), String(floorPort), endpointsFile], {
   stdout: "ignore",
   stderr: "inherit",
 });
+await healthy(`http://127.0.0.1:${rawPort}/v1/products`);
 await healthy(`http://127.0.0.1:${floorPort}/v1/products`);
 
 // The request log's cost first (before run creation fills the queue): GET /v1/products with warn (no request
@@ -228,21 +228,20 @@ port = freePort();
 assay = await startAssay(port, dataDir, "info");
 base = `http://127.0.0.1:${port}`;
 
-const results: { name: string; assay: Figures; floor: Figures; raw: Figures }[] = [];
+// Each endpoint on each server in turn: a warm-up, then the repeats interleaved, so a slow moment of the VM hits all three.
+type Target = "assay" | "floor" | "raw";
+const urlOf: Record<Target, string> = { assay: base, floor: `http://127.0.0.1:${floorPort}`, raw: `http://127.0.0.1:${rawPort}` };
+const TARGETS = Object.keys(urlOf) as Target[];
+const results: ({ name: string } & Record<Target, Figures>)[] = [];
 try {
   for (const [i, e] of endpoints.entries()) {
-    const assayRuns: Figures[] = [];
-    const floorRuns: Figures[] = [];
-    const rawRuns: Figures[] = [];
-    wrk(`${base}${e.path}`, script(e, key, `warm${i}`, creators), 2);
-    wrk(`http://127.0.0.1:${floorPort}${e.path}`, script(e, key, `floorwarm${i}`, creators), 2);
-    wrk(`http://127.0.0.1:${rawPort}${e.path}`, script(e, key, `rawwarm${i}`, creators), 2);
+    const runs: Record<Target, Figures[]> = { assay: [], floor: [], raw: [] };
+    for (const t of TARGETS) wrk(`${urlOf[t]}${e.path}`, script(e, key, `${t}warm${i}`, creators), 2);
     for (let r = 0; r < REPEATS; r++) {
-      assayRuns.push(wrk(`${base}${e.path}`, script(e, key, `a${i}r${r}${Date.now()}`, creators)));
-      floorRuns.push(wrk(`http://127.0.0.1:${floorPort}${e.path}`, script(e, key, `f${i}r${r}`, creators)));
-      rawRuns.push(wrk(`http://127.0.0.1:${rawPort}${e.path}`, script(e, key, `w${i}r${r}`, creators)));
+      // The tag names the script and prefixes its Idempotency-Keys: unique per server, endpoint and repeat.
+      for (const t of TARGETS) runs[t].push(wrk(`${urlOf[t]}${e.path}`, script(e, key, `${t}${i}r${r}`, creators)));
     }
-    results.push({ name: e.name, assay: median(assayRuns), floor: median(floorRuns), raw: median(rawRuns) });
+    results.push({ name: e.name, assay: median(runs.assay), floor: median(runs.floor), raw: median(runs.raw) });
   }
 } finally {
   raw.kill();
