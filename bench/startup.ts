@@ -1,5 +1,6 @@
-// Startup, size and memory of the compiled executable (issue 12.6), against a floor measured in the same run: a
-// compiled Bun.serve that answers /v1/health and nothing else (the Bun runtime alone).
+// Startup, size and memory of the compiled executable (issue 12.6), against two floors measured in the same run: a
+// compiled Bun.serve that answers /v1/health and nothing else (the Bun runtime alone), and bench/stack-floor.ts (the
+// libraries Assay is built on, started as Assay starts them, without Assay's code).
 //   bun run bench/startup.ts [--runs N] [--no-build]
 // Prints the executable's size, time from exec to the first 200 from /v1/health on an existing data dir (median of
 // N starts), RSS 1 s after that, and RSS after 1,000 authenticated requests. Goals: < 100 ms, < 60 MB idle.
@@ -27,6 +28,8 @@ const floorSrc = path.join(tmp, "floor.ts");
 writeFileSync(floorSrc, `Bun.serve({ port: Number(process.argv[2]), hostname: "127.0.0.1", fetch: () => Response.json({ status: "ok" }) });`);
 const floorBin = path.join(tmp, "floor");
 sh([process.execPath, "build", "--compile", "--minify", "--bytecode", floorSrc, "--outfile", floorBin], tmp);
+const stackBin = path.join(tmp, "stack-floor");
+sh([process.execPath, "build", "--compile", "--minify", "--bytecode", "--format=esm", "bench/stack-floor.ts", "--outfile", stackBin]);
 
 /** VmRSS, and its private part (RssAnon: heap and stacks; the rest is the executable's own pages, shared and clean). */
 const rssMb = async (pid: number) => {
@@ -103,14 +106,18 @@ async function thousandRequests(port: number) {
 
 const assay = await measure("assay", (port) => [bin, "serve", "--port", String(port), "--data-dir", dataDir], thousandRequests);
 const floor = await measure("Bun.serve floor", (port) => [floorBin, String(port)]);
+const stack = await measure("stack floor", (port) => [stackBin, String(port), path.join(tmp, "stack.db")]);
 const mb = (bytes: number) => (bytes / 1024 / 1024).toFixed(1);
 
 console.log(`machine: ${os.cpus().length} × ${os.cpus()[0]?.model ?? "cpu"}, ${mb(os.totalmem())} MB RAM, Bun ${Bun.version}`);
-console.log(`executable: dist/assay ${mb(statSync(bin).size)} MB (floor ${mb(statSync(floorBin).size)} MB)`);
+console.log(`executable: dist/assay ${mb(statSync(bin).size)} MB (floor ${mb(statSync(floorBin).size)} MB, stack ${mb(statSync(stackBin).size)} MB)`);
 console.log(`median of ${runs} starts on an existing data dir:`);
-console.log(`  time to healthy  ${assay.ms.toFixed(0).padStart(5)} ms   floor ${floor.ms.toFixed(0).padStart(4)} ms   goal < 100 ms`);
-console.log(`  idle RSS         ${assay.idle.rss.toFixed(1).padStart(5)} MB   floor ${floor.idle.rss.toFixed(1).padStart(4)} MB   goal < 60 MB`);
-console.log(
-  `    of which private ${assay.idle.anon.toFixed(1).padStart(4)} MB   floor ${floor.idle.anon.toFixed(1).padStart(4)} MB   (the rest: pages of the executable itself)`,
-);
+const row = (label: string, unit: string, digits: number, pick: (m: typeof assay) => number, goal: string) =>
+  console.log(
+    `  ${label.padEnd(17)}${pick(assay).toFixed(digits).padStart(6)} ${unit}   floor ${pick(floor).toFixed(digits).padStart(5)} ${unit}   stack ${pick(stack).toFixed(digits).padStart(5)} ${unit}   ${goal}`,
+  );
+row("time to healthy", "ms", 0, (m) => m.ms, "goal < 100 ms");
+row("idle RSS", "MB", 1, (m) => m.idle.rss, "goal < 60 MB");
+row("  of which private", "MB", 1, (m) => m.idle.anon, "(the rest: pages of the executable itself)");
+console.log(`  Assay above the stack floor: ${(assay.idle.rss - stack.idle.rss).toFixed(1)} MB idle RSS`);
 console.log(`  RSS after 1,000 authenticated requests: ${assay.loaded.rss.toFixed(1)} MB (private ${assay.loaded.anon.toFixed(1)} MB)`);

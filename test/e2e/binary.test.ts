@@ -162,7 +162,8 @@ test("a test key's run with a custom output schema gets its stub from the comput
   expect(Number.isInteger(output.points)).toBe(true);
 }, 30_000);
 
-test("a live key's run is evaluated by the local evaluator inside the binary, spelling checked against its embedded word list", async () => {
+/** Logs in as the bootstrap admin, makes a live key and runs `text` through a workflow; answers the finished run. */
+async function liveRun(workflow: Record<string, unknown>, text: string) {
   const post = async (p: string, token: string | null, body: unknown) =>
     (await (
       await fetch(`${base}/v1${p}`, {
@@ -173,13 +174,8 @@ test("a live key's run is evaluated by the local evaluator inside the binary, sp
     ).json()) as any;
   const session = (await post("/auth/login", null, { email: "ops@example.com", password: "binary-password" })).token;
   const key = (await post("/keys", session, { name: "live" })).token;
-  const wf = await post("/workflows", key, {
-    product_code: "general",
-    name: "spelling",
-    user_prompt: "Check the note.\n\n- Spelling: every word is spelled correctly.\n- Punctuation: every sentence ends with a full stop.",
-  });
+  const wf = await post("/workflows", key, { product_code: "general", ...workflow });
   const doc = await post("/documents", key, { filename: "note.txt", mime_type: "text/plain" });
-  const text = "We recieved the pakage yesterday and it was definately late. The box was wet and the lable was torn.";
   await fetch(doc.upload_url.replace(/^http:\/\/[^/]+/, base), { method: "PUT", headers: { "content-type": "text/plain" }, body: text });
   await post(`/documents/${doc.id}/complete`, key, {});
   const run = await post(`/workflows/${wf.id}/runs`, key, { input_documents: [doc.id] });
@@ -188,7 +184,39 @@ test("a live key's run is evaluated by the local evaluator inside the binary, sp
     await Bun.sleep(100);
     now = await (await fetch(`${base}/v1/runs/${run.id}`, { headers: { authorization: `Bearer ${key}` } })).json();
   }
+  return now;
+}
+
+test("a live key's run is evaluated by the local evaluator inside the binary, spelling checked against its embedded word list", async () => {
+  const now = await liveRun(
+    {
+      name: "spelling",
+      user_prompt: "Check the note.\n\n- Spelling: every word is spelled correctly.\n- Punctuation: every sentence ends with a full stop.",
+    },
+    "We recieved the pakage yesterday and it was definately late. The box was wet and the lable was torn.",
+  );
   expect(now.status).toBe("succeeded");
   expect(now.usage.model).toBe("local");
   expect(JSON.stringify(now.output)).toContain("4 of 17 lower-case words not in the English word list");
 }, 30_000);
+
+// The renderers are loaded on first use from chunks of the executable (built with --splitting): each must load there.
+test.each([
+  ["docx", "PK", "word/document.xml"],
+  ["xlsx", "PK", "xl/workbook.xml"],
+])(
+  "a run's %s output file is rendered inside the binary",
+  async (format, magic, part) => {
+    const now = await liveRun(
+      { name: `report ${format}`, output_format: format, user_prompt: "Review the note.\n\n- Clarity: the note says what happened." },
+      "The parcel arrived two days late. The box was wet and the label was torn, but the contents were intact.",
+    );
+    expect(now.status).toBe("succeeded");
+    const file = await fetch(now.output_file.url.replace(/^http:\/\/[^/]+/, base));
+    expect(file.status).toBe(200);
+    const bytes = new Uint8Array(await file.arrayBuffer());
+    expect(new TextDecoder().decode(bytes.subarray(0, 2))).toBe(magic);
+    expect(new TextDecoder("latin1").decode(bytes)).toContain(part);
+  },
+  30_000,
+);

@@ -1,6 +1,6 @@
 // Users, workspaces and login sessions; OIDC tokens from an external identity provider.
 import { and, eq, gt, isNull } from "drizzle-orm";
-import { createRemoteJWKSet, type JWTVerifyGetKey, jwtVerify } from "jose";
+import type { JWTVerifyGetKey } from "jose";
 import type { Config } from "../../config";
 import { type Db, dialectOf, tx } from "../../db/client";
 import { sessions, users, workspaces } from "../../db/schema";
@@ -154,13 +154,17 @@ export class OidcVerifier {
         throw err;
       }
     }
+    // jose is loaded only where OIDC is configured: a server without it never needs it in memory.
+    const { createRemoteJWKSet } = await import("jose");
     this.jwks = createRemoteJWKSet(new URL(jwksUrl), { timeoutDuration: 5_000, cacheMaxAge: 10 * 60_000, cooldownDuration: 30_000 });
     return this.jwks;
   }
 
   async verify(token: string): Promise<OidcClaims | null> {
     try {
-      const { payload } = await jwtVerify(token, await this.keySet(), {
+      const keySet = await this.keySet();
+      const { jwtVerify } = await import("jose");
+      const { payload } = await jwtVerify(token, keySet, {
         issuer: this.oidc.issuer,
         audience: this.oidc.audience ?? undefined,
         requiredClaims: ["sub", "exp"],

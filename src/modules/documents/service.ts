@@ -1,6 +1,5 @@
 // Input documents: presigned upload, completion (text extraction, once) and the stored originals other modules build on.
 import { and, eq } from "drizzle-orm";
-import mime from "mime-types";
 import type { Context } from "../../context";
 import { type Db, tx } from "../../db/client";
 import { documents } from "../../db/schema";
@@ -33,6 +32,8 @@ function resolveMimeType(filename: string, declared?: string | null, param = "mi
     if (!MEDIA_TYPE.test(media)) throw invalid(param, `${param} must be a media type such as application/pdf`);
     return media;
   }
+  // mime-types (with its 2,000-type database) is loaded on the first upload without a declared type, not at start.
+  const mime = require("mime-types") as typeof import("mime-types");
   return mime.lookup(filename) || "application/octet-stream";
 }
 
