@@ -3,13 +3,15 @@
 // DIR holds essays.json ({scale, essays: [{id, human_score, traits, text}]}) and rubric.md (e.g. the ASAP set 7
 // calibration folder; its texts are never copied into the repository). Starts `src/main.ts serve` on a temporary data
 // dir with an admin, uploads rubric.md as a reference document, creates a workflow, submits every essay as a run with
-// the local evaluator, polls each to succeeded, then prints Spearman, QWK, verdict and per-criterion agreement and the
-// word-count baseline (src/engine/agreement.ts).
+// the local evaluator, polls each to succeeded, then prints Spearman, QWK, verdict and per-criterion agreement, the
+// word-count baseline, the best pass line (src/engine/agreement.ts) and, where the essays carry each rater's score, the
+// human ceiling: how often one rater agrees with the other.
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { AssayApi, type GradedDocument, gradeThroughServer, measure } from "../src/calibrate";
+import { quadraticWeightedKappa } from "../src/engine/agreement";
 import { freePort } from "../src/lib/ports";
 
 const { values, positionals } = parseArgs({
@@ -25,6 +27,8 @@ if (!dir) {
 interface Essay {
   id: string | number;
   human_score: number;
+  /** Each rater's own score (ASAP: two raters, each on half the final scale; the final score is their sum). */
+  raters?: number[];
   traits?: Record<string, number[]>;
   text: string;
 }
@@ -93,6 +97,8 @@ try {
   const seconds = (performance.now() - started) / 1000;
   console.log(`${set.essays.length} essays from ${dir} through the real server, local evaluator, in ${seconds.toFixed(1)} s`);
   console.log(measure(items, scale).report);
+  const raters = ratersAgreement(set.essays);
+  if (raters) console.log(raters);
 } finally {
   server.kill();
   await server.exited;
@@ -109,6 +115,23 @@ async function waitHealthy(): Promise<void> {
     if (performance.now() - t0 > 30_000) throw new Error("the server did not become healthy");
     await Bun.sleep(50);
   }
+}
+
+/**
+ * The human ceiling, where each essay carries its raters' own scores: how often the first two raters agree with each
+ * other on the verdict, and their QWK, each rater put on the final scale (× the number of raters when the final score
+ * is their sum). An engine agreeing with the final score as often as one rater agrees with another is at human level.
+ */
+function ratersAgreement(essays: Essay[]): string | null {
+  if (!essays.every((e) => e.raters && e.raters.length >= 2)) return null;
+  const summed = essays.every((e) => e.raters?.reduce((a, b) => a + b, 0) === e.human_score);
+  const onScale = (r: number, e: Essay) => (summed ? r * (e.raters?.length ?? 1) : r);
+  const first = essays.map((e) => onScale(e.raters?.[0] ?? 0, e));
+  const second = essays.map((e) => onScale(e.raters?.[1] ?? 0, e));
+  const verdicts = first.filter((a, k) => a >= scale.passAt === second[k] >= scale.passAt).length / essays.length;
+  const round = (xs: number[]) => xs.map((x) => Math.round(x));
+  const qwk = quadraticWeightedKappa(round(first), round(second), scale.min, scale.max);
+  return `human ceiling             rater against rater: verdict agreement ${(100 * verdicts).toFixed(1)} %, QWK ${qwk.toFixed(3)} (n ${essays.length})`;
 }
 
 function readScale(raw: unknown): { min: number; max: number; passAt: number } {

@@ -119,6 +119,12 @@ export interface Agreement {
   humanPasses: number;
   meanAbsoluteError: number;
   wordCountSpearman: number | null;
+  /**
+   * The pass line on the engine's 0–100 score whose pass/fail (score at or above it passes) agrees best with the
+   * humans, and that agreement: what a workflow's threshold should be set to for these graders, and how much of the
+   * disagreement is the line rather than the ranking. Null for an empty set.
+   */
+  bestLine: { line: number; agreement: number } | null;
   criteria: CriterionAgreement[];
 }
 
@@ -153,8 +159,20 @@ export function agreement(items: GradedItem[], opts: AgreementOptions): Agreemen
     humanPasses: items.filter((i) => i.human >= opts.passAt).length,
     meanAbsoluteError: items.length ? items.reduce((s, i, k) => s + Math.abs(i.human - mapped[k]), 0) / items.length : Number.NaN,
     wordCountSpearman: words && words.length > 1 ? spearman(words, human) : null,
+    bestLine: bestLine(items, opts.passAt),
     criteria: criterionAgreement(items),
   };
+}
+
+function bestLine(items: GradedItem[], passAt: number): Agreement["bestLine"] {
+  if (items.length === 0) return null;
+  // Every line between two neighbouring scores decides alike: try each distinct score, and one above them all.
+  const candidates = [...new Set(items.map((i) => i.score)), 101].sort((a, b) => a - b);
+  const agreeing = candidates.map((line) => items.filter((i) => i.score >= line === i.human >= passAt).length);
+  const top = Math.max(...agreeing);
+  const best = candidates.filter((_, k) => agreeing[k] === top);
+  // Of equally good lines, the middle one: the least tied to where these few items happen to fall.
+  return { line: Math.min(100, best[Math.floor((best.length - 1) / 2)]), agreement: top / items.length };
 }
 
 function criterionAgreement(items: GradedItem[]): CriterionAgreement[] {
@@ -194,6 +212,11 @@ export function formatAgreement(a: Agreement, opts: AgreementOptions): string {
     `QWK on ${opts.min}–${opts.max}${" ".repeat(Math.max(1, 19 - `${opts.min}–${opts.max}`.length))}${f(a.qwk)}  (score/100 × ${opts.max - opts.min}, rounded; mean abs. error ${f(a.meanAbsoluteError, 2)})`,
     `verdict agreement         ${pct(a.verdictAgreement)}  (pass ${a.verdicts.pass}, fail ${a.verdicts.fail}, needs_review ${a.verdicts.needs_review}; among decided: ${pct(a.decidedAgreement)})`,
   ];
+  if (a.bestLine) {
+    lines.push(
+      `best pass line            ${a.bestLine.line}/100 agrees on ${pct(a.bestLine.agreement)} by score alone (set it with "Pass at ${a.bestLine.line}%." in the workflow's prompt)`,
+    );
+  }
   for (const c of a.criteria) {
     lines.push(
       `criterion ${c.title.padEnd(15)} Spearman ${f(c.spearman)}, exact ${pct(c.exact)}, within 1 ${pct(c.adjacent)}, mean abs. error ${f(c.meanAbsoluteError, 2)} (n ${c.n})`,

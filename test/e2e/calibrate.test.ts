@@ -112,6 +112,7 @@ describe("assay calibrate", () => {
     expect(r.out).toMatch(/word-count baseline\s+-?\d\.\d{3}/);
     expect(r.out).toMatch(/QWK on 0–6\s+/);
     expect(r.out).toMatch(/verdict agreement\s+\d+\.\d %/);
+    expect(r.out).toMatch(/best pass line\s+\d+\/100 agrees on \d+\.\d % by score alone \(set it with "Pass at \d+%\." in the workflow's prompt\)/);
     expect(r.out).toContain("criterion Ideas");
     expect(r.out).toContain("criterion Conventions");
     expect(r.out).toContain("goal QWK ≥ 0.70:");

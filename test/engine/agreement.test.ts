@@ -1,6 +1,7 @@
 // The agreement statistics bench/quality.ts reports: Spearman with ties, quadratic weighted kappa, verdict and per-criterion agreement.
 import { describe, expect, test } from "bun:test";
 import { agreement, formatAgreement, quadraticWeightedKappa, ranks, spearman, toScale } from "../../src/engine/agreement";
+import { statedPassShare } from "../../src/engine/local/verdict";
 
 describe("agreement", () => {
   test("ranks average ties; Spearman is 1 for any increasing relation and -1 for a decreasing one", () => {
@@ -63,5 +64,24 @@ describe("agreement", () => {
     expect(a.wordCountSpearman).toBeCloseTo(1);
     expect(a.criteria).toEqual([expect.objectContaining({ title: "ideas", n: 3, exact: 2 / 3, adjacent: 1 })]);
     expect(formatAgreement(a, { min: 0, max: 24, passAt: 16 })).toContain("QWK on 0–24");
+  });
+
+  test("the best pass line is the threshold on the engine's score that agrees most with the humans, and is printed as a prompt sentence", () => {
+    const item = (human: number, score: number) => ({ human, score, verdict: "fail" as const });
+    // Humans pass at 16. Lines at 56 and at 80 agree on 5 of 6 (one passes the 14 at 70, the other fails the 18 at 56);
+    // of equally good lines the middle one, here the lower of two.
+    const items = [item(4, 20), item(10, 40), item(18, 56), item(14, 70), item(20, 80), item(24, 95)];
+    expect(agreement(items, { min: 0, max: 24, passAt: 16 }).bestLine).toEqual({ line: 56, agreement: 5 / 6 });
+    // One line (above 40, at most 56) agrees with every verdict.
+    const clean = agreement([item(4, 20), item(10, 40), item(18, 56), item(20, 80)], { min: 0, max: 24, passAt: 16 });
+    expect(clean.bestLine).toEqual({ line: 56, agreement: 1 });
+    // Nobody passes: the best line fails everyone.
+    expect(agreement([item(4, 20), item(10, 40)], { min: 0, max: 24, passAt: 16 }).bestLine).toEqual({ line: 100, agreement: 1 });
+    expect(formatAgreement(clean, { min: 0, max: 24, passAt: 16 })).toContain(
+      'best pass line            56/100 agrees on 100.0 % by score alone (set it with "Pass at 56%."',
+    );
+    expect(agreement([], { min: 0, max: 24, passAt: 16 }).bestLine).toBeNull();
+    // The sentence it prints is one the engine reads as the workflow's pass line.
+    expect(statedPassShare("Grade the essay.\n\nPass at 56%.", 12)).toBeCloseTo(0.56);
   });
 });
