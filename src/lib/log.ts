@@ -28,39 +28,35 @@ export function createLogger(level: LogLevel, opts: { pretty?: boolean; destinat
     const pretty: typeof import("pino-pretty") = require("pino-pretty");
     return pino(options, pretty({ sync: true, translateTime: "SYS:HH:MM:ss.l", ignore: "pid,hostname" }));
   }
-  return pino(options, batched(pino.destination({ dest: 1, sync: false, maxWrite: 1024 * 1024 })));
+  return pino(options, stdoutSink());
 }
 
-const BATCH_CHARS = 64 * 1024;
-
 /**
- * Lines are handed to pino's destination (sonic-boom, asynchronous writes) 64 kB at a time, and at least every
- * 250 ms: sonic-boom measures its pending buffer on every write and issues a write per call, which cost a busy
- * server a tenth of its time under Bun when done per line. Order is kept: every line goes through here.
+ * Lines go to stdout through Bun's native buffered writer (a FileSink), 64 kB at a time and at least every 250 ms.
+ * It costs a request line about 0.3 µs where pino's own destination (sonic-boom, with our batching in front) cost 0.6:
+ * under Bun, sonic-boom measures its pending buffer on every write and issues a write per call. Order is kept:
+ * pino's lines and the request lines all go through here. Pipes, files and /dev/null are all written without blocking
+ * the server on a slow reader; the writer does not keep the process alive.
  */
-function batched(destination: pino.DestinationStream & { flush(cb?: (err?: Error) => void): void; flushSync(): void }) {
-  let parts: string[] = [];
-  let size = 0;
-  const drain = () => {
-    if (size === 0) return;
-    destination.write(parts.join(""));
-    parts = [];
-    size = 0;
-  };
-  setInterval(drain, 250).unref();
+function stdoutSink() {
+  const sink = Bun.stdout.writer({ highWaterMark: 64 * 1024 });
+  sink.unref();
+  setInterval(() => sink.flush(), 250).unref();
+  // A process that exits (a CLI command, a second signal) writes what it has: synchronous to files and /dev/null, and
+  // to a pipe with room in it.
+  process.on("exit", () => sink.flush());
   return {
     write(line: string) {
-      parts.push(line);
-      size += line.length;
-      if (size >= BATCH_CHARS) drain();
+      sink.write(line);
     },
     flush(cb?: (err?: Error) => void) {
-      drain();
-      destination.flush(cb);
+      Promise.resolve(sink.flush()).then(
+        () => cb?.(),
+        (err: Error) => cb?.(err),
+      );
     },
     flushSync() {
-      drain();
-      destination.flushSync();
+      sink.flush();
     },
   };
 }

@@ -114,3 +114,41 @@ test("on a terminal the log is readable lines, not JSON", async () => {
   expect(line).toMatch(/^\[\d\d:\d\d:\d\d\.\d{3}\] .*INFO.*: .*Assay listening/);
   expect(line.trimStart().startsWith("{")).toBe(false);
 }, 30_000);
+
+test("a log reader that stops reading never stalls the server: the lines wait and all arrive", async () => {
+  const port = freePort();
+  const dir = tempDir("assay-log-stall-");
+  const outFile = `${dir}/out.log`;
+  // The log goes into a pipe whose reader sleeps first; 3,000 request lines (about 500 kB) fill it many times over.
+  const server = `"${process.execPath}" src/main.ts serve --port ${port} --data-dir "${dir}/data"`;
+  const child = Bun.spawn(["sh", "-c", `${server} | { sleep 10; cat > "${outFile}"; }`], {
+    cwd: `${import.meta.dir}/../..`,
+    env: { ...process.env, ASSAY_ADMIN_EMAIL: "stall@example.com", ASSAY_ADMIN_PASSWORD: PASSWORD },
+    stdout: "ignore",
+    stderr: "ignore",
+  });
+  const base = `http://127.0.0.1:${port}/v1`;
+  for (let i = 0; i < 400; i++) {
+    try {
+      if ((await fetch(`${base}/health`)).ok) break;
+    } catch {}
+    await Bun.sleep(25);
+  }
+  const statuses: number[] = [];
+  for (let batch = 0; batch < 150; batch++) {
+    const answers = await Promise.all(Array.from({ length: 20 }, () => fetch(`${base}/health`)));
+    for (const a of answers) {
+      statuses.push(a.status);
+      await a.arrayBuffer();
+    }
+  }
+  // Every request was answered while the reader still slept (it has not opened its file yet).
+  expect(statuses.filter((s) => s === 200).length).toBe(3000);
+  expect(await Bun.file(outFile).exists()).toBe(false);
+  // The server alone (anchored at its own command line; the shell's starts with "sh -c").
+  Bun.spawnSync(["pkill", "-TERM", "-f", `^${process.execPath} src/main.ts serve --port ${port} `]);
+  await child.exited;
+  const lines = (await Bun.file(outFile).text()).split("\n").filter(Boolean);
+  expect(lines.filter((l) => l.includes('"route":"/v1/health"')).length).toBeGreaterThanOrEqual(3000);
+  expect(lines.at(-1)).toContain('"msg":"stopped"');
+}, 60_000);
