@@ -8,11 +8,12 @@
 // /v1/products on pairs of fresh servers, one at ASSAY_LOG_LEVEL=info (the default) and one at warn (no request
 // lines), in alternating runs, as req/s and as server CPU per request. Medians of the repeats.
 // Needs wrk and taskset (Debian: apt-get install wrk util-linux).
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { freePort } from "../src/lib/ports";
+import { tempDir } from "../src/lib/temp-dir";
 
 const { values } = parseArgs({
   options: {
@@ -26,7 +27,7 @@ const SECONDS = Number(values.seconds);
 const REPEATS = Number(values.repeats);
 const CONNECTIONS = Number(values.connections);
 const root = path.resolve(import.meta.dir, "..");
-const tmp = mkdtempSync(path.join(os.tmpdir(), "assay-http-bench-"));
+const tmp = tempDir("assay-http-bench-");
 
 for (const tool of ["wrk", "taskset"]) {
   if (!Bun.which(tool)) {

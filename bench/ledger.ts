@@ -2,9 +2,6 @@
 // In-process through app.handle, so the figure is the request path's own cost. Target: ratio ≥ 0.9 (the balance is one
 // row per workspace and kind; summing the ledger made the ratio fall with every run).
 // Run by hand: `bun run bench/ledger.ts [--rows N] [--runs N]`.
-import { mkdtempSync } from "node:fs";
-import os from "node:os";
-import path from "node:path";
 import { parseArgs } from "node:util";
 import { count } from "drizzle-orm";
 import { createApp } from "../src/app";
@@ -12,6 +9,7 @@ import { ensureDataDir, loadConfig } from "../src/config";
 import { createContext } from "../src/create-context";
 import { tx } from "../src/db/client";
 import { creditLedger } from "../src/db/schema";
+import { tempDir } from "../src/lib/temp-dir";
 import { createUser } from "../src/modules/auth/service";
 import { createDocumentFromBytes } from "../src/modules/documents/service";
 import { checkBalances } from "../src/modules/usage/service";
@@ -20,7 +18,7 @@ const { values } = parseArgs({ options: { rows: { type: "string", default: "1500
 const LEDGER_ROWS = Number(values.rows);
 const RUNS = Number(values.runs);
 
-const dataDir = mkdtempSync(path.join(os.tmpdir(), "assay-bench-ledger-"));
+const dataDir = tempDir("assay-bench-ledger-");
 const ctx = await createContext(
   ensureDataDir(loadConfig({ ASSAY_DATA_DIR: dataDir, ASSAY_INITIAL_CREDITS: "1000000000", ASSAY_DEFAULT_RPM: "1000000000" })),
 );

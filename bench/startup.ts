@@ -4,17 +4,18 @@
 //   bun run bench/startup.ts [--runs N] [--no-build]
 // Prints the executable's size, time from exec to the first 200 from /v1/health on an existing data dir (median of
 // N starts), RSS 1 s after that, and RSS after 1,000 authenticated requests. Goals: < 100 ms, < 60 MB idle.
-import { mkdtempSync, statSync, writeFileSync } from "node:fs";
+import { statSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { freePort } from "../src/lib/ports";
+import { tempDir } from "../src/lib/temp-dir";
 
 const { values } = parseArgs({ options: { runs: { type: "string", default: "7" }, "no-build": { type: "boolean", default: false } } });
 const runs = Number(values.runs);
 const root = path.resolve(import.meta.dir, "..");
 const bin = path.join(root, "dist/assay");
-const tmp = mkdtempSync(path.join(os.tmpdir(), "assay-startup-"));
+const tmp = tempDir("assay-startup-");
 
 function sh(cmd: string[], cwd = root) {
   const r = Bun.spawnSync(cmd, { cwd, stdout: "pipe", stderr: "pipe" });

@@ -1,13 +1,13 @@
 // Test harness: a real app over a real SQLite file in a temp dir, requests through app.handle(), scenario tables.
 import { expect, test } from "bun:test";
-import { mkdtempSync, readFileSync } from "node:fs";
-import os from "node:os";
+import { readFileSync } from "node:fs";
 import path from "node:path";
 import { type App, createApp } from "../src/app";
 import { type Config, ensureDataDir, loadConfig } from "../src/config";
 import type { Context } from "../src/context";
 import { createContext } from "../src/create-context";
 import type { Clock } from "../src/lib/clock";
+import { tempDir } from "../src/lib/temp-dir";
 import { createUser } from "../src/modules/auth/service";
 import { testDatabaseUrl } from "./postgres";
 
@@ -45,9 +45,7 @@ export interface Reply {
   text: string;
 }
 
-export function tempDir(prefix = "assay-test-"): string {
-  return mkdtempSync(path.join(os.tmpdir(), prefix));
-}
+export { tempDir };
 
 /**
  * A fresh data dir, and with ASSAY_TEST_DATABASE_URL (the PostgreSQL pass of the suite) a fresh database on that

@@ -1,7 +1,5 @@
 // evaluate(): policies and their budgets, test mode, the OpenAI-compatible path against a fake server, output validation and files.
 import { afterEach, describe, expect, test } from "bun:test";
-import { mkdtempSync } from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import type { Config } from "../../src/config";
 import { closeDb, openDb, tx } from "../../src/db/client";
@@ -12,6 +10,7 @@ import type { Evaluation, ModelPolicy, OutputFormat } from "../../src/engine/typ
 import { extract } from "../../src/extract";
 import { shapeOutput } from "../../src/render";
 import { indexDocument } from "../../src/retrieval";
+import { tempDir } from "../helpers";
 import { testDatabaseUrl } from "../postgres";
 import { collapse, corpusDoc, RUBRIC_MD, STRONG_ESSAY, textDoc } from "./fixtures";
 
@@ -215,7 +214,7 @@ describe("OpenAI-compatible model", () => {
   });
 
   test("file_search over the full-text index sends the reference passages relevant to the input, not the whole reference", async () => {
-    const dir = mkdtempSync(path.join(os.tmpdir(), "assay-engine-"));
+    const dir = tempDir("assay-engine-");
     // The PostgreSQL pass of the suite gives a fresh database; otherwise a SQLite file of our own.
     const db = await openDb((await testDatabaseUrl()) ?? path.join(dir, "assay.db"));
     await tx(db, async (t) => {
