@@ -136,15 +136,23 @@ const dataDir = path.join(tmp, "data");
 const port = freePort();
 const assay = await startAssay(port, dataDir, "info");
 const base = `http://127.0.0.1:${port}`;
-const call = async (method: string, url: string, token: string | null, body?: unknown) => {
-  const res = await fetch(`${base}${url}`, {
+/** A JSON call to the server at `origin`; `call` is the main server's. */
+const callAt = (origin: string) => async (method: string, url: string, token: string | null, body?: unknown) => {
+  const res = await fetch(`${origin}${url}`, {
     method,
     headers: { "content-type": "application/json", ...(token ? { authorization: `Bearer ${token}` } : {}) },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   return { status: res.status, bytes: new Uint8Array(await res.arrayBuffer()) };
 };
+const call = callAt(base);
 const json = (r: { bytes: Uint8Array }) => JSON.parse(new TextDecoder().decode(r.bytes));
+/** A fresh key on the server at `origin`, whose admin startAssay created. */
+const keyAt = async (origin: string) => {
+  const at = callAt(origin);
+  const login = json(await at("POST", "/v1/auth/login", null, { email: "bench@example.com", password: "bench-password" })).token;
+  return json(await at("POST", "/v1/keys", login, { name: "bench" })).token as string;
+};
 const session = json(await call("POST", "/v1/auth/login", null, { email: "bench@example.com", password: "bench-password" })).token;
 const key = json(await call("POST", "/v1/keys", session, { name: "bench" })).token;
 let workflowId = "";
@@ -240,18 +248,13 @@ async function measureLogCost(): Promise<{ info: Level; warn: Level }> {
         const serverPort = freePort();
         const proc = await startAssay(serverPort, path.join(tmp, `log-${level}-${pair}`), level);
         started.push(proc);
-        const serverBase = `http://127.0.0.1:${serverPort}`;
-        const post = async (url: string, token: string | null, body: unknown) =>
-          (await (
-            await fetch(`${serverBase}${url}`, {
-              method: "POST",
-              headers: { "content-type": "application/json", ...(token ? { authorization: `Bearer ${token}` } : {}) },
-              body: JSON.stringify(body),
-            })
-          ).json()) as { token: string };
-        const login = (await post("/v1/auth/login", null, { email: "bench@example.com", password: "bench-password" })).token;
-        const token = (await post("/v1/keys", login, { name: "bench" })).token;
-        servers.push({ level, url: `${serverBase}/v1/products`, pid: proc.pid, lua: script(endpoints[0], token, `log${level}${pair}`) });
+        const token = await keyAt(`http://127.0.0.1:${serverPort}`);
+        servers.push({
+          level,
+          url: `http://127.0.0.1:${serverPort}/v1/products`,
+          pid: proc.pid,
+          lua: script(endpoints[0], token, `log${level}${pair}`),
+        });
       }
       for (const s of servers) wrk(s.url, s.lua, 2);
       for (let r = 0; r < 4; r++) {
