@@ -309,10 +309,16 @@ const flood =
     if (!closed()) socket.destroy();
   };
 
+/** Resolves when the socket drains or closes; the other listener goes too (left, they piled up: one per 64 KB). */
 const writable = (socket: net.Socket) =>
   new Promise<void>((resolve) => {
-    socket.once("drain", resolve);
-    socket.once("close", resolve);
+    const done = () => {
+      socket.off("drain", done);
+      socket.off("close", done);
+      resolve();
+    };
+    socket.once("drain", done);
+    socket.once("close", done);
   });
 
 const statusOf = (text: string) => Number(/^HTTP\/1\.1 (\d{3})/.exec(text)?.[1]);
