@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import net from "node:net";
 import path from "node:path";
 import { loadConfig } from "../../src/config";
+import { drained } from "../../src/lib/drained";
 import { type Running, startServer } from "../../src/server";
 import { tempDir } from "../helpers";
 
@@ -122,7 +123,7 @@ async function raw(c: Case, url: string, file: string, chunked: boolean): Promis
     });
     const closed = new Promise<void>((resolve) => socket.on("close", () => resolve()));
     const write = async (data: string | Uint8Array) => {
-      if (!socket.write(data)) await writable(socket);
+      if (!socket.write(data)) await drained(socket);
     };
     const head = {
       Host: "localhost",
@@ -304,22 +305,10 @@ const flood =
     const framed = Buffer.concat([Buffer.from(`${block.length.toString(16)}\r\n`), block, Buffer.from("\r\n")]);
     while (!closed() && sent.bytes < limit) {
       sent.bytes += block.length;
-      if (!socket.write(framed)) await writable(socket);
+      if (!socket.write(framed)) await drained(socket);
     }
     if (!closed()) socket.destroy();
   };
-
-/** Resolves when the socket drains or closes; the other listener goes too (left, they piled up: one per 64 KB). */
-const writable = (socket: net.Socket) =>
-  new Promise<void>((resolve) => {
-    const done = () => {
-      socket.off("drain", done);
-      socket.off("close", done);
-      resolve();
-    };
-    socket.once("drain", done);
-    socket.once("close", done);
-  });
 
 const statusOf = (text: string) => Number(/^HTTP\/1\.1 (\d{3})/.exec(text)?.[1]);
 const closesConnection = (text: string) => /\r\nconnection: close\r\n/i.test(text.slice(0, text.indexOf("\r\n\r\n") + 2));

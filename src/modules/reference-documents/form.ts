@@ -1,11 +1,12 @@
 // Reads POST /reference-documents bodies: JSON (presigned form), or multipart (name + file) streamed straight to the
 // object store with the 50 MB cap enforced while streaming (the file is never held whole in memory).
 
-import { Readable, type Writable } from "node:stream";
+import { Readable } from "node:stream";
 import busboy from "busboy";
 import type { Context } from "../../context";
 import { bodyChunks, checkSchema, readJsonBody } from "../../http/body";
 import { ApiError } from "../../http/errors";
+import { drained } from "../../lib/drained";
 import { MAX_OBJECT_BYTES } from "../../storage";
 import { type DocumentRow, discardDocuments, storeUploadedDocument } from "../documents/service";
 import { CreateReferenceJson } from "./model";
@@ -99,17 +100,4 @@ async function readMultipart(ctx: Context, workspaceId: string, request: Request
     if (document) await discardDocuments(ctx, workspaceId, [document.id]);
     throw err;
   }
-}
-
-/** Resolves when the parser takes writes again, or is gone. */
-function drained(parser: Writable): Promise<void> {
-  return new Promise((resolve) => {
-    const done = () => {
-      parser.off("drain", done);
-      parser.off("close", done);
-      resolve();
-    };
-    parser.on("drain", done);
-    parser.on("close", done);
-  });
 }
