@@ -356,7 +356,7 @@ export function writingSignals(texts: string[], passages: Passage[], target: num
     else if (PRESENT_FORMS.has(t.word)) present++;
   }
   const pastShare = past + present > 0 ? past / (past + present) : 0;
-  const moments = text.match(RE.time)?.length ?? 0;
+  const moments = facetMarkers("narrative", text);
   const narrative = 0.6 * clamp01((pastShare - 0.3) / 0.4) + 0.4 * sat(moments / per100, 2);
 
   return {
