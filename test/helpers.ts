@@ -170,6 +170,18 @@ export function chatCompletion(content: unknown = FAKE_EVALUATION): Response {
 /** A TCP port the OS reports free right now (so child servers never collide with each other or a test database). */
 export { freePort } from "../src/lib/ports";
 
+/** Whether `/v1/health` on `port` answers 200 within 10 s; false at once if `child` (the process serving it) exits. */
+export async function untilHealthy(port: number, child?: { exitCode: number | null }): Promise<boolean> {
+  for (let i = 0; i < 400; i++) {
+    try {
+      if ((await fetch(`http://127.0.0.1:${port}/v1/health`)).ok) return true;
+    } catch {}
+    if (child && child.exitCode !== null) return false;
+    await Bun.sleep(25);
+  }
+  return false;
+}
+
 /** The real server as a child process (`src/main.ts serve` with `env`), resolved once `/v1/health` answers on `port`. */
 export async function spawnServer(port: number, env: Record<string, string>, stdout: "ignore" | "pipe" = "ignore") {
   // stderr goes to a file (a pipe nobody reads could fill and stall the server), shown if the server never answers.
@@ -180,13 +192,7 @@ export async function spawnServer(port: number, env: Record<string, string>, std
     stdout,
     stderr: Bun.file(stderrFile),
   });
-  for (let i = 0; i < 400; i++) {
-    try {
-      if ((await fetch(`http://127.0.0.1:${port}/v1/health`)).ok) return child;
-    } catch {}
-    if (child.exitCode !== null) break;
-    await Bun.sleep(25);
-  }
+  if (await untilHealthy(port, child)) return child;
   child.kill("SIGKILL");
   await child.exited;
   const said = await Bun.file(stderrFile)

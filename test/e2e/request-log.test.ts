@@ -2,7 +2,7 @@
 // request with its id, route pattern, status, duration and caller; the startup line shows the configuration with its
 // secrets masked; no token, password or secret appears anywhere; ASSAY_LOG_LEVEL=warn drops the request lines.
 import { expect, test } from "bun:test";
-import { freePort, spawnServer, tempDir } from "../helpers";
+import { freePort, spawnServer, tempDir, untilHealthy } from "../helpers";
 
 const PASSWORD = "log-test-password";
 const JSON_TYPE = { "content-type": "application/json" };
@@ -127,13 +127,8 @@ test("a log reader that stops reading never stalls the server: the lines wait an
     stdout: "ignore",
     stderr: "ignore",
   });
+  expect(await untilHealthy(port, child)).toBe(true);
   const base = `http://127.0.0.1:${port}/v1`;
-  for (let i = 0; i < 400; i++) {
-    try {
-      if ((await fetch(`${base}/health`)).ok) break;
-    } catch {}
-    await Bun.sleep(25);
-  }
   const statuses: number[] = [];
   for (let batch = 0; batch < 150; batch++) {
     const answers = await Promise.all(Array.from({ length: 20 }, () => fetch(`${base}/health`)));
