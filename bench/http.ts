@@ -125,11 +125,11 @@ function wrk(url: string, lua: string, seconds = SECONDS): Figures {
   return { rps: total > 0 ? (rps * Math.max(0, total - bad)) / total : 0, p50: ms("50%"), p99: ms("99%"), bad };
 }
 
-const median = (xs: Figures[]): Figures => {
-  const sorted = [...xs].sort((a, b) => a.rps - b.rps);
-  const mid = sorted[Math.floor(sorted.length / 2)];
-  return { ...mid, bad: xs.reduce((s, x) => s + x.bad, 0) };
-};
+/** The middle item by `by` (the upper one of an even count). */
+const middle = <T>(xs: T[], by: (x: T) => number): T => [...xs].sort((a, b) => by(a) - by(b))[Math.floor(xs.length / 2)];
+const med = (xs: number[]) => middle(xs, (x) => x);
+/** The run with the median req/s, with the bad answers of all runs. */
+const median = (xs: Figures[]): Figures => ({ ...middle(xs, (x) => x.rps), bad: xs.reduce((s, x) => s + x.bad, 0) });
 
 // One Assay with data: a key, 25 workflows, a finished run, a document to run on.
 const dataDir = path.join(tmp, "data");
@@ -224,7 +224,6 @@ await healthy(`http://127.0.0.1:${rawPort}/v1/products`);
 await healthy(`http://127.0.0.1:${floorPort}/v1/products`);
 
 type Level = { rps: number[]; cpu: number[] };
-const med = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 /** User plus system CPU time of a process so far, in µs (from /proc: clock ticks of 10 ms). */
 const cpuMicros = (pid: number) => {
   const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
