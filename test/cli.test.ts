@@ -138,6 +138,20 @@ describe("assay CLI", () => {
     expect(bad.err.trim().split("\n")).toHaveLength(1);
   });
 
+  test("extract prints all of a large document through a pipe, not the first 64 kB", async () => {
+    // 5,000 rows, about 300 kB of text: more than a pipe holds, so an exit before the reader took it loses the rest.
+    const file = path.join(tempDir("assay-cli-big-"), "big.csv");
+    const rows = Array.from({ length: 5000 }, (_, i) => `row ${i + 1},Ünïcode cell ${"x".repeat(40)},${i * 7}`);
+    await Bun.write(file, `n,text,value\n${rows.join("\n")}\n`);
+    const r = cli(["extract", file]);
+    expect(r.code).toBe(0);
+    const lines = r.out.split("\n").filter((l) => l.length > 0);
+    expect(lines).toHaveLength(5001);
+    expect(lines.at(-1)).toBe(`row 5000 | Ünïcode cell ${"x".repeat(40)} | 34993`);
+    const json = JSON.parse(cli(["extract", file, "--json"]).out);
+    expect(json.sections.at(-1).text.split("\n").at(-1)).toStartWith("row 5000 |");
+  });
+
   test("health asks a running server and exits 0 only when it is ok", async () => {
     const { startServer } = await import("../src/server");
     const { loadConfig } = await import("../src/config");
