@@ -127,6 +127,21 @@ function ooxmlKind(bytes: Uint8Array): Format | null {
   return null;
 }
 
+const OPEN_DOCUMENT: Record<string, { name: string; ext: string; saveAs: string }> = {
+  text: { name: "text", ext: "odt", saveAs: "DOCX (or PDF)" },
+  spreadsheet: { name: "spreadsheet", ext: "ods", saveAs: "XLSX (or CSV)" },
+  presentation: { name: "presentation", ext: "odp", saveAs: "PPTX (or PDF)" },
+};
+
+/** An OpenDocument package (LibreOffice's own formats) names its type in a first, uncompressed "mimetype" entry. */
+function openDocumentKind(bytes: Uint8Array) {
+  if (bytes.length < 30 || !startsWith(bytes, "mimetype", 30)) return null;
+  const start = 30 + (bytes[26] | (bytes[27] << 8)) + (bytes[28] | (bytes[29] << 8));
+  const type = new TextDecoder().decode(bytes.subarray(start, start + 60));
+  const kind = /^application\/vnd\.oasis\.opendocument\.(text|spreadsheet|presentation)/.exec(type)?.[1];
+  return kind ? OPEN_DOCUMENT[kind] : null;
+}
+
 /** Text files have no NUL bytes (UTF-16 ones start with a BOM, which we decode). */
 export function looksBinary(bytes: Uint8Array): boolean {
   if (startsWith(bytes, [0xff, 0xfe]) || startsWith(bytes, [0xfe, 0xff])) return false;
@@ -178,6 +193,8 @@ export function detect(bytes: Uint8Array, hints: Hints = {}): Detection {
     if (kind) return result(kind);
     // A damaged package still goes to its extractor, which names the problem (422, not 415).
     if (declared && OOXML_FORMATS.has(declared)) return result(declared);
+    const odf = openDocumentKind(bytes);
+    if (odf) throw unsupported(`OpenDocument ${odf.name} files (.${odf.ext}) are not supported: save it as ${odf.saveAs} and upload that`);
     throw unsupported("ZIP archives other than DOCX, XLSX and PPTX are not supported");
   }
 

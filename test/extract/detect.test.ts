@@ -51,6 +51,21 @@ describe("detectFormat", () => {
     expect(err.message).toContain("legacy binary Office");
   });
 
+  test("OpenDocument files (what LibreOffice saves) are unsupported with a message that says what to save instead", async () => {
+    const fixtures = new URL("../fixtures/opendocument/", import.meta.url);
+    for (const [file, says] of [
+      ["letter.odt", "OpenDocument text files (.odt) are not supported: save it as DOCX"],
+      ["budget.ods", "OpenDocument spreadsheet files (.ods) are not supported: save it as XLSX"],
+    ]) {
+      const bytes = await Bun.file(new URL(file, fixtures)).bytes();
+      for (const hints of [{ filename: file }, {}, { filename: "upload.bin" }]) {
+        const err = detectError(bytes, hints);
+        expect(err.code).toBe("unsupported_media_type");
+        expect(err.message).toStartWith(says);
+      }
+    }
+  });
+
   test("an encrypted Office package is unprocessable even without a hint", async () => {
     const err = detectError(await corpusBytes("bad/tika-testWORD-protected-passtika.docx"), {});
     expect(err.code).toBe("unprocessable_document");

@@ -230,7 +230,7 @@ export async function checkStoredUpload(ctx: Context, row: DocumentRow): Promise
   } else if (stat.contentType !== undefined && row.declaredMimeType !== null) {
     const given = stat.contentType.split(";")[0].trim().toLowerCase();
     if (given !== row.declaredMimeType) {
-      refusal = new ApiError(415, "unsupported_media_type", `Content-Type must be ${row.declaredMimeType} as declared, not ${given}`);
+      refusal = new ApiError(415, "unsupported_media_type", `Content-Type must be ${row.declaredMimeType} (the upload_content_type of this upload), not ${given}`);
     }
   }
   if (refusal) {

@@ -68,7 +68,9 @@ export async function receiveUpload(ctx: Context, req: UploadRequest): Promise<{
     throw new ApiError(
       415,
       "unsupported_media_type",
-      givenType ? `Content-Type must be ${declaredType} as declared, not ${givenType}` : `Send the header Content-Type: ${declaredType} as declared`,
+      givenType
+        ? `Content-Type must be ${declaredType} (the upload_content_type of this upload), not ${givenType}`
+        : `Send the header Content-Type: ${declaredType} (the upload_content_type of this upload)`,
     );
   }
   // Once its document is completed, the stored original is what the extracted text came from: it cannot change.
