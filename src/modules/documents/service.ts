@@ -7,6 +7,7 @@ import { ExtractError, type ExtractedDocument, extractInWorker } from "../../ext
 import { ApiError } from "../../http/errors";
 import { newId } from "../../lib/ids";
 import { bytesStream, MAX_OBJECT_BYTES, objectStore, S3ObjectStore, type SignedUrl, signedUploadUrl } from "../../storage";
+import { contentTypeRefusal } from "../objects/service";
 import { type DocumentRow, toDocumentJson, toDocumentText } from "./model";
 
 export { type DocumentRow, toDocumentJson };
@@ -228,10 +229,7 @@ export async function checkStoredUpload(ctx: Context, row: DocumentRow): Promise
       `The uploaded file has ${stat.size} bytes, not the ${declared} declared (size_bytes): upload it again`,
     );
   } else if (stat.contentType !== undefined && row.declaredMimeType !== null) {
-    const given = stat.contentType.split(";")[0].trim().toLowerCase();
-    if (given !== row.declaredMimeType) {
-      refusal = new ApiError(415, "unsupported_media_type", `Content-Type must be ${row.declaredMimeType} (the upload_content_type of this upload), not ${given}`);
-    }
+    refusal = contentTypeRefusal(row.declaredMimeType, stat.contentType);
   }
   if (refusal) {
     await store.delete(row.objectKey);

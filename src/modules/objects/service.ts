@@ -20,6 +20,20 @@ function mediaType(header: string | null | undefined): string {
   return (header ?? "").split(";")[0].trim().toLowerCase();
 }
 
+/** A 415 when an upload's Content-Type is not the one its URL was signed for (media types compared, parameters not). */
+export function contentTypeRefusal(expected: string | null, header: string | null | undefined): ApiError | null {
+  const declaredType = mediaType(expected);
+  const givenType = mediaType(header);
+  if (declaredType && givenType === declaredType) return null;
+  return new ApiError(
+    415,
+    "unsupported_media_type",
+    givenType
+      ? `Content-Type must be ${declaredType} (the upload_content_type of this upload), not ${givenType}`
+      : `Send the header Content-Type: ${declaredType} (the upload_content_type of this upload)`,
+  );
+}
+
 /** The object key from the wildcard path segment. */
 export function keyFromPath(raw: string | undefined): string {
   try {
@@ -62,17 +76,8 @@ export interface UploadRequest {
 /** PUT: checks signature, expiry, Content-Type and size (not content: that is judged at `complete`), then streams to disk. */
 export async function receiveUpload(ctx: Context, req: UploadRequest): Promise<{ key: string; size_bytes: number }> {
   const signed = verify(ctx, "PUT", req.key, req.query);
-  const declaredType = mediaType(signed.contentType);
-  const givenType = mediaType(req.contentType);
-  if (!declaredType || givenType !== declaredType) {
-    throw new ApiError(
-      415,
-      "unsupported_media_type",
-      givenType
-        ? `Content-Type must be ${declaredType} (the upload_content_type of this upload), not ${givenType}`
-        : `Send the header Content-Type: ${declaredType} (the upload_content_type of this upload)`,
-    );
-  }
+  const refusal = contentTypeRefusal(signed.contentType, req.contentType);
+  if (refusal) throw refusal;
   // Once its document is completed, the stored original is what the extracted text came from: it cannot change.
   // Checked before reading the body, and again right before the upload replaces what is stored.
   const completed = async () => {
