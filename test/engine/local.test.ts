@@ -111,6 +111,30 @@ describe("criteria", () => {
     expect(criteria[0].description).toContain("Insightful");
   });
 
+  test("a task under a Prompt heading is the task, not a criterion, beside a holistic scale as a list", async () => {
+    const text = [
+      "# Persuasive letter: should our town build a skate park?",
+      "",
+      "## Prompt",
+      "",
+      "Write a letter to your local newspaper arguing for or against a skate park. Do one of the following:",
+      "- argue for it, with reasons and examples;",
+      "- argue against it, with reasons and examples.",
+      "",
+      "## Scoring (holistic, 1 to 6)",
+      "",
+      "- Score 6: A clear position, convincing reasons and examples, objections answered; fluent, varied language.",
+      "- Score 5: A clear position, solid reasons and relevant examples; well organised.",
+      "- Score 4: A position supported by some reasons and examples; adequate language.",
+      "- Score 3: Thin or general support; uneven organisation.",
+      "- Score 2: Position unclear or barely supported.",
+      "- Score 1: No clear position, little or no support.",
+    ].join("\n");
+    const { criteria } = await criteriaOf("letter-rubric.md", text);
+    expect(criteria.map((c) => [c.title, c.maxScore])).toEqual([["Overall quality", 6]]);
+    expect(criteria[0].description).toContain("convincing reasons");
+  });
+
   test("without a rubric, the prompt's checks are the criteria (instructions about quoting left out); without either, a generic set", () => {
     const prompt =
       "Evaluate the essay.\n\nCheck:\n- Thesis: is there a clear, arguable claim?\n- Evidence: is each point backed by specific evidence?\n\n" +

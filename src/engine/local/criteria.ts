@@ -207,6 +207,10 @@ interface CandidateSet {
 const META_HEADING =
   /^(?:overview|introduction to (?:the )?rubric|instructions?|directions|notes?|total(?: score| points)?|scoring(?: guide)?|grading(?: scale| guide)?|rubric|marking (?:scheme|guide|rubric)|criteria|assessment criteria|(?:table of )?contents|summary|purpose|background|references|appendix|submission(?: guidelines| instructions)?|format(?:ting)?(?: requirements)?|deadline|due date|levels?|performance levels|scale|key|legend|flag.*|output|what to check.*|check)$/i;
 const TOTAL_ROW = /^(?:total|sum|overall(?: score| total)?|grand total|final (?:score|grade))\b/i;
+/** A heading (or "Task:" line) that states the assignment: the work's task, never a criterion of it. */
+export const TASK_HEADING = /^\s*(?:#{1,6}\s*)?(?:the\s+)?(?:writing\s+|essay\s+)?(?:prompt|task|assignment|question|topic)\s*:?\s*$/i;
+/** Headings that organise a rubric or state its task: neither they nor the lists under them are criteria. */
+const organising = (title: string) => META_HEADING.test(title.trim()) || TASK_HEADING.test(title);
 const LEVEL_TITLE =
   /^(?:(?:level|score|band|grade|tier|rating|score point)\s*\d+(?:\.\d+)?\b|\d+(?:\.\d+)?(?:\s*(?:points?|pts|marks?))?(?:\s*[-–:—].*)?$|(?:excellent|exemplary|outstanding|distinguished|proficient|accomplished|advanced|good|very good|satisfactory|competent|fair|developing|emerging|approaching|adequate|basic|below basic|limited|poor|weak|beginning|novice|inadequate|unsatisfactory|needs improvement|meets(?: expectations| standard)?|exceeds(?: expectations| standard)?|does not meet(?: expectations| standard)?|partially meets(?: expectations)?|not (?:yet )?(?:evident|met|demonstrated)|strong|high|medium|low|missing|absent|none)\b|[A-F][+-]?(?:\s*[-–:—(].*)?$)/i;
 
@@ -363,7 +367,7 @@ function headingSet(lines: Line[]): CandidateSet | null {
     const items = blocks
       .filter((b) => b.level === level)
       .map((b) => headingCandidate(b.title, b.body.join("\n")))
-      .filter((c) => c.title && !META_HEADING.test(c.title) && !TOTAL_ROW.test(c.title));
+      .filter((c) => c.title && !organising(c.title) && !TOTAL_ROW.test(c.title));
     if (items.length < 2) continue;
     const points = items.filter((c) => c.points !== null).length;
     // More headings with points wins; then the shallower level (criteria above their sub-parts).
@@ -423,7 +427,7 @@ function listSet(lines: Line[], skipInstructions: boolean): CandidateSet | null 
       blanks++;
       continue;
     }
-    const skip = META_HEADING.test(heading.trim()) && !/^(?:criteria|assessment criteria|rubric|check|what to check.*)$/i.test(heading.trim());
+    const skip = organising(heading) && !/^(?:criteria|assessment criteria|rubric|check|what to check.*)$/i.test(heading.trim());
     if (line.kind === "item") {
       if (blockIndent === null || line.indent <= blockIndent) {
         blockIndent = line.indent;

@@ -2,7 +2,7 @@
 import { type Chunk, chunkDocument, rankChunksMany } from "../../retrieval";
 import { type Passage, passagesOf } from "../passages";
 import type { Criterion, EngineDocument, Evaluation, Evidence } from "../types";
-import type { RubricCriterion } from "./criteria";
+import { type RubricCriterion, TASK_HEADING } from "./criteria";
 import { FACET_STEMS, type Facet, facetMarkers, targetWords, WRITING_STEMS, type WritingSignals, writingSignals } from "./signals";
 import { contentTerms, isGenericStem, keyTermsOf, termCounts, titleTermsOf, tokenize, topicTermsOf } from "./terms";
 import { DEFAULT_PASS_PERCENT, type PassLevel, passLevel } from "./verdict";
@@ -214,8 +214,6 @@ function topicRelevance(input: LocalInput, docCounts: Map<string, number>): Rele
   // Work that shares almost no words with its task is off-topic: every criterion is held down.
   return { coverage, gate: 0.4 + 0.6 * Math.min(1, coverage / 0.25), missing };
 }
-
-const TASK_HEADING = /^\s*(?:#{1,6}\s*)?(?:the\s+)?(?:writing\s+|essay\s+)?(?:prompt|task|assignment|question|topic)\s*:?\s*$/i;
 
 /** The text under a reference's task heading ("## Prompt", "Task:"), up to the next heading; empty when it has none. */
 function taskSection(text: string): string {
