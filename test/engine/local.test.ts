@@ -131,8 +131,32 @@ describe("criteria", () => {
       "- Score 1: No clear position, little or no support.",
     ].join("\n");
     const { criteria } = await criteriaOf("letter-rubric.md", text);
-    expect(criteria.map((c) => [c.title, c.maxScore])).toEqual([["Overall quality", 6]]);
+    // One criterion out of 6, named after the rubric; the prompt's two options are not criteria.
+    expect(criteria.map((c) => [c.title, c.maxScore])).toEqual([["Persuasive letter: should our town build a skate park?", 6]]);
     expect(criteria[0].description).toContain("convincing reasons");
+  });
+
+  test("a holistic scale written as plain lines under a Rubric heading is one criterion, not the generic three", async () => {
+    const text = [
+      "# Reading response",
+      "",
+      "## Prompt",
+      "",
+      "Explain how the setting affects the cyclist in the story, with examples from the story.",
+      "",
+      "## Rubric",
+      "",
+      "Score 3: Shows an understanding of the complexities of the text, supported with relevant examples.",
+      "Score 2: Shows a partial understanding, with some examples.",
+      "Score 1: Shows a minimal understanding, with few or no examples.",
+      "Score 0: Totally incorrect or irrelevant.",
+    ].join("\n");
+    const found = findCriteria([{ sections: [{ location: {}, text }] }], null);
+    expect(found.source).toBe("references");
+    expect(found.criteria.map((c) => [c.title, c.maxScore, c.levels?.map((l) => l.value)])).toEqual([["Reading response", 3, [0, 1, 2, 3]]]);
+    // The same scale under a "Rubric" heading of a document without a title of its own.
+    const untitled = findCriteria([{ sections: [{ location: {}, text: text.split("\n").slice(2).join("\n") }] }], null);
+    expect(untitled.criteria.map((c) => [c.title, c.maxScore])).toEqual([["Overall quality", 3]]);
   });
 
   test("without a rubric, the prompt's checks are the criteria (instructions about quoting left out); without either, a generic set", () => {

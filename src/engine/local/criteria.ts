@@ -367,8 +367,10 @@ function headingSet(lines: Line[]): CandidateSet | null {
     const items = blocks
       .filter((b) => b.level === level)
       .map((b) => headingCandidate(b.title, b.body.join("\n")))
-      .filter((c) => c.title && !organising(c.title) && !TOTAL_ROW.test(c.title));
-    if (items.length < 2) continue;
+      // "Rubric" or "Scoring" above one level scale ("Score 3: …" … "Score 0: …") is a holistic rubric's one criterion.
+      .filter((c) => c.title && !TOTAL_ROW.test(c.title) && (!organising(c.title) || (c.levels && META_HEADING.test(c.title))))
+      .map((c) => (organising(c.title) ? { ...c, title: HOLISTIC_TITLE } : c));
+    if (items.length < 2 && !items[0]?.levels) continue;
     const points = items.filter((c) => c.points !== null).length;
     // More headings with points wins; then the shallower level (criteria above their sub-parts).
     if (!best || points > best.points) best = { items, points, level };
@@ -494,6 +496,9 @@ function better(a: CandidateSet, b: CandidateSet): boolean {
   return false;
 }
 
+/** The name of a holistic rubric's one criterion when the rubric gives it none. */
+const HOLISTIC_TITLE = "Overall quality";
+
 /** Levels of one holistic scale ("6 – ...", "Excellent: ...") become one criterion scored out of the top level. */
 function collapseScale(set: CandidateSet): Candidate[] {
   const levelish = set.items.filter((c) => isLevelTitle(c.title)).length;
@@ -514,7 +519,7 @@ function collapseScale(set: CandidateSet): Candidate[] {
       : undefined;
   return [
     {
-      title: set.scaleTitle && !META_HEADING.test(set.scaleTitle) ? tidyTitle(set.scaleTitle) : "Overall quality",
+      title: set.scaleTitle && !META_HEADING.test(set.scaleTitle) ? tidyTitle(set.scaleTitle) : HOLISTIC_TITLE,
       description: [top.c.title, top.c.description].filter(Boolean).join(": "),
       points: max > 0 ? max : null,
       levels,
