@@ -159,6 +159,35 @@ describe("criteria", () => {
     expect(untitled.criteria.map((c) => [c.title, c.maxScore])).toEqual([["Overall quality", 3]]);
   });
 
+  test("plain-text rubrics (as a PDF or TXT gives them) keep their scales: holistic 'Score N:' lines, levels under a pointed line, '4 Excellent' columns", async () => {
+    const holistic = await criteriaOf(
+      "guide.txt",
+      "Reading response\n\nRubric\nScore 3: Shows an understanding of the complexities of the text, with relevant examples.\n" +
+        "Score 2: Shows a partial understanding, with some examples.\nScore 1: Shows a minimal understanding.\nScore 0: Irrelevant or incorrect.\n",
+    );
+    expect(holistic.criteria.map((c) => [c.title, c.maxScore, c.levels?.map((l) => l.value)])).toEqual([["Overall quality", 3, [0, 1, 2, 3]]]);
+
+    const traits = await criteriaOf(
+      "rubric.txt",
+      "Essay rubric\n\nIdeas (0-3)\n3: Clearly focused, thoroughly developed.\n2: Somewhat focused.\n1: Minimally focused.\n0: Not focused.\n\n" +
+        "Organization (0-3)\n3: Clear and logical.\n2: Logical.\n1: Weak.\n0: None evident.\n",
+    );
+    expect(traits.criteria.map((c) => [c.title, c.maxScore, c.levels?.map((l) => l.value)])).toEqual([
+      ["Ideas", 3, [0, 1, 2, 3]],
+      ["Organization", 3, [0, 1, 2, 3]],
+    ]);
+    expect(traits.criteria[0].description).toContain("Clearly focused");
+
+    const table = await criteriaOf(
+      "rubric.md",
+      "| Criterion | 4 Excellent | 3 Good | 2 Fair | 1 Poor |\n|---|---|---|---|---|\n| Thesis | Sharp claim | Clear claim | Vague claim | No claim |\n| Evidence | Rich | Adequate | Thin | None |\n",
+    );
+    expect(table.criteria.map((c) => [c.title, c.maxScore, c.description])).toEqual([
+      ["Thesis", 4, "Sharp claim"],
+      ["Evidence", 4, "Rich"],
+    ]);
+  });
+
   test("without a rubric, the prompt's checks are the criteria (instructions about quoting left out); without either, a generic set", () => {
     const prompt =
       "Evaluate the essay.\n\nCheck:\n- Thesis: is there a clear, arguable claim?\n- Evidence: is each point backed by specific evidence?\n\n" +

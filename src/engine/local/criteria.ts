@@ -95,6 +95,11 @@ function toLines(sections: Section[]): Line[] {
         out.push({ kind: "heading", level: 7, text: bold[1] });
         continue;
       }
+      // "Score 3: …" on a line of its own (a PDF or plain-text rubric) is one level of a list, as "- Score 3: …" is.
+      if (NAMED_LEVEL_LINE.test(line.trim())) {
+        out.push({ kind: "item", indent: 0, text: line.trim() });
+        continue;
+      }
       out.push({ kind: "text", text: line.trim() });
     }
     out.push({ kind: "blank" });
@@ -160,6 +165,7 @@ interface Candidate {
 }
 
 // "- 3: Tells a story…", "Level 2 – …", "Score 1. …", "4 points: …" on a line of a criterion's body.
+const NAMED_LEVEL_LINE = /^(?:level|score|band|score point)\s*\d{1,2}(?:\.\d)?\s*(?:points?|pts|marks?)?\s*[:\-–—.)=]\s*.{3,}$/i;
 const LEVEL_LINE = /^(?:[-*•+]\s*)?(?:(?:level|score|band|score point)\s*)?(\d{1,2}(?:\.\d)?)\s*(?:points?|pts|marks?)?\s*[:\-–—.)=]\s*(.{3,})$/i;
 
 /**
@@ -211,8 +217,14 @@ const TOTAL_ROW = /^(?:total|sum|overall(?: score| total)?|grand total|final (?:
 export const TASK_HEADING = /^\s*(?:#{1,6}\s*)?(?:the\s+)?(?:writing\s+|essay\s+)?(?:prompt|task|assignment|question|topic)\s*:?\s*$/i;
 /** Headings that organise a rubric or state its task: neither they nor the lists under them are criteria. */
 const organising = (title: string) => META_HEADING.test(title.trim()) || TASK_HEADING.test(title);
-const LEVEL_TITLE =
-  /^(?:(?:level|score|band|grade|tier|rating|score point)\s*\d+(?:\.\d+)?\b|\d+(?:\.\d+)?(?:\s*(?:points?|pts|marks?))?(?:\s*[-–:—].*)?$|(?:excellent|exemplary|outstanding|distinguished|proficient|accomplished|advanced|good|very good|satisfactory|competent|fair|developing|emerging|approaching|adequate|basic|below basic|limited|poor|weak|beginning|novice|inadequate|unsatisfactory|needs improvement|meets(?: expectations| standard)?|exceeds(?: expectations| standard)?|does not meet(?: expectations| standard)?|partially meets(?: expectations)?|not (?:yet )?(?:evident|met|demonstrated)|strong|high|medium|low|missing|absent|none)\b|[A-F][+-]?(?:\s*[-–:—(].*)?$)/i;
+// Words that name a level of a scale rather than a criterion ("Excellent", "Meets expectations").
+const LEVEL_WORDS =
+  "excellent|exemplary|outstanding|distinguished|proficient|accomplished|advanced|good|very good|satisfactory|competent|fair|developing|emerging|approaching|adequate|basic|below basic|limited|poor|weak|beginning|novice|inadequate|unsatisfactory|needs improvement|meets(?: expectations| standard)?|exceeds(?: expectations| standard)?|does not meet(?: expectations| standard)?|partially meets(?: expectations)?|not (?:yet )?(?:evident|met|demonstrated)|strong|high|medium|low|missing|absent|none";
+// A level's title: "Level 3", "3", "3 points - …", "Excellent", "4 Excellent", "4 (Excellent)", "B+".
+const LEVEL_TITLE = new RegExp(
+  String.raw`^(?:(?:level|score|band|grade|tier|rating|score point)\s*\d+(?:\.\d+)?\b|\d+(?:\.\d+)?(?:\s*(?:points?|pts|marks?))?(?:\s*[-–:—].*)?$|(?:\d+(?:\.\d+)?\s*\(?\s*)?(?:${LEVEL_WORDS})\b|[A-F][+-]?(?:\s*[-–:—(].*)?$)`,
+  "i",
+);
 
 function isLevelTitle(title: string): boolean {
   return LEVEL_TITLE.test(title.trim());
@@ -384,22 +396,23 @@ function headingSet(lines: Line[]): CandidateSet | null {
 
 /** "Thesis (20 points)" on a line of its own, its descriptors below it (PDF and DOCX rubrics without heading styles). */
 function pointLineSet(lines: Line[]): CandidateSet | null {
-  const items: Candidate[] = [];
-  let current: Candidate | null = null;
+  const found: { title: string; body: string[] }[] = [];
+  let current: { title: string; body: string[] } | null = null;
   for (const line of lines) {
     if (line.kind === "text" && line.text.length <= 100) {
       const { points, rest } = parsePoints(line.text);
       const title = tidyTitle(rest);
       if (points !== null && title && title.split(/\s+/).length <= 10 && !TOTAL_ROW.test(title)) {
-        current = { title, description: "", points };
-        items.push(current);
+        current = { title: line.text, body: [] };
+        found.push(current);
         continue;
       }
     }
     if (line.kind === "heading") current = null;
-    else if (current && line.kind !== "blank") current.description += `${current.description ? "\n" : ""}${lineText(line)}`;
+    else if (current && line.kind !== "blank") current.body.push(lineText(line));
   }
-  return items.length >= 2 ? { kind: "pointline", items } : null;
+  // Read as headings are: the points from the line, a level scale ("3: …" … "0: …") from the lines below it.
+  return found.length >= 2 ? { kind: "pointline", items: found.map((f) => headingCandidate(f.title, f.body.join("\n"))) } : null;
 }
 
 const INSTRUCTION_ITEM = /\b(?:verbatim|quote|quotes|json|verdict|rationale|output|no text outside|overall score|location|cite the|flag)\b/i;
