@@ -6,6 +6,7 @@ import { type EvaluateInput, evaluate } from "../../src/engine";
 import { findCriteria } from "../../src/engine/local/criteria";
 import { placeSections } from "../../src/engine/passages";
 import type { EngineDocument, Evaluation } from "../../src/engine/types";
+import { extract } from "../../src/extract";
 import { CORPUS, collapse, corpusDoc, RUBRIC_MD, STRONG_ESSAY, textDoc, WEAK_ESSAY } from "./fixtures";
 
 async function criteriaOf(filename: string, text: string, prompt: string | null = null) {
@@ -131,8 +132,8 @@ describe("criteria", () => {
       "- Score 1: No clear position, little or no support.",
     ].join("\n");
     const { criteria } = await criteriaOf("letter-rubric.md", text);
-    // One criterion out of 6, named after the rubric; the prompt's two options are not criteria.
-    expect(criteria.map((c) => [c.title, c.maxScore])).toEqual([["Persuasive letter: should our town build a skate park?", 6]]);
+    // One criterion out of 6, named by the heading above the scale; the prompt's two options are not criteria.
+    expect(criteria.map((c) => [c.title, c.maxScore])).toEqual([["Scoring (holistic, 1 to 6)", 6]]);
     expect(criteria[0].description).toContain("convincing reasons");
   });
 
@@ -153,10 +154,9 @@ describe("criteria", () => {
     ].join("\n");
     const found = findCriteria([{ sections: [{ location: {}, text }] }], null);
     expect(found.source).toBe("references");
-    expect(found.criteria.map((c) => [c.title, c.maxScore, c.levels?.map((l) => l.value)])).toEqual([["Reading response", 3, [0, 1, 2, 3]]]);
-    // The same scale under a "Rubric" heading of a document without a title of its own.
-    const untitled = findCriteria([{ sections: [{ location: {}, text: text.split("\n").slice(2).join("\n") }] }], null);
-    expect(untitled.criteria.map((c) => [c.title, c.maxScore])).toEqual([["Overall quality", 3]]);
+    // The scale belongs to the heading right above it ("Rubric", so it gets a name of its own), not to the title.
+    expect(found.criteria.map((c) => [c.title, c.maxScore, c.levels?.map((l) => l.value)])).toEqual([["Overall quality", 3, [0, 1, 2, 3]]]);
+    expect(found.criteria[0].description).not.toContain("cyclist");
   });
 
   test("plain-text rubrics (as a PDF or TXT gives them) keep their scales: holistic 'Score N:' lines, levels under a pointed line, '4 Excellent' columns", async () => {
@@ -186,6 +186,24 @@ describe("criteria", () => {
       ["Thesis", 4, "Sharp claim"],
       ["Evidence", 4, "Rich"],
     ]);
+  });
+
+  test("rubrics as LibreOffice writes them (DOCX headings all at one level, PDF bullets as U+F0B7) are read as written", async () => {
+    const dir = new URL("../fixtures/rubrics/", import.meta.url);
+    const read = async (file: string) => {
+      const content = await extract(await Bun.file(new URL(file, dir)).bytes(), { filename: file });
+      return findCriteria([content], null).criteria.map((c) => [c.title, c.maxScore, c.levels?.map((l) => l.value) ?? null]);
+    };
+    const traits = [
+      ["Ideas", 3, [0, 1, 2, 3]],
+      ["Organization", 3, [0, 1, 2, 3]],
+      ["Conventions", 3, [0, 1, 2, 3]],
+    ];
+    expect(await read("story-traits.docx")).toEqual(traits);
+    expect(await read("story-traits.pdf")).toEqual(traits);
+    expect(await read("argument-levels-table.docx")).toEqual(
+      ["Claim", "Evidence", "Counterargument", "Organization"].map((t) => [t, 4, [1, 2, 3, 4]]),
+    );
   });
 
   test("without a rubric, the prompt's checks are the criteria (instructions about quoting left out); without either, a generic set", () => {

@@ -38,7 +38,8 @@ type Line =
   | { kind: "blank" };
 
 const ATX = /^ {0,3}(#{1,6})\s+(.*?)(?:\s+#+)?\s*$/;
-const ITEM = /^(\s*)(?:[-*•+▪◦‣]|\d{1,2}[.)]|[a-zA-Z][.)]|\(\w{1,3}\)|[ivxIVX]{1,4}[.)])\s+(.*)$/;
+// Bullets include the private-use glyphs PDFs from Word and LibreOffice carry for their Symbol and Wingdings bullets.
+const ITEM = /^(\s*)(?:[-*•+▪◦‣●○■□►▸✓✔\uF0A7\uF0B7\uF076\uF0D8\uF0FC]|\d{1,2}[.)]|[a-zA-Z][.)]|\(\w{1,3}\)|[ivxIVX]{1,4}[.)])\s+(.*)$/;
 const TABLE_SEPARATOR = /^\s*\|?\s*:?-{2,}:?\s*(\|\s*:?-{2,}:?\s*)*\|?\s*$/;
 const BOLD_LINE = /^\s*(?:\*\*|__)([^*_]{2,100})(?:\*\*|__)\s*:?\s*$/;
 
@@ -186,9 +187,9 @@ function levelScale(body: string): Level[] | null {
 }
 
 /** A heading's candidate: its points from the title, or the level scale of its body (described by the top level). */
-function headingCandidate(title: string, body: string): Candidate {
+function headingCandidate(title: string, body: string, scaleBody = body): Candidate {
   const { points, rest } = parsePoints(title);
-  const levels = levelScale(body);
+  const levels = levelScale(scaleBody);
   if (levels && (points === null || points === levels[levels.length - 1].value)) {
     const top = levels[levels.length - 1];
     // The top level describes the work the criterion asks for; the text outside the level lines stays too.
@@ -335,17 +336,21 @@ function tableCandidates(rows: string[][]): Candidate[] {
 interface HeadingBlock {
   level: number;
   title: string;
+  /** Its text and its sub-headings' text. */
   body: string[];
+  /** Its own text, before any sub-heading: a level scale belongs to the heading right above it, not to its parents. */
+  direct: string[];
 }
 
 function headingBlocks(lines: Line[]): HeadingBlock[] {
   const blocks: HeadingBlock[] = [];
   for (const line of lines) {
     if (line.kind === "heading") {
-      blocks.push({ level: line.level, title: line.text, body: [] });
+      blocks.push({ level: line.level, title: line.text, body: [], direct: [] });
       continue;
     }
     const text = lineText(line);
+    blocks.at(-1)?.direct.push(text);
     // Text belongs to every open heading above it (a level-2 criterion contains its level-3 parts).
     for (let i = blocks.length - 1, level = 99; i >= 0 && level > 1; i--) {
       if (blocks[i].level < level) {
@@ -378,10 +383,17 @@ function headingSet(lines: Line[]): CandidateSet | null {
   for (const level of levels) {
     const items = blocks
       .filter((b) => b.level === level)
-      .map((b) => headingCandidate(b.title, b.body.join("\n")))
+      .map((b) => headingCandidate(b.title, b.body.join("\n"), b.direct.join("\n")))
       // "Rubric" or "Scoring" above one level scale ("Score 3: …" … "Score 0: …") is a holistic rubric's one criterion.
       .filter((c) => c.title && !TOTAL_ROW.test(c.title) && (!organising(c.title) || (c.levels && META_HEADING.test(c.title))))
       .map((c) => (organising(c.title) ? { ...c, title: HOLISTIC_TITLE } : c));
+    // A heading with nothing under it beside headings that have points, levels or text is a title or a group's name
+    // (DOCX headings all arrive at one level: "Story rubric", "Traits", then the traits).
+    const substantial = items.filter((c) => c.points !== null || c.levels || c.description.trim() !== "");
+    if (substantial.length > 0 && substantial.length < items.length) items.splice(0, items.length, ...substantial);
+    // One scale beside sections of text only (a reading passage, notes) is a holistic rubric: the scale is its criterion.
+    const scales = items.filter((c) => c.levels);
+    if (scales.length === 1 && items.every((c) => c.levels || c.points === null)) items.splice(0, items.length, scales[0]);
     if (items.length < 2 && !items[0]?.levels) continue;
     const points = items.filter((c) => c.points !== null).length;
     // More headings with points wins; then the shallower level (criteria above their sub-parts).
@@ -398,6 +410,7 @@ function headingSet(lines: Line[]): CandidateSet | null {
 function pointLineSet(lines: Line[]): CandidateSet | null {
   const found: { title: string; body: string[] }[] = [];
   let current: { title: string; body: string[] } | null = null;
+  let previous: Line | null = null;
   for (const line of lines) {
     if (line.kind === "text" && line.text.length <= 100) {
       const { points, rest } = parsePoints(line.text);
@@ -405,11 +418,31 @@ function pointLineSet(lines: Line[]): CandidateSet | null {
       if (points !== null && title && title.split(/\s+/).length <= 10 && !TOTAL_ROW.test(title)) {
         current = { title: line.text, body: [] };
         found.push(current);
+        previous = line;
         continue;
+      }
+    }
+    // A short line right above a level line ("Ideas", then "3: …") names the criterion that scale belongs to: what a
+    // PDF gives for a heading and its list.
+    const isLevel = (line.kind === "text" || line.kind === "item") && LEVEL_LINE.test(line.text);
+    if (
+      isLevel &&
+      previous?.kind === "text" &&
+      previous.text.split(/\s+/).length <= 6 &&
+      !LEVEL_LINE.test(previous.text) &&
+      current?.title !== previous.text
+    ) {
+      const title = tidyTitle(previous.text);
+      if (title && !organising(title) && !TOTAL_ROW.test(title)) {
+        // The line was taken as the end of the criterion above; it is this one's title.
+        if (current?.body.at(-1) === lineText(previous)) current.body.pop();
+        current = { title: previous.text, body: [] };
+        found.push(current);
       }
     }
     if (line.kind === "heading") current = null;
     else if (current && line.kind !== "blank") current.body.push(lineText(line));
+    if (line.kind !== "blank") previous = line;
   }
   // Read as headings are: the points from the line, a level scale ("3: …" … "0: …") from the lines below it.
   return found.length >= 2 ? { kind: "pointline", items: found.map((f) => headingCandidate(f.title, f.body.join("\n"))) } : null;
