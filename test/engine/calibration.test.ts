@@ -196,6 +196,35 @@ describe("the pass line", () => {
     expect(levelPassShare([crit(["Poor", "Fair", "Good"])])).toBeNull();
   });
 
+  test("level columns named only in words are a scale as long as the columns, passing at the one named 'Meets'", async () => {
+    const grid = (levels: string[], rows: string[][]) => [["Criterion", ...levels], ...rows].map((r) => r.join(",")).join("\n");
+    const descending = grid(
+      ["Exceeds", "Meets", "Approaching", "Below"],
+      [
+        ["Thesis", "A sharp arguable claim", "A clear claim", "A vague claim", "No claim"],
+        ["Evidence", "Relevant facts and sources throughout", "Mostly supported", "Some support", "None"],
+      ],
+    );
+    const ref = await textDoc("ref_grid", "rubric.csv", descending);
+    const { criteria } = findCriteria([ref.content], null);
+    expect(criteria.map((c) => [c.title, c.maxScore, c.levels?.map((l) => l.value)])).toEqual([
+      ["Thesis", 4, [1, 2, 3, 4]],
+      ["Evidence", 4, [1, 2, 3, 4]],
+    ]);
+    expect(criteria[0].description).toBe("A sharp arguable claim");
+    // A strong essay passes at the "Meets" line (3 of 4); the level names are not a topic it must mention.
+    const strong = await run([ref], [await textDoc("doc_strong", "essay.txt", STRONG_ESSAY)]);
+    expect(strong.summary).toContain("passes at 75, the level the rubric calls adequate");
+    expect(strong.verdict).toBe("pass");
+    // The same scale written worst-first still puts its best column at the top.
+    const ascending = grid(
+      ["Beginning", "Developing", "Proficient", "Exemplary"],
+      [["Thesis", "No claim", "A vague claim", "A clear claim", "A sharp claim"]],
+    );
+    const up = findCriteria([(await textDoc("ref_up", "rubric.csv", ascending)).content], null).criteria[0];
+    expect([up.maxScore, up.description, up.levels?.at(-1)?.descriptor]).toEqual([4, "A sharp claim", "Exemplary: A sharp claim"]);
+  });
+
   test("a prompt's pass mark above what the work earns fails it; ASSAY_PASS_THRESHOLD applies when nothing is stated", async () => {
     const story = await textDoc("doc_story", "story.txt", KIND_STORY);
     const strict = await run([rubric], [story], "Grade the story. Pass mark: 100%.");

@@ -220,12 +220,61 @@ export const TASK_HEADING = /^\s*(?:#{1,6}\s*)?(?:the\s+)?(?:writing\s+|essay\s+
 const organising = (title: string) => META_HEADING.test(title.trim()) || TASK_HEADING.test(title);
 // Words that name a level of a scale rather than a criterion ("Excellent", "Meets expectations").
 const LEVEL_WORDS =
-  "excellent|exemplary|outstanding|distinguished|proficient|accomplished|advanced|good|very good|satisfactory|competent|fair|developing|emerging|approaching|adequate|basic|below basic|limited|poor|weak|beginning|novice|inadequate|unsatisfactory|needs improvement|meets(?: expectations| standard)?|exceeds(?: expectations| standard)?|does not meet(?: expectations| standard)?|partially meets(?: expectations)?|not (?:yet )?(?:evident|met|demonstrated)|strong|high|medium|low|missing|absent|none";
+  "excellent|exemplary|outstanding|distinguished|proficient|accomplished|advanced|good|very good|satisfactory|competent|fair|developing|emerging|approaching|adequate|basic|below(?: basic| expectations| standards?)?|limited|poor|weak|beginning|novice|inadequate|unsatisfactory|needs improvement|meets(?: expectations| standard)?|exceeds(?: expectations| standard)?|does not meet(?: expectations| standard)?|partially meets(?: expectations)?|not (?:yet )?(?:evident|met|demonstrated)|strong|high|medium|low|missing|absent|none";
 // A level's title: "Level 3", "3", "3 points - …", "Excellent", "4 Excellent", "4 (Excellent)", "B+".
 const LEVEL_TITLE = new RegExp(
   String.raw`^(?:(?:level|score|band|grade|tier|rating|score point)\s*\d+(?:\.\d+)?\b|\d+(?:\.\d+)?(?:\s*(?:points?|pts|marks?))?(?:\s*[-–:—].*)?$|(?:\d+(?:\.\d+)?\s*\(?\s*)?(?:${LEVEL_WORDS})\b|[A-F][+-]?(?:\s*[-–:—(].*)?$)`,
   "i",
 );
+
+// Level words from best to worst, for telling which way an unnumbered scale runs.
+const LEVEL_ORDER = [
+  "exemplary",
+  "outstanding",
+  "excellent",
+  "distinguished",
+  "exceeds",
+  "advanced",
+  "accomplished",
+  "strong",
+  "proficient",
+  "very good",
+  "good",
+  "meets",
+  "satisfactory",
+  "competent",
+  "adequate",
+  "developing",
+  "approaching",
+  "emerging",
+  "fair",
+  "partially meets",
+  "basic",
+  "limited",
+  "needs improvement",
+  "beginning",
+  "novice",
+  "below",
+  "weak",
+  "poor",
+  "inadequate",
+  "unsatisfactory",
+  "does not meet",
+  "not evident",
+  "missing",
+  "absent",
+  "none",
+];
+
+/** Where a level's name stands from best (0) to worst; null when it names no known level. */
+function levelWordRank(title: string): number | null {
+  const t = title.trim().toLowerCase();
+  let best: { rank: number; length: number } | null = null;
+  LEVEL_ORDER.forEach((w, rank) => {
+    if (t.startsWith(w) && (!best || w.length > best.length)) best = { rank, length: w.length };
+  });
+  return best ? (best as { rank: number }).rank : null;
+}
 
 function isLevelTitle(title: string): boolean {
   return LEVEL_TITLE.test(title.trim());
@@ -276,6 +325,16 @@ function tableCandidates(rows: string[][]): Candidate[] {
     }
   });
   const isLevelTable = levels.length >= 2;
+  // Level columns named only in words ("Exemplary | Proficient | Developing | Beginning") are a scale of as many
+  // points as columns: the best is worth the most, whichever side it is on.
+  if (isLevelTable && levels.every((l) => l.value === null)) {
+    const ranks = levels.map((l) => levelWordRank(header[l.index]));
+    const [first, last] = [ranks[0], ranks[ranks.length - 1]];
+    const ascending = first !== null && last !== null && first > last;
+    levels.forEach((l, i) => {
+      l.value = ascending ? i + 1 : levels.length - i;
+    });
+  }
 
   let pointsCol = header.findIndex((h, i) => i > 0 && HEADER_POINTS.test(h) && !levels.some((l) => l.index === i));
   if (pointsCol < 0) {
@@ -325,7 +384,9 @@ function tableCandidates(rows: string[][]): Candidate[] {
     const valued = levels.filter((l) => l.value !== null);
     const scale =
       isLevelTable && valued.length >= 2 && new Set(valued.map((l) => l.value)).size === valued.length && points === levelMax
-        ? valued.map((l) => ({ value: l.value as number, descriptor: row[l.index] ?? "" })).sort((a, b) => a.value - b.value)
+        ? valued
+            .map((l) => ({ value: l.value as number, descriptor: [header[l.index], row[l.index]].filter(Boolean).join(": ") }))
+            .sort((a, b) => a.value - b.value)
         : undefined;
     out.push({ title, description: parts.filter(Boolean).join("\n"), points, levels: scale });
   }

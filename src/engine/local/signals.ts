@@ -52,6 +52,11 @@ export const WRITING_STEMS = new Set([
   ..."idea ideas topic topics body content understanding depth thorough thoroughly complete completeness accurate accuracy correct correctly relevant relevance original originality creative creativity effective effectiveness purposeful development developed develops overall main central key task prompt question answer answers"
     .split(" ")
     .map(stemWord),
+  // The names of levels and the degrees level descriptors grade by ("Exceeds | Meets | Approaching | Below", "a sharp
+  // claim … a vague claim"): they say how well, never what about.
+  ..."level levels score scores criterion criteria rubric exceeds exceed meets approaching approaches below beginning developing emerging proficient proficiency exemplary excellent satisfactory unsatisfactory competent novice advanced accomplished distinguished partial partially minimal minimally adequate adequately inadequate sharp vague somewhat mostly none"
+    .split(" ")
+    .map(stemWord),
 ]);
 
 // Markers counted in the text. Lower-case, matched on word boundaries.
