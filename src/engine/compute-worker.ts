@@ -15,7 +15,14 @@ export type ComputeRequest =
   | { kind: "stub"; schema: object; seed: string }
   | { kind: "validate"; schema: object; value: unknown }
   | { kind: "fill"; schema: object; seed: string; source: FillSource }
-  | { kind: "local"; sources: { sections: Section[] }[]; prompt: string | null; inputs: EngineDocument[]; passThreshold?: number };
+  | {
+      kind: "local";
+      sources: { sections: Section[] }[];
+      prompt: string | null;
+      inputs: EngineDocument[];
+      passThreshold?: number;
+      lengthCounts: boolean;
+    };
 export type ComputeReply = { ok: true; value: unknown } | { ok: false; message: string };
 
 self.onmessage = (event: MessageEvent<ComputeRequest>) => {
@@ -40,5 +47,6 @@ function compute(job: ComputeRequest): unknown {
     prompt: job.prompt,
     referenceTexts: job.sources.map((s) => s.sections.map((x) => x.text).join("\n\n")),
     passThreshold: job.passThreshold,
+    lengthCounts: job.lengthCounts,
   });
 }

@@ -3,7 +3,6 @@
 // its own run; and the built-in local evaluator, so that evaluations use the machine's other cores while the main
 // thread serves requests and the queue (issue 13.4: on the main thread it was two thirds of a run's CPU there).
 import { availableParallelism } from "node:os";
-import type { Section } from "../extract/types";
 import { workerUrl } from "../lib/worker-url";
 import type { ComputeReply, ComputeRequest } from "./compute-worker";
 import { EngineError } from "./errors";
@@ -138,7 +137,7 @@ export const fillInWorker = async (schema: object, seed: string, source: FillSou
  * thread: the same deterministic result as in-process. A failure inside it is an unexpected error, as it was in-process.
  */
 export const evaluateLocallyInWorker = async (
-  input: { sources: { sections: Section[] }[]; prompt: string | null; inputs: EngineDocument[]; passThreshold?: number },
+  input: Omit<Extract<ComputeRequest, { kind: "local" }>, "kind">,
   signal?: AbortSignal,
   timeoutMs = LOCAL_TIMEOUT_MS,
 ) => (await run({ kind: "local", ...input }, timeoutMs, LOCAL_FAILURES, signal)) as Evaluation;

@@ -56,6 +56,9 @@ export interface EvaluateResult {
   usage: RunUsage;
 }
 
+/** Products whose work is written at length (essays, reports): there shorter work scores lower when no length is named. */
+const LENGTH_COUNTS = new Set(["education", "essay-v1"]);
+
 /** References longer than this are a knowledge base, not a rubric: under file_search the local evaluator reads only retrieved sections. */
 const LOCAL_WHOLE_REFERENCE_CHARS = 20_000;
 
@@ -116,7 +119,13 @@ export async function evaluate(input: EvaluateInput): Promise<EvaluateResult> {
     const sources = localReferenceSources(input.references, plan, needsRetrieval);
     // In a worker (findCriteria + evaluateLocally, see compute-worker.ts): the CPU work runs on another core.
     const evaluation = await evaluateLocallyInWorker(
-      { sources, prompt: workflow.userPrompt, inputs: input.inputs, passThreshold: input.passThreshold },
+      {
+        sources,
+        prompt: workflow.userPrompt,
+        inputs: input.inputs,
+        passThreshold: input.passThreshold,
+        lengthCounts: LENGTH_COUNTS.has(workflow.productCode),
+      },
       input.signal,
     );
     value = evaluation;

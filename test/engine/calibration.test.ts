@@ -51,11 +51,17 @@ In the end, the kindness went both ways. We cleared a path through the snow, and
 
 const OFF_TOPIC = `The water cycle has four stages. Water evaporates from oceans, condenses into clouds, falls as precipitation and collects in rivers and lakes.`;
 
-function run(references: EngineDocument[], inputs: EngineDocument[], prompt: string | null = null, passThreshold?: number): Promise<Evaluation> {
+function run(
+  references: EngineDocument[],
+  inputs: EngineDocument[],
+  prompt: string | null = null,
+  passThreshold?: number,
+  productCode = "education",
+): Promise<Evaluation> {
   const input: EvaluateInput = {
     workspaceId: "ws_test",
     mode: "live",
-    workflow: { userPrompt: prompt, outputSchema: null, modelPolicy: "auto", productCode: "education" },
+    workflow: { userPrompt: prompt, outputSchema: null, modelPolicy: "auto", productCode },
     references,
     inputs,
     llm: null,
@@ -223,6 +229,33 @@ describe("the pass line", () => {
     );
     const up = findCriteria([(await textDoc("ref_up", "rubric.csv", ascending)).content], null).criteria[0];
     expect([up.maxScore, up.description, up.levels?.at(-1)?.descriptor]).toEqual([4, "A sharp claim", "Exemplary: A sharp claim"]);
+  });
+
+  test("a CV is not held down for being short: length counts in essays and where a length is asked for, not in HR screening", async () => {
+    const jd = await textDoc(
+      "ref_jd",
+      "job.txt",
+      "Senior Data Engineer\n\nRequirements\n- At least 5 years of experience building data pipelines in Python.\n" +
+        "- Strong SQL and experience with PostgreSQL or another relational database.\n- Experience with Apache Airflow or a similar scheduler.\n" +
+        "- Experience with cloud platforms (AWS or GCP).\n",
+    );
+    const cv = await textDoc(
+      "doc_cv",
+      "cv.txt",
+      "Jane Doe, Data Engineer\n\nSenior Data Engineer, Acme Retail (2018–2025): built data pipelines in Python processing 2 TB a day; " +
+        "designed PostgreSQL schemas and tuned SQL; ran 120 Apache Airflow DAGs on AWS.\nData Engineer, Beta Bank (2015–2018): Python ETL, SQL reporting, Airflow.\n" +
+        "Skills: Python, SQL, PostgreSQL, Airflow, AWS, GCP.",
+    );
+    const screened = await run([jd], [cv], null, undefined, "hr");
+    expect(screened.verdict).toBe("pass");
+    expect(screened.summary).not.toContain("short for the task");
+    // The same 60-word document graded as an essay is short for one.
+    const asEssay = await run([jd], [cv], null, undefined, "education");
+    expect(asEssay.summary).toContain("short for the task");
+    expect(asEssay.score).toBeLessThan(screened.score);
+    // A length the prompt names counts in any product.
+    const asked = await run([jd], [cv], "Screen the CV (at least 400 words expected).", undefined, "hr");
+    expect(asked.summary).toContain("short for the task");
   });
 
   test("a prompt's pass mark above what the work earns fails it; ASSAY_PASS_THRESHOLD applies when nothing is stated", async () => {

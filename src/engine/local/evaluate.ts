@@ -15,6 +15,12 @@ export interface LocalInput {
   referenceTexts: string[];
   /** ASSAY_PASS_THRESHOLD: percent of the maximum that passes when neither the prompt nor the rubric says (default 60). */
   passThreshold?: number;
+  /**
+   * Whether shorter work scores lower when neither the prompt nor the rubric names a length: true for written
+   * compositions (essays, reports), false for documents checked for what they contain (CVs, contracts, exam answers).
+   * Default true.
+   */
+  lengthCounts?: boolean;
 }
 
 /**
@@ -51,11 +57,14 @@ export function evaluateLocally(input: LocalInput): Evaluation {
   const passages = input.inputs.flatMap(passagesOf);
   const passageTerms = passages.map((p) => new Set(contentTerms(p.text)));
   const docCounts = termCounts(input.inputs.flatMap((d) => contentTerms(d.content.text)));
-  const signals = writingSignals(
+  const target = targetWords([input.prompt, ...input.referenceTexts]);
+  const measured = writingSignals(
     input.inputs.map((d) => d.content.text),
     passages,
-    targetWords([input.prompt, ...input.referenceTexts]),
+    target,
   );
+  // A CV or a contract is not better for being longer: length is judged where a length is asked for, or in essays.
+  const signals = target === null && input.lengthCounts === false ? { ...measured, development: 1 } : measured;
   const relevance = topicRelevance(input, docCounts);
   const prepared = prepare(input.criteria);
   const ranked = rankedPassages(input.inputs, passages, prepared);
