@@ -7,7 +7,7 @@ import { workerUrl } from "../lib/worker-url";
 import type { ComputeReply, ComputeRequest } from "./compute-worker";
 import { EngineError } from "./errors";
 import type { FillResult, FillSource } from "./schema-fill";
-import type { EngineDocument, Evaluation } from "./types";
+import type { Evaluation } from "./types";
 
 /** Longer than any schema within the workflow limits needs (well under a second); a run fails past it. */
 const COMPUTE_TIMEOUT_MS = 10_000;
