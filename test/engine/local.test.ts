@@ -206,6 +206,40 @@ describe("criteria", () => {
     );
   });
 
+  test("a holistic scoring guide is one criterion on its scale, however its score points are written; notes on scoring are not criteria", async () => {
+    const head = [
+      "# Scoring guide: a persuasive letter",
+      "",
+      "## Prompt",
+      "",
+      "Write a letter to your newspaper about the effects computers have on people.",
+      "",
+      "## How the essay is scored",
+      "",
+      "- Each of two raters scores the essay from 1 to 6; the final score is their sum.",
+      "- Placeholders such as @PERSON1 replace names: do not penalize them.",
+      "",
+    ];
+    const points = [
+      "An exceptional letter: a clear position, convincing support.",
+      "A strong letter.",
+      "An adequate letter.",
+      "A limited letter.",
+      "A weak letter.",
+      "A very weak letter.",
+    ];
+    const asHeadings = [...head, "## Score points", "", ...points.flatMap((p, i) => [`### Score ${6 - i}`, p, ""])].join("\n");
+    const asTable = [...head, "## Rubric", "", "| Score | Description |", "|---|---|", ...points.map((p, i) => `| ${6 - i} | ${p} |`)].join("\n");
+    for (const [text, title] of [
+      [asHeadings, "Score points"],
+      [asTable, "Overall quality"],
+    ]) {
+      const { criteria } = await criteriaOf("guide.md", text);
+      expect(criteria.map((c) => [c.title, c.maxScore, c.levels?.map((l) => l.value)])).toEqual([[title, 6, [1, 2, 3, 4, 5, 6]]]);
+      expect(criteria[0].description).toContain("exceptional letter");
+    }
+  });
+
   test("without a rubric, the prompt's checks are the criteria (instructions about quoting left out); without either, a generic set", () => {
     const prompt =
       "Evaluate the essay.\n\nCheck:\n- Thesis: is there a clear, arguable claim?\n- Evidence: is each point backed by specific evidence?\n\n" +

@@ -217,7 +217,9 @@ const TOTAL_ROW = /^(?:total|sum|overall(?: score| total)?|grand total|final (?:
 /** A heading (or "Task:" line) that states the assignment: the work's task, never a criterion of it. */
 export const TASK_HEADING = /^\s*(?:#{1,6}\s*)?(?:the\s+)?(?:writing\s+|essay\s+)?(?:prompt|task|assignment|question|topic)\s*:?\s*$/i;
 /** Headings that organise a rubric or state its task: neither they nor the lists under them are criteria. */
-const organising = (title: string) => META_HEADING.test(title.trim()) || TASK_HEADING.test(title);
+/** "How the essay is scored": notes on scoring (raters, sums), not a criterion. */
+const SCORING_NOTE = /^how\b.*\b(?:scored|graded|marked|assessed|evaluated|rated)\b/i;
+const organising = (title: string) => META_HEADING.test(title.trim()) || TASK_HEADING.test(title) || SCORING_NOTE.test(title.trim());
 // Words that name a level of a scale rather than a criterion ("Excellent", "Meets expectations").
 const LEVEL_WORDS =
   "excellent|exemplary|outstanding|distinguished|proficient|accomplished|advanced|good|very good|satisfactory|competent|fair|developing|emerging|approaching|adequate|basic|below(?: basic| expectations| standards?)?|limited|poor|weak|beginning|novice|inadequate|unsatisfactory|needs improvement|meets(?: expectations| standard)?|exceeds(?: expectations| standard)?|does not meet(?: expectations| standard)?|partially meets(?: expectations)?|not (?:yet )?(?:evident|met|demonstrated)|strong|high|medium|low|missing|absent|none";
@@ -304,7 +306,22 @@ const HEADER_POINTS =
   /^(?:max(?:imum)?\.?\s*)?(?:points?|marks?|pts|score|weight(?:ing)?|value|max|%|possible|out of)\b|points?\s*(?:possible|available)|^weight/i;
 const HEADER_DESC = /descri|detail|expect|look(?:ing)? for|guidance|requirement|what|explanation|definition|notes?/i;
 
+/** A table whose rows are the points of one scale ("6 | An exceptional letter …" … "1 | …"): one holistic criterion. */
+function scaleTable(rows: string[][]): Candidate | null {
+  const data = rows.filter((r) => /^\d{1,2}$/.test(r[0] ?? "") && r.slice(1).some((c) => c.length > 0));
+  const header = rows[0] && !/^\d{1,2}$/.test(rows[0][0] ?? "") ? rows[0] : null;
+  if (data.length < 2 || data.length + (header ? 1 : 0) !== rows.length) return null;
+  if (header && !/^(?:score|level|band|points?|marks?|grade|rating)s?\b/i.test(header[0] ?? "")) return null;
+  const levels = data.map((r) => ({ value: Number(r[0]), descriptor: r.slice(1).filter(Boolean).join(" | ") }));
+  if (new Set(levels.map((l) => l.value)).size !== levels.length) return null;
+  levels.sort((a, b) => a.value - b.value);
+  const top = levels[levels.length - 1];
+  return { title: HOLISTIC_TITLE, description: top.descriptor, points: top.value, levels };
+}
+
 function tableCandidates(rows: string[][]): Candidate[] {
+  const scale = scaleTable(rows);
+  if (scale) return [scale];
   const width = Math.max(...rows.map((r) => r.length));
   const first = rows[0];
   const isHeader =
@@ -456,14 +473,16 @@ function headingSet(lines: Line[]): CandidateSet | null {
     const scales = items.filter((c) => c.levels);
     if (scales.length === 1 && items.every((c) => c.levels || c.points === null)) items.splice(0, items.length, scales[0]);
     if (items.length < 2 && !items[0]?.levels) continue;
-    const points = items.filter((c) => c.points !== null).length;
+    // "Score 6" … "Score 1" headings are the points of one scale.
+    const points = items.filter((c) => c.points !== null || (isLevelTitle(c.title) && /\d/.test(c.title))).length;
     // More headings with points wins; then the shallower level (criteria above their sub-parts).
     if (!best || points > best.points) best = { items, points, level };
   }
   if (!best) return null;
   // The heading above the chosen level names a holistic scale when the chosen headings are its levels.
   const parentLevel = levels.filter((l) => l < best.level).at(-1);
-  const scaleTitle = parentLevel === undefined ? undefined : blocks.find((b) => b.level === parentLevel)?.title;
+  const first = blocks.findIndex((b) => b.level === best.level);
+  const scaleTitle = parentLevel === undefined ? undefined : blocks.slice(0, first).findLast((b) => b.level === parentLevel)?.title;
   return { kind: "heading", items: best.items, scaleTitle };
 }
 
