@@ -6,6 +6,7 @@ import { writingSignals } from "../../src/engine/local/signals";
 import { levelPassShare, passLevel, statedPassShare } from "../../src/engine/local/verdict";
 import { passagesOf } from "../../src/engine/passages";
 import type { EngineDocument, Evaluation } from "../../src/engine/types";
+import { extract } from "../../src/extract";
 import { STRONG_ESSAY, textDoc } from "./fixtures";
 
 // A descriptor rubric with levels 0–3 per trait, written for these tests.
@@ -256,6 +257,39 @@ describe("the pass line", () => {
     // A length the prompt names counts in any product.
     const asked = await run([jd], [cv], "Screen the CV (at least 400 words expected).", undefined, "hr");
     expect(asked.summary).toContain("short for the task");
+  });
+
+  test("a contract against a points checklist (legal): complete terms pass at the checklist's own 70 %, thin ones fail", async () => {
+    const file = "contract-checklist.docx";
+    const content = await extract(await Bun.file(new URL(`../fixtures/rubrics/${file}`, import.meta.url)).bytes(), { filename: file });
+    const checklist: EngineDocument = { id: "ref_checklist", name: file, content };
+    const full = await textDoc(
+      "doc_full",
+      "contract.txt",
+      "SERVICES AGREEMENT\n\n1. Term and termination. Either party may terminate this Agreement by giving sixty (60) days' written notice.\n\n" +
+        "2. Fees and payment. The Client shall pay within thirty (30) days of the invoice date; late payments bear interest at 4% a year.\n\n" +
+        "3. Confidentiality. Confidential Information means non-public business information; each party keeps it secret for five (5) years.\n\n" +
+        "4. Limitation of liability. Each party's total liability is limited to the fees paid in the twelve (12) months before the claim.\n\n" +
+        "5. Governing law. This Agreement is governed by the laws of England and Wales; the courts of London have jurisdiction.",
+    );
+    const thin = await textDoc(
+      "doc_thin",
+      "contract.txt",
+      "SERVICES AGREEMENT\n\n1. Services. The Supplier will provide consulting services as requested.\n\n2. Fees. The Client will pay the fees.",
+    );
+    const good = await run([checklist], [full], "Review the contract against the checklist.", undefined, "legal");
+    expect(good.criteria.map((c) => [c.title, c.max_score])).toEqual([
+      ["Termination", 20],
+      ["Liability cap", 20],
+      ["Confidentiality", 15],
+      ["Governing law", 10],
+      ["Payment terms", 15],
+    ]);
+    expect(good.summary).toContain("passes at 70, the pass mark the rubric states");
+    expect(good.verdict).toBe("pass");
+    const bad = await run([checklist], [thin], "Review the contract against the checklist.", undefined, "legal");
+    expect(bad.verdict).toBe("fail");
+    expect(bad.score).toBeLessThan(40);
   });
 
   test("a prompt's pass mark above what the work earns fails it; ASSAY_PASS_THRESHOLD applies when nothing is stated", async () => {
