@@ -175,6 +175,18 @@ function bestLine(items: GradedItem[], passAt: number): Agreement["bestLine"] {
   return { line: Math.min(100, best[Math.floor((best.length - 1) / 2)]), agreement: top / items.length };
 }
 
+/** A column of human scores names a criterion in any case and spacing ("word_choice" is "Word Choice"), or by the
+ * first words of its title ("ideas" is "Ideas and Content"). */
+function sameCriterion(title: string, column: string): boolean {
+  const norm = (s: string) =>
+    s
+      .toLowerCase()
+      .replace(/[^\p{L}\p{N}]+/gu, " ")
+      .trim();
+  const [t, c] = [norm(title), norm(column)];
+  return t === c || (c.length > 0 && t.startsWith(`${c} `));
+}
+
 function criterionAgreement(items: GradedItem[]): CriterionAgreement[] {
   const titles = new Set<string>();
   for (const i of items) for (const t of Object.keys(i.humanCriteria ?? {})) titles.add(t);
@@ -183,7 +195,7 @@ function criterionAgreement(items: GradedItem[]): CriterionAgreement[] {
     const pairs: [number, number][] = [];
     for (const i of items) {
       const h = i.humanCriteria?.[title];
-      const c = i.criteria?.find((x) => x.title.toLowerCase() === title.toLowerCase());
+      const c = i.criteria?.find((x) => sameCriterion(x.title, title));
       if (h !== undefined && c) pairs.push([h, c.score]);
     }
     if (pairs.length === 0) continue;

@@ -66,6 +66,26 @@ describe("agreement", () => {
     expect(formatAgreement(a, { min: 0, max: 24, passAt: 16 })).toContain("QWK on 0–24");
   });
 
+  test("human score columns find their criterion in any case and spacing, or by the first words of its title", () => {
+    const item = (human: Record<string, number>) => ({
+      human: 10,
+      score: 50,
+      verdict: "fail" as const,
+      humanCriteria: human,
+      criteria: [
+        { title: "Ideas and Content", score: 4, max_score: 6 },
+        { title: "Word Choice", score: 3, max_score: 6 },
+        { title: "Voice", score: 5, max_score: 6 },
+      ],
+    });
+    const a = agreement([item({ ideas: 4, word_choice: 3, "VOICE ": 5, vo: 5 })], { min: 0, max: 24, passAt: 16 });
+    expect(a.criteria.map((c) => [c.title, c.n, c.exact])).toEqual([
+      ["ideas", 1, 1],
+      ["word_choice", 1, 1],
+      ["VOICE ", 1, 1],
+    ]);
+  });
+
   test("the best pass line is the threshold on the engine's score that agrees most with the humans, and is printed as a prompt sentence", () => {
     const item = (human: number, score: number) => ({ human, score, verdict: "fail" as const });
     // Humans pass at 16. Lines at 56 and at 80 agree on 5 of 6 (one passes the 14 at 70, the other fails the 18 at 56);
