@@ -42,7 +42,7 @@ export function registerJobs(ctx: Context): { stop(): void } {
     );
   void cleanup();
   // A plain timer, not a cron expression: the passes need no wall-clock alignment, and croner's first schedule cost
-  // 10 ms of a 90 ms start and 2 MB of idle memory (docs/decisions.md).
+  // 10 ms of a 90 ms start and 2–3 MB of idle memory (docs/decisions.md).
   const hourly = every(3_600_000, cleanup);
   // As often as a lease can expire (at most every minute), so a crashed process's runs wait at most about two leases.
   const recovery = every(Math.min(60_000, ctx.config.leaseMs), recover);
