@@ -240,6 +240,41 @@ describe("criteria", () => {
     }
   });
 
+  test("traits keep their levels however they are laid out: bold names, nested lists, level columns numbered only", async () => {
+    const levels = (name: string, top: string) => [`3: ${top}.`, "2: Mostly there.", "1: Barely there.", `0: No ${name.toLowerCase()}.`];
+    const traits: [string, string][] = [
+      ["Ideas", "Focused, with vivid details"],
+      ["Organization", "A clear sequence of events"],
+    ];
+    const task = "## Prompt\n\nWrite a story about a time you were brave.\n\n";
+    const bold = `# Rubric\n\n${task}${traits
+      .map(
+        ([n, t]) =>
+          `**${n}**\n${levels(n, t)
+            .map((l) => `- ${l}`)
+            .join("\n")}\n`,
+      )
+      .join("\n")}`;
+    const nested = `# Rubric\n\n${task}## Traits\n\n${traits
+      .map(
+        ([n, t]) =>
+          `- ${n}\n${levels(n, t)
+            .map((l) => `  - ${l}`)
+            .join("\n")}`,
+      )
+      .join("\n")}\n`;
+    const columns = `# Rubric\n\n${task}| Trait | 3 | 2 | 1 | 0 |\n|---|---|---|---|---|\n${traits.map(([n, t]) => `| ${n} | ${t} | Mostly there | Barely there | None |`).join("\n")}\n`;
+    for (const text of [bold, nested, columns]) {
+      const { criteria } = await criteriaOf("rubric.md", text);
+      expect(criteria.map((c) => [c.title, c.maxScore, c.levels?.map((l) => l.value), c.description.split("\n")[0]])).toEqual(
+        traits.map(([n, t]) => [n, 3, [0, 1, 2, 3], text === columns ? t : `${t}.`]),
+      );
+    }
+    // "A score of 4: …" names a level too.
+    const scoreOf = `# Rubric\n\n${task}## Scoring\n\n${[4, 3, 2, 1, 0].map((v) => `- A score of ${v}: ${v === 2 ? "an adequate" : "a"} response.`).join("\n")}\n`;
+    expect((await criteriaOf("rubric.md", scoreOf)).criteria.map((c) => [c.title, c.maxScore])).toEqual([["Overall quality", 4]]);
+  });
+
   test("without a rubric, the prompt's checks are the criteria (instructions about quoting left out); without either, a generic set", () => {
     const prompt =
       "Evaluate the essay.\n\nCheck:\n- Thesis: is there a clear, arguable claim?\n- Evidence: is each point backed by specific evidence?\n\n" +

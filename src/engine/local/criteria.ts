@@ -166,8 +166,10 @@ interface Candidate {
 }
 
 // "- 3: Tells a story…", "Level 2 – …", "Score 1. …", "4 points: …" on a line of a criterion's body.
-const NAMED_LEVEL_LINE = /^(?:level|score|band|score point)\s*\d{1,2}(?:\.\d)?\s*(?:points?|pts|marks?)?\s*[:\-–—.)=]\s*.{3,}$/i;
-const LEVEL_LINE = /^(?:[-*•+]\s*)?(?:(?:level|score|band|score point)\s*)?(\d{1,2}(?:\.\d)?)\s*(?:points?|pts|marks?)?\s*[:\-–—.)=]\s*(.{3,})$/i;
+// "Score 3", "Level 2", "A score of 4", "Band 5" before a level's value.
+const LEVEL_NAME = String.raw`(?:an?\s+)?(?:level|score|band|score point)(?:\s+of)?\s*`;
+const NAMED_LEVEL_LINE = new RegExp(String.raw`^${LEVEL_NAME}\d{1,2}(?:\.\d)?\s*(?:points?|pts|marks?)?\s*[:\-–—.)=]\s*.{3,}$`, "i");
+const LEVEL_LINE = new RegExp(String.raw`^(?:[-*•+]\s*)?(?:${LEVEL_NAME})?(\d{1,2}(?:\.\d)?)\s*(?:points?|pts|marks?)?\s*[:\-–—.)=]\s*(.{3,})$`, "i");
 
 /**
  * The level scale a criterion's body spells out, one line per level, each value once; null when it has none.
@@ -189,18 +191,21 @@ function levelScale(body: string): Level[] | null {
 /** A heading's candidate: its points from the title, or the level scale of its body (described by the top level). */
 function headingCandidate(title: string, body: string, scaleBody = body): Candidate {
   const { points, rest } = parsePoints(title);
+  return withScale({ title: tidyTitle(rest), description: body.trim(), points }, scaleBody);
+}
+
+/** A candidate with the level scale its text spells out ("3: …" … "0: …"), when its points (if any) are the top level's. */
+function withScale(c: Candidate, scaleBody = c.description): Candidate {
   const levels = levelScale(scaleBody);
-  if (levels && (points === null || points === levels[levels.length - 1].value)) {
-    const top = levels[levels.length - 1];
-    // The top level describes the work the criterion asks for; the text outside the level lines stays too.
-    const other = body
-      .split("\n")
-      .filter((l) => !LEVEL_LINE.test(l.trim()))
-      .join("\n")
-      .trim();
-    return { title: tidyTitle(rest), description: [top.descriptor, other].filter(Boolean).join("\n"), points: top.value, levels };
-  }
-  return { title: tidyTitle(rest), description: body.trim(), points };
+  if (!levels || (c.points !== null && c.points !== levels[levels.length - 1].value)) return c;
+  const top = levels[levels.length - 1];
+  // The top level describes the work the criterion asks for; the text outside the level lines stays too.
+  const other = c.description
+    .split("\n")
+    .filter((l) => !LEVEL_LINE.test(l.trim()))
+    .join("\n")
+    .trim();
+  return { ...c, description: [top.descriptor, other].filter(Boolean).join("\n"), points: top.value, levels };
 }
 
 interface CandidateSet {
@@ -324,10 +329,13 @@ function tableCandidates(rows: string[][]): Candidate[] {
   if (scale) return [scale];
   const width = Math.max(...rows.map((r) => r.length));
   const first = rows[0];
+  // "| Trait | 3 | 2 | 1 | 0 |": a criterion column's name over level columns numbered only.
+  const numberedLevels = HEADER_TITLE.test(first[0] ?? "") && first.length >= 3 && first.slice(1).every((c) => /^\d{1,2}$/.test(c));
   const isHeader =
-    first.every((c) => cellPoints(c) === null) &&
-    (first.some((c) => HEADER_TITLE.test(c) || HEADER_POINTS.test(c) || HEADER_DESC.test(c)) ||
-      first.filter((c) => isLevelTitle(c) || /\(\s*\d+\s*(?:points?|pts)?\s*\)/i.test(c)).length >= 2);
+    numberedLevels ||
+    (first.every((c) => cellPoints(c) === null) &&
+      (first.some((c) => HEADER_TITLE.test(c) || HEADER_POINTS.test(c) || HEADER_DESC.test(c)) ||
+        first.filter((c) => isLevelTitle(c) || /\(\s*\d+\s*(?:points?|pts)?\s*\)/i.test(c)).length >= 2));
   const header = isHeader ? first : [];
   const data = isHeader ? rows.slice(1) : rows;
   const col = (i: number) => data.map((r) => r[i] ?? "");
@@ -575,7 +583,8 @@ function listSet(lines: Line[], skipInstructions: boolean): CandidateSet | null 
     }
     blanks = 0;
   }
-  return items.length >= 2 ? { kind: "list", items } : null;
+  // "- Ideas" over "  - 3: …" … "  - 0: …": the nested levels are the item's scale.
+  return items.length >= 2 ? { kind: "list", items: items.map((c) => withScale(c)) } : null;
 }
 
 function itemCandidate(text: string): Candidate | null {
