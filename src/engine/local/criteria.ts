@@ -221,66 +221,64 @@ const META_HEADING =
 const TOTAL_ROW = /^(?:total|sum|overall(?: score| total)?|grand total|final (?:score|grade))\b/i;
 /** A heading (or "Task:" line) that states the assignment: the work's task, never a criterion of it. */
 export const TASK_HEADING = /^\s*(?:#{1,6}\s*)?(?:the\s+)?(?:writing\s+|essay\s+)?(?:prompt|task|assignment|question|topic)\s*:?\s*$/i;
-/** Headings that organise a rubric or state its task: neither they nor the lists under them are criteria. */
 /** "How the essay is scored": notes on scoring (raters, sums), not a criterion. */
 const SCORING_NOTE = /^how\b.*\b(?:scored|graded|marked|assessed|evaluated|rated)\b/i;
+/** Headings that organise a rubric or state its task: neither they nor the lists under them are criteria. */
 const organising = (title: string) => META_HEADING.test(title.trim()) || TASK_HEADING.test(title) || SCORING_NOTE.test(title.trim());
-// Words that name a level of a scale rather than a criterion ("Excellent", "Meets expectations").
-const LEVEL_WORDS =
-  "excellent|exemplary|outstanding|distinguished|proficient|accomplished|advanced|good|very good|satisfactory|competent|fair|developing|emerging|approaching|adequate|basic|below(?: basic| expectations| standards?)?|limited|poor|weak|beginning|novice|inadequate|unsatisfactory|needs improvement|meets(?: expectations| standard)?|exceeds(?: expectations| standard)?|does not meet(?: expectations| standard)?|partially meets(?: expectations)?|not (?:yet )?(?:evident|met|demonstrated)|strong|high|medium|low|missing|absent|none";
-// A level's title: "Level 3", "3", "3 points - …", "Excellent", "4 Excellent", "4 (Excellent)", "B+".
-const LEVEL_TITLE = new RegExp(
-  String.raw`^(?:(?:level|score|band|grade|tier|rating|score point)\s*\d+(?:\.\d+)?\b|\d+(?:\.\d+)?(?:\s*(?:points?|pts|marks?))?(?:\s*[-–:—].*)?$|(?:\d+(?:\.\d+)?\s*\(?\s*)?(?:${LEVEL_WORDS})\b|[A-F][+-]?(?:\s*[-–:—(].*)?$)`,
-  "i",
-);
 
-// Level words from best to worst, for telling which way an unnumbered scale runs.
-const LEVEL_ORDER = [
+// Words that name a level of a scale rather than a criterion, from best to worst: the order tells which way a scale
+// named only in words runs.
+const LEVEL_WORDS = [
   "exemplary",
   "outstanding",
   "excellent",
   "distinguished",
-  "exceeds",
+  "exceeds(?: expectations| standards?)?",
   "advanced",
   "accomplished",
   "strong",
+  "high",
   "proficient",
   "very good",
   "good",
-  "meets",
+  "meets(?: expectations| standards?)?",
   "satisfactory",
   "competent",
   "adequate",
+  "medium",
+  "fair",
   "developing",
   "approaching",
   "emerging",
-  "fair",
-  "partially meets",
+  "partially meets(?: expectations)?",
   "basic",
   "limited",
   "needs improvement",
   "beginning",
   "novice",
-  "below",
+  "below(?: basic| expectations| standards?)?",
+  "low",
   "weak",
   "poor",
   "inadequate",
   "unsatisfactory",
-  "does not meet",
-  "not evident",
+  "does not meet(?: expectations| standards?)?",
+  "not (?:yet )?(?:evident|met|demonstrated)",
   "missing",
   "absent",
   "none",
 ];
+const LEVEL_WORD_RES = LEVEL_WORDS.map((w) => new RegExp(`^(?:${w})\\b`, "i"));
+// A level's title: "Level 3", "3", "3 points - …", "Excellent", "4 Excellent", "4 (Excellent)", "B+".
+const LEVEL_TITLE = new RegExp(
+  String.raw`^(?:(?:level|score|band|grade|tier|rating|score point)\s*\d+(?:\.\d+)?\b|\d+(?:\.\d+)?(?:\s*(?:points?|pts|marks?))?(?:\s*[-–:—].*)?$|(?:\d+(?:\.\d+)?\s*\(?\s*)?(?:${LEVEL_WORDS.join("|")})\b|[A-F][+-]?(?:\s*[-–:—(].*)?$)`,
+  "i",
+);
 
 /** Where a level's name stands from best (0) to worst; null when it names no known level. */
 function levelWordRank(title: string): number | null {
-  const t = title.trim().toLowerCase();
-  let best: { rank: number; length: number } | null = null;
-  LEVEL_ORDER.forEach((w, rank) => {
-    if (t.startsWith(w) && (!best || w.length > best.length)) best = { rank, length: w.length };
-  });
-  return best ? (best as { rank: number }).rank : null;
+  const rank = LEVEL_WORD_RES.findIndex((re) => re.test(title.trim()));
+  return rank < 0 ? null : rank;
 }
 
 function isLevelTitle(title: string): boolean {
