@@ -259,6 +259,29 @@ describe("the pass line", () => {
     expect(asked.summary).toContain("short for the task");
   });
 
+  test("a response is not an essay: a task asking for one expects fewer words when it names no length", async () => {
+    const rubricFor = (task: string) =>
+      textDoc(
+        "ref_response",
+        "rubric.md",
+        `# Reading response\n\n## Prompt\n\n${task}\n\n## Score points\n\n- 3: Explains the effect clearly, with relevant examples.\n- 2: Explains it in part, with some examples.\n- 1: A minimal explanation.\n- 0: Irrelevant.\n`,
+      );
+    const answer = await textDoc(
+      "doc_answer",
+      "answer.txt",
+      "The setting makes the cyclist's ride harder and harder. First, the road is long and empty, so he has no one to ask for help when he " +
+        "gets lost. Then the sun beats down on him, and his water bottle is almost empty by noon, which makes him weak and dizzy. " +
+        "The old town he reaches has nothing but a broken pump, so his hope turns into fear. For example, he says the water tasted like " +
+        "battery acid. Finally, the hills and the heat make every mile feel longer. The setting is like an enemy that tests how much he can take, " +
+        "and in the end he learns to be better prepared.",
+    );
+    const asResponse = await run([await rubricFor("Write a response that explains how the features of the setting affect the cyclist.")], [answer]);
+    const asEssay = await run([await rubricFor("Write an essay that explains how the features of the setting affect the cyclist.")], [answer]);
+    expect(asEssay.summary).toContain("short for the task");
+    expect(asResponse.summary).not.toContain("short for the task");
+    expect(asResponse.score).toBeGreaterThanOrEqual(asEssay.score);
+  });
+
   test("a contract against a points checklist (legal): complete terms pass at the checklist's own 70 %, thin ones fail", async () => {
     const file = "contract-checklist.docx";
     const content = await extract(await Bun.file(new URL(`../fixtures/rubrics/${file}`, import.meta.url)).bytes(), { filename: file });

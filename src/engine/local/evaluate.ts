@@ -3,7 +3,7 @@ import { type Chunk, chunkDocument, rankChunksMany } from "../../retrieval";
 import { type Passage, passagesOf } from "../passages";
 import type { Criterion, EngineDocument, Evaluation, Evidence } from "../types";
 import { type RubricCriterion, TASK_HEADING } from "./criteria";
-import { FACET_STEMS, type Facet, facetMarkers, targetWords, WRITING_STEMS, type WritingSignals, writingSignals } from "./signals";
+import { FACET_STEMS, type Facet, facetMarkers, formTargetWords, targetWords, WRITING_STEMS, type WritingSignals, writingSignals } from "./signals";
 import { contentTerms, isGenericStem, keyTermsOf, termCounts, titleTermsOf, tokenize, topicTermsOf } from "./terms";
 import { DEFAULT_PASS_PERCENT, type PassLevel, passLevel } from "./verdict";
 
@@ -57,11 +57,12 @@ export function evaluateLocally(input: LocalInput): Evaluation {
   const passages = input.inputs.flatMap(passagesOf);
   const passageTerms = passages.map((p) => new Set(contentTerms(p.text)));
   const docCounts = termCounts(input.inputs.flatMap((d) => contentTerms(d.content.text)));
-  const target = targetWords([input.prompt, ...input.referenceTexts]);
+  const task = [input.prompt, ...input.referenceTexts];
+  const target = targetWords(task);
   const measured = writingSignals(
     input.inputs.map((d) => d.content.text),
     passages,
-    target,
+    target ?? formTargetWords(task),
   );
   // A CV or a contract is not better for being longer: length is judged where a length is asked for, or in essays.
   const signals = target === null && input.lengthCounts === false ? { ...measured, development: 1 } : measured;

@@ -272,7 +272,17 @@ export function facetMarkers(facet: Facet, text: string): number {
   }
 }
 
+/** The length assumed when the task names none: an essay's, a story's or a letter's. */
 const DEFAULT_TARGET_WORDS = 350;
+/** A response, an answer or a paragraph is shorter than an essay (a constructed response runs to about 100–250 words). */
+const SHORT_FORM_WORDS = 200;
+const SHORT_FORM =
+  /\b(?:write|give|provide|compose)\s+(?:a|an|one)\s+(?:(?:short|brief|written|constructed|one-paragraph)\s+)*(?:response|answer|paragraph|summary|explanation|reply)\b/i;
+
+/** The length a task implies by the form it asks for ("Write a response that explains …"); null for the usual essay. */
+export function formTargetWords(texts: (string | null)[]): number | null {
+  return texts.some((t) => t && SHORT_FORM.test(t)) ? SHORT_FORM_WORDS : null;
+}
 
 /** The length the task asks for ("at least 500 words", "a 300-word essay"), when it says. */
 export function targetWords(texts: (string | null)[]): number | null {
