@@ -51,6 +51,11 @@ function plainPageObjects(bytes: Uint8Array): number {
   return text.match(/\/Type\s*\/Page(?![a-zA-Z])/g)?.length ?? 0;
 }
 
+// Word and LibreOffice draw list bullets with Symbol or Wingdings glyphs, which a PDF's text carries as private-use
+// characters (U+F0B7 for "•") that show as empty boxes: at the start of a line they are bullets, and read as "•".
+const SYMBOL_BULLET = /^([^\S\n]*)[\uF0B7\uF0A7\uF076\uF0D8\uF0FC\uF06C\uF06E\uF071\uF0A8]/gm;
+const plainBullets = (text: string) => text.replace(SYMBOL_BULLET, "$1•");
+
 /** One page's text, or null when the page cannot be loaded (a damaged page object). */
 function pageText(lib: Pdfium, doc: number, index: number): string | null {
   const page = lib.FPDF_LoadPage(doc, index);
@@ -65,7 +70,7 @@ function pageText(lib: Pdfium, doc: number, index: number): string | null {
       const buffer = lib.pdfium.wasmExports.malloc((chars + 1) * 2);
       try {
         const written = lib.FPDFText_GetText(textPage, 0, chars, buffer);
-        return written > 0 ? lib.pdfium.UTF16ToString(buffer) : "";
+        return written > 0 ? plainBullets(lib.pdfium.UTF16ToString(buffer)) : "";
       } finally {
         lib.pdfium.wasmExports.free(buffer);
       }

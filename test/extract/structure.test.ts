@@ -37,6 +37,13 @@ describe("sections", () => {
     expect(doc.text).toBe("Alpha page\n\nBeta page\n\nGamma page");
   });
 
+  test("PDF: list bullets drawn with the Symbol font (private-use U+F0B7, as Word and LibreOffice write them) read as '•'", async () => {
+    const file = "story-traits.pdf";
+    const doc = await extract(await Bun.file(new URL(`../fixtures/rubrics/${file}`, import.meta.url)).bytes(), { filename: file });
+    expect(doc.text).not.toMatch(/[\uF000-\uF0FF]/);
+    expect(doc.text).toContain("• 3: A focused story with vivid, specific details.");
+  });
+
   test("PPTX: slides with their titles, and speaker notes as their own sections", async () => {
     const doc = await read("pptx/tika-testPPT-various2.pptx");
     const slide3 = doc.sections.filter((s) => s.location.slide === 3);
