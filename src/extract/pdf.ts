@@ -52,8 +52,9 @@ function plainPageObjects(bytes: Uint8Array): number {
 }
 
 // Word and LibreOffice draw list bullets with Symbol or Wingdings glyphs, which a PDF's text carries as private-use
-// characters (U+F0B7 for "•") that show as empty boxes: at the start of a line they are bullets, and read as "•".
-const SYMBOL_BULLET = /^([^\S\n]*)[\uF0B7\uF0A7\uF076\uF0D8\uF0FC\uF06C\uF06E\uF071\uF0A8]/gm;
+// characters (U+F0B7 for "•") that show as empty boxes: at the start of a line and before a space they are bullets,
+// and read as "•". Not U+F06C, U+F06E or U+F071 (Wingdings bullets, but λ, ν and θ in the Symbol font).
+const SYMBOL_BULLET = /^([^\S\n]*)[\uF0B7\uF0A7\uF076\uF0D8\uF0FC\uF0A8](?=\s)/gm;
 const plainBullets = (text: string) => text.replace(SYMBOL_BULLET, "$1•");
 
 /** One page's text, or null when the page cannot be loaded (a damaged page object). */

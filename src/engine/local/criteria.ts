@@ -38,8 +38,8 @@ type Line =
   | { kind: "blank" };
 
 const ATX = /^ {0,3}(#{1,6})\s+(.*?)(?:\s+#+)?\s*$/;
-// Bullets include the private-use glyphs PDFs from Word and LibreOffice carry for their Symbol and Wingdings bullets.
-const ITEM = /^(\s*)(?:[-*•+▪◦‣●○■□►▸✓✔\uF0A7\uF0B7\uF076\uF0D8\uF0FC]|\d{1,2}[.)]|[a-zA-Z][.)]|\(\w{1,3}\)|[ivxIVX]{1,4}[.)])\s+(.*)$/;
+// (A PDF's Symbol and Wingdings bullets arrive as "•": src/extract/pdf.ts reads them so.)
+const ITEM = /^(\s*)(?:[-*•+▪◦‣●○■□►▸✓✔]|\d{1,2}[.)]|[a-zA-Z][.)]|\(\w{1,3}\)|[ivxIVX]{1,4}[.)])\s+(.*)$/;
 const TABLE_SEPARATOR = /^\s*\|?\s*:?-{2,}:?\s*(\|\s*:?-{2,}:?\s*)*\|?\s*$/;
 const BOLD_LINE = /^\s*(?:\*\*|__)([^*_]{2,100})(?:\*\*|__)\s*:?\s*$/;
 
