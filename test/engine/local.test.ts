@@ -320,6 +320,42 @@ describe("scoring", () => {
     expect(weak.criteria.find((c) => c.id === "evidence")!.rationale).toMatch(/missing: /);
   });
 
+  test("a holistic guide whose levels name qualities, not words: a strong response passes with its sentences about the task quoted", async () => {
+    const guide = [
+      "# Reading response",
+      "",
+      "## Prompt",
+      "",
+      "Explain how the harsh winter setting shapes the choices of the lighthouse keeper in the story. Use details from the story.",
+      "",
+      "## Score points",
+      "",
+      "- Score 3: Shows a full grasp of the text's complexities, meets every demand of the question and goes beyond the literal.",
+      "- Score 2: Shows a partial or literal grasp; meets the question's demands unevenly.",
+      "- Score 1: Shows minimal grasp; may misread the text or the question.",
+      "- Score 0: Irrelevant, incorrect, or blank.",
+    ].join("\n");
+    const strong =
+      "The harsh winter setting forces the lighthouse keeper into every hard choice he makes. Because the storm cuts the island off, he must ration the lamp oil, and he decides to keep the light burning only on the nights the fishing boats are out. " +
+      "The ice on the stairs makes each climb dangerous, yet he still climbs, which shows that his duty matters more to him than his safety. " +
+      "When the supply boat cannot reach the island through the winter ice, he shares his last food with the stranded sailor, so the setting tests his kindness as well as his courage. " +
+      "The story suggests that the cold does not only threaten the keeper; it reveals who he is.";
+    const reference = await textDoc("ref_guide", "guide.md", guide);
+    const good = await run([reference], [await textDoc("doc_good", "good.txt", strong)]);
+    const blank = await run([reference], [await textDoc("doc_blank", "blank.txt", "I like pizza and my dog.")]);
+    expect(good.criteria.map((c) => [c.title, c.max_score])).toEqual([["Score points", 3]]);
+    expect(good.criteria[0].score).toBeGreaterThanOrEqual(2);
+    // Its levels share no word with the response, so the quotes are the response's sentences about the task; without
+    // them, every passing response to such a guide was left to a person.
+    expect(good.verdict).toBe("pass");
+    const quotes = good.criteria[0].evidence.map((e) => e.quote);
+    expect(quotes.length).toBeGreaterThan(0);
+    for (const q of quotes) expect(strong).toContain(q);
+    expect(quotes.some((q) => /winter|keeper|setting/i.test(q))).toBe(true);
+    expect(blank.verdict).toBe("fail");
+    expect(blank.criteria[0].evidence).toEqual([]);
+  });
+
   test("the same documents give the same evaluation every time", async () => {
     const rubric = await textDoc("ref_rubric", "rubric.md", RUBRIC_MD);
     const essay = await textDoc("doc_strong", "strong.txt", STRONG_ESSAY);

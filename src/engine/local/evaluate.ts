@@ -72,7 +72,7 @@ export function evaluateLocally(input: LocalInput): Evaluation {
 
   const criteria: Criterion[] = prepared.map((p, i) => {
     const s = scoreCriterion(p, docCounts, passageTerms, signals, relevance);
-    const evidence = pickEvidence(p, passages, passageTerms, ranked[i]);
+    const evidence = pickEvidence(p, passages, passageTerms, ranked[i], relevance.topic);
     return {
       id: p.criterion.id,
       title: p.criterion.title,
@@ -171,6 +171,8 @@ interface Relevance {
   coverage: number | null;
   gate: number;
   missing: string[];
+  /** The task's topic words (stems) the coverage was measured on; empty when the task names no topic. */
+  topic: Set<string>;
 }
 
 /**
@@ -193,7 +195,7 @@ function topicRelevance(input: LocalInput, docCounts: Map<string, number>): Rele
     fromTask = counts.size >= 3;
   }
   if (counts.size < 3) counts = termCounts(input.referenceTexts.flatMap(topicOf));
-  if (counts.size < 3) return { coverage: null, gate: 1, missing: [] };
+  if (counts.size < 3) return { coverage: null, gate: 1, missing: [], topic: new Set() };
   const words = new Map<string, string>();
   for (const t of tokenize(taskText)) if (!words.has(t.stem)) words.set(t.stem, t.word);
 
@@ -201,7 +203,9 @@ function topicRelevance(input: LocalInput, docCounts: Map<string, number>): Rele
   let total = 0;
   let found = 0;
   const missing: string[] = [];
+  const topic = new Set<string>();
   for (const [stem, count] of byCount(counts).slice(0, TOPIC_TERMS)) {
+    topic.add(stem);
     const w = 1 + Math.log(count);
     total += w;
     if (docCounts.has(stem)) found += w;
@@ -222,7 +226,7 @@ function topicRelevance(input: LocalInput, docCounts: Map<string, number>): Rele
   // input's side counts only when the task's topic comes from the whole prompt or references.
   const coverage = fromTask ? Math.sqrt(taskSide * Math.max(ownSide, taskSide)) : Math.sqrt(taskSide * ownSide);
   // Work that shares almost no words with its task is off-topic: every criterion is held down.
-  return { coverage, gate: 0.4 + 0.6 * Math.min(1, coverage / 0.25), missing };
+  return { coverage, gate: 0.4 + 0.6 * Math.min(1, coverage / 0.25), missing, topic };
 }
 
 /** The text under a reference's task heading ("## Prompt", "Task:"), up to the next heading; empty when it has none. */
@@ -366,7 +370,14 @@ function rankedPassages(inputs: EngineDocument[], passages: Passage[], prepared:
   });
 }
 
-function pickEvidence(p: Prepared, passages: Passage[], passageTerms: Set<string>[], rank: Map<Passage, number>): Evidence[] {
+function pickEvidence(
+  p: Prepared,
+  passages: Passage[],
+  passageTerms: Set<string>[],
+  rank: Map<Passage, number>,
+  topic: Set<string>,
+): Evidence[] {
+  const sentences = (x: { passage: Passage }, words: number) => x.passage.text.split(/\s+/).length >= words;
   const scored = passages.map((passage, i) => {
     let s = 0;
     for (const t of p.terms) if (passageTerms[i].has(t.stem)) s += t.craft ? 0.5 * t.weight : t.weight;
@@ -375,14 +386,21 @@ function pickEvidence(p: Prepared, passages: Passage[], passageTerms: Set<string
     if (s > 0 && r !== undefined) s += 0.5 / (r + 1);
     return { passage, s, i };
   });
-  const chosen = scored
-    .filter((x) => x.s > 0 && x.passage.text.split(/\s+/).length >= 3)
-    .sort((a, b) => b.s - a.s || a.i - b.i)
-    .slice(0, MAX_EVIDENCE)
-    .sort((a, b) => a.i - b.i);
+  const top = (xs: typeof scored) =>
+    xs
+      .sort((a, b) => b.s - a.s || a.i - b.i)
+      .slice(0, MAX_EVIDENCE)
+      .sort((a, b) => a.i - b.i);
+  let chosen = top(scored.filter((x) => x.s > 0 && sentences(x, 3)));
+  // A criterion with level descriptors ("understanding of the complexities of the text") names qualities, not words
+  // to find, and is scored on how much the work is about its task: the sentences most about the task show that.
+  if (chosen.length === 0 && p.criterion.levels && topic.size > 0) {
+    const onTopic = scored.map((x) => ({ ...x, s: [...passageTerms[x.i]].filter((stem) => topic.has(stem)).length }));
+    chosen = top(onTopic.filter((x) => x.s >= 2 && sentences(x, 5)));
+  }
   // Criteria about language have no words to find: the opening sentences show how the input is written.
   if (chosen.length === 0 && (p.facets.includes("language") || p.facets.includes("mechanics"))) {
-    chosen.push(...scored.filter((x) => x.passage.text.split(/\s+/).length >= 8).slice(0, 2));
+    chosen = scored.filter((x) => sentences(x, 8)).slice(0, 2);
   }
   return chosen.map(({ passage }) => ({ document_id: passage.documentId, quote: passage.text, location: { ...passage.location } }));
 }
