@@ -370,13 +370,7 @@ function rankedPassages(inputs: EngineDocument[], passages: Passage[], prepared:
   });
 }
 
-function pickEvidence(
-  p: Prepared,
-  passages: Passage[],
-  passageTerms: Set<string>[],
-  rank: Map<Passage, number>,
-  topic: Set<string>,
-): Evidence[] {
+function pickEvidence(p: Prepared, passages: Passage[], passageTerms: Set<string>[], rank: Map<Passage, number>, topic: Set<string>): Evidence[] {
   const sentences = (x: { passage: Passage }, words: number) => x.passage.text.split(/\s+/).length >= words;
   const scored = passages.map((passage, i) => {
     let s = 0;
