@@ -4,7 +4,7 @@
 // criteria, names and dates found in the input) replaces the stub's value, and a replacement the schema refuses is
 // undone, so the result validates whenever the stub does. What nothing can satisfy ("not": {}) is reported by path.
 import { compileSchema, isPlainObject, type JsonSchema } from "./schema";
-import { stubFromSchema } from "./stub";
+import { safeRegExp, stubFromSchema } from "./stub";
 import type { Criterion, Evaluation } from "./types";
 
 export interface FillSource {
@@ -24,12 +24,19 @@ const MAX_ARRAY = 50;
 /** The evaluation as an object valid against `schema`, or the problem that stops any value from being valid. */
 export function fillSchema(schema: object, seed: string, source: FillSource): FillResult {
   const { validate } = compileSchema(schema);
+  // A schema that names no fields ({} or {"type": "object"}) gets the standard evaluation, where that validates.
+  if (namesNoFields(schema as JsonSchema) && validate(source.evaluation) === null)
+    return { value: structuredClone(source.evaluation), problem: null };
   const root = { value: stubFromSchema(schema, seed) };
   const problem = validate(root.value);
   if (problem !== null) return { value: root.value, problem };
   const filler = new Filler(schema as JsonSchema, seed, source, () => validate(root.value) === null);
   filler.fill(schema as JsonSchema, root, "value", { name: "", text: "" }, null);
   return { value: root.value, problem: validate(root.value) };
+}
+
+function namesNoFields(schema: JsonSchema): boolean {
+  return !["properties", "$ref", "allOf", "anyOf", "oneOf", "if", "dependentSchemas", "dependencies"].some((k) => k in schema);
 }
 
 interface Field {
@@ -184,7 +191,16 @@ class Filler {
     if (format === "date" || format === "date-time" || /\b(date|dob|born|birth|issued|since)\b/.test(text)) {
       const d = this.facts.date;
       if (!d) return undefined;
-      return format === "date-time" ? `${d}T00:00:00Z` : d;
+      if (format === "date-time") return `${d}T00:00:00Z`;
+      // A pattern may ask for another way of writing it ("^\\d{2}/\\d{2}/\\d{4}$"): the first common one it accepts,
+      // month first only when the field says so ("MM/DD/YYYY").
+      const re = typeof s.pattern === "string" ? safeRegExp(s.pattern) : null;
+      if (!re || re.test(d)) return d;
+      const [y, m, day] = d.split("-");
+      const dayFirst = [`${day}/${m}/${y}`, `${day}.${m}.${y}`, `${day}-${m}-${y}`];
+      const monthFirst = [`${m}/${day}/${y}`, `${m}-${day}-${y}`];
+      const order = /\bmm[/.-]dd\b/.test(text) ? [...monthFirst, ...dayFirst] : [...dayFirst, ...monthFirst];
+      return [...order, `${y}/${m}/${day}`, `${y}.${m}.${day}`].find((x) => re.test(x));
     }
     if (format === "email" || /\be-?mail\b/.test(text)) return this.facts.email ?? undefined;
     if (/\b(phone|telephone|mobile)\b/.test(text)) return this.facts.phone ?? undefined;

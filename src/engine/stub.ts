@@ -14,9 +14,9 @@ const HARD_DEPTH = 48;
 
 /**
  * A value that validates against `schema`, the same for the same seed. Best effort
- * where JSON Schema allows puzzles: "not", "if/then/else", "dependentSchemas",
- * "uniqueItems" over enums and patterns beyond the simple subset in patternSample()
- * may produce a value that does not validate; the last resort is then the first attempt.
+ * where JSON Schema allows puzzles: "not", "uniqueItems" over enums and patterns beyond
+ * the simple subset in patternSample() may produce a value that does not validate; the
+ * last resort is then the first attempt.
  * Throws SchemaError if the schema itself is invalid.
  */
 export function stubFromSchema(schema: object, seed: string): unknown {
@@ -79,7 +79,8 @@ class Generator {
     if (Array.isArray(s.enum) && s.enum.length > 0) return structuredClone(s.enum[index % s.enum.length]);
     // The schema author's own examples read better than generated text (the value is still validated).
     if (this.attempt === 0 && Array.isArray(s.examples) && s.examples.length > 0) return structuredClone(s.examples[index % s.examples.length]);
-    switch (this.pickType(s)) {
+    if (s.if !== undefined && (s.then !== undefined || s.else !== undefined)) return this.conditional(s, name, depth, index, branchOffset);
+    switch (this.pickType(s, depth)) {
       case "object":
         return this.object(s, depth);
       case "array":
@@ -130,7 +131,28 @@ class Generator {
     return isPlainObject(at) || typeof at === "boolean" ? at : true;
   }
 
-  private pickType(s: JsonSchema): string {
+  /**
+   * if/then/else: a value from the base with `if` and `then` merged (so it meets the condition), else one from the base
+   * with `else` that does not meet it; the first that the whole node accepts.
+   */
+  private conditional(s: JsonSchema, name: string, depth: number, index: number, branchOffset: number): unknown {
+    const { if: condition, then: yes, else: no, ...base } = s;
+    const meets = typeof condition === "boolean" ? () => condition : this.localCheck(condition as JsonSchema);
+    const whole = this.localCheck(s);
+    const options: [Schema, boolean][] = [
+      [merge([base, condition as Schema, (yes ?? true) as Schema]), true],
+      [merge([base, (no ?? true) as Schema]), false],
+    ];
+    let first: unknown;
+    for (const [i, [branch, wanted]] of options.entries()) {
+      const v = this.fromNode(branch, name, depth, index, branchOffset);
+      if (meets && meets(v) === wanted && (!whole || whole(v))) return v;
+      if (i === 0) first = v;
+    }
+    return first;
+  }
+
+  private pickType(s: JsonSchema, depth: number): string {
     const declared = typeof s.type === "string" ? [s.type] : Array.isArray(s.type) ? (s.type as string[]) : null;
     if (declared && declared.length > 0) {
       // Prefer a real value over null; later attempts try the other members.
@@ -141,10 +163,12 @@ class Generator {
     if (has("properties", "required", "additionalProperties", "patternProperties", "minProperties")) return "object";
     if (has("items", "prefixItems", "minItems", "maxItems", "contains")) return "array";
     if (has("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf")) return "number";
-    return "string";
+    // A schema that says nothing ({}) at the root: a run's output is an object.
+    return depth === 0 ? "object" : "string";
   }
 
-  private object(s: JsonSchema, depth: number): Record<string, unknown> {
+  private object(schema: JsonSchema, depth: number): Record<string, unknown> {
+    const s = this.withDependencies(schema, depth);
     const props = isPlainObject(s.properties) ? (s.properties as Record<string, Schema>) : {};
     const required = new Set(Array.isArray(s.required) ? (s.required as string[]) : []);
     const extra = s.additionalProperties === undefined ? true : (s.additionalProperties as Schema);
@@ -156,10 +180,63 @@ class Generator {
       if (!(key in out)) out[key] = this.value(this.patternPropertyFor(s, key) ?? extra, key, depth + 1, 0);
     }
     const minProperties = typeof s.minProperties === "number" ? s.minProperties : 0;
-    for (let n = 1; Object.keys(out).length < minProperties && extra !== false && n < 1000; n++) {
-      if (!(`extra_${n}` in out)) out[`extra_${n}`] = this.value(extra, "extra", depth + 1, 0);
+    for (let n = 1; Object.keys(out).length < minProperties && n < 1000; n++) {
+      const key = this.extraKey(s, out, n);
+      if (key === null) break;
+      out[key] = this.value(this.patternPropertyFor(s, key) ?? extra, key, depth + 1, 0);
     }
     return out;
+  }
+
+  /**
+   * The schema with what the properties it will have depend on (dependentSchemas, dependentRequired, draft-07
+   * dependencies) merged in, so `{"passed": …}` comes with the `certificate` that `passed` requires.
+   */
+  private withDependencies(s: JsonSchema, depth: number): JsonSchema {
+    const schemas: Record<string, Schema> = {};
+    const requires: Record<string, string[]> = {};
+    for (const source of [s.dependencies, s.dependentSchemas, s.dependentRequired]) {
+      if (!isPlainObject(source)) continue;
+      for (const [key, dep] of Object.entries(source)) {
+        if (Array.isArray(dep)) requires[key] = dep as string[];
+        else if (isPlainObject(dep) || typeof dep === "boolean") schemas[key] = dep as Schema;
+      }
+    }
+    if (Object.keys(schemas).length === 0 && Object.keys(requires).length === 0) return s;
+    let cur: JsonSchema = s;
+    const applied = new Set<string>();
+    for (let round = 0; round < 8; round++) {
+      const present = new Set(Array.isArray(cur.required) ? (cur.required as string[]) : []);
+      if (depth < OPTIONAL_DEPTH && isPlainObject(cur.properties)) for (const key of Object.keys(cur.properties)) present.add(key);
+      const next = [...present].filter((key) => !applied.has(key) && (key in schemas || key in requires));
+      if (next.length === 0) break;
+      for (const key of next) {
+        applied.add(key);
+        const flat = key in schemas ? this.flatten(schemas[key]) : true;
+        const merged = merge([cur, flat, { required: requires[key] ?? [] }]);
+        if (merged !== false && merged !== true) cur = merged;
+      }
+    }
+    return cur;
+  }
+
+  /**
+   * A name for the n-th property beyond the named ones (minProperties): one the schema allows, by propertyNames and,
+   * when additionalProperties is false, by patternProperties. Null when none of the candidates is allowed.
+   */
+  private extraKey(s: JsonSchema, out: Record<string, unknown>, n: number): string | null {
+    const patterns = isPlainObject(s.patternProperties) ? Object.keys(s.patternProperties) : [];
+    const names = isPlainObject(s.propertyNames) || typeof s.propertyNames === "boolean" ? (s.propertyNames as Schema) : true;
+    const nameOk = names === true ? () => true : names === false ? () => false : this.localCheck(names as JsonSchema);
+    const letters = (k: number): string => (k <= 0 ? "" : letters(Math.floor((k - 1) / 26)) + String.fromCharCode(97 + ((k - 1) % 26)));
+    const samples = [...patterns, ...(isPlainObject(names) && typeof names.pattern === "string" ? [names.pattern] : [])].flatMap((p) => {
+      const sample = patternSample(p, true, this.next);
+      return sample === null ? [] : [sample, `${sample}${n}`, `${sample}_${n}`, `${sample}${letters(n)}`];
+    });
+    const candidates = [...samples, `extra_${n}`, `extra${letters(n)}`, `field${letters(n)}`, `item${n}`];
+    const allowed = (key: string) =>
+      !(key in out) && (!nameOk || nameOk(key)) && (s.additionalProperties !== false || patterns.some((p) => safeRegExp(p)?.test(key)));
+    return candidates.find(allowed) ?? null;
   }
 
   private patternPropertyFor(s: JsonSchema, key: string): Schema | undefined {
@@ -384,7 +461,8 @@ function singular(name: string): string {
   return name.endsWith("ies") ? `${name.slice(0, -3)}y` : name.endsWith("s") && !name.endsWith("ss") ? name.slice(0, -1) : name;
 }
 
-function safeRegExp(pattern: string): RegExp | null {
+/** A schema's pattern as ajv reads it (unicode), or null when JavaScript cannot compile it. */
+export function safeRegExp(pattern: string): RegExp | null {
   try {
     return new RegExp(pattern, "u"); // ajv compiles patterns with the unicode flag too
   } catch {

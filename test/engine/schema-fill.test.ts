@@ -104,7 +104,7 @@ Data engineer at Nordwind GmbH since 3 March 2019: built the company's streaming
 `;
 
 describe("output schemas without a model server", () => {
-  // The shared table (13 schemas) and this file's three: grading, CV screening, nested $ref.
+  // The shared table (19 schemas) and this file's three: grading, CV screening, nested $ref.
   const table: [string, object][] = [
     ...SCHEMAS,
     ["a grading schema", GRADING],
@@ -155,6 +155,30 @@ describe("output schemas without a model server", () => {
     expect(["shortlist", "maybe", "reject"]).toContain(out.recommendation as string);
     expect(out.meets_requirements).toBe(out.recommendation === "shortlist");
     expect(typeof out.match_percent).toBe("number");
+  });
+
+  test("a date field with a pattern gets the CV's date written its way (day first unless it says MM/DD)", async () => {
+    const field = (description: string) => ({
+      type: "object",
+      properties: { available_from: { type: "string", description, pattern: "^\\d{2}/\\d{2}/\\d{4}$" } },
+      required: ["available_from"],
+    });
+    const cv = await textDoc("doc_cv", "cv.md", CV);
+    expect((await run(field("Start date"), [cv], [])).value).toEqual({ available_from: "03/03/2019" });
+    const start = CV.replace("3 March 2019", "15 March 2019");
+    const later = await textDoc("doc_cv2", "cv.md", start);
+    expect((await run(field("Start date, DD/MM/YYYY"), [later], [])).value).toEqual({ available_from: "15/03/2019" });
+    expect((await run(field("Start date, MM/DD/YYYY"), [later], [])).value).toEqual({ available_from: "03/15/2019" });
+  });
+
+  test("a schema that names no fields ({} or an open object) gets the standard evaluation", async () => {
+    const essay = await textDoc("doc_s", "strong.txt", STRONG_ESSAY);
+    const standard = (await run(null as unknown as object, [essay])).value as Record<string, unknown>;
+    for (const schema of [{}, { type: "object" }, { type: "object", minProperties: 2 }]) {
+      const out = await run(schema, [essay]);
+      expect(out.custom).toBe(true);
+      expect(out.value).toEqual(standard);
+    }
   });
 
   test("a nested schema with $ref: overall score, verdict and summary, and one item per criterion with quotes", async () => {

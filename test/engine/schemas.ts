@@ -172,6 +172,38 @@ export const SCHEMAS: [string, object][] = [
     },
   ],
   [
+    "if/then/else: the grade a score allows",
+    {
+      type: "object",
+      properties: { score: { type: "number", minimum: 0, maximum: 100 }, grade: { type: "string" } },
+      required: ["score", "grade"],
+      if: { properties: { score: { minimum: 50 } } },
+      // biome-ignore lint/suspicious/noThenProperty: JSON Schema's own if/then/else keyword
+      then: { properties: { grade: { enum: ["pass", "merit"] } } },
+      else: { properties: { grade: { const: "fail" } } },
+    },
+  ],
+  [
+    "dependentSchemas and dependentRequired",
+    {
+      type: "object",
+      properties: { passed: { type: "boolean" }, reason: { type: "string" } },
+      required: ["passed"],
+      dependentRequired: { passed: ["reason"] },
+      dependentSchemas: { passed: { properties: { certificate: { type: "string", minLength: 3 } }, required: ["certificate"] } },
+    },
+  ],
+  [
+    "patternProperties only, with minProperties",
+    { type: "object", patternProperties: { "^crit_": { type: "integer", minimum: 0, maximum: 5 } }, additionalProperties: false, minProperties: 2 },
+  ],
+  [
+    "propertyNames with minProperties",
+    { type: "object", propertyNames: { pattern: "^[a-z]+$" }, additionalProperties: { type: "string" }, minProperties: 2 },
+  ],
+  ["an empty schema", {}],
+  ["an object with no properties named", { type: "object" }],
+  [
     "a schema inferred from a JSON sample",
     inferSchemaFromJson({ name: "x", when: "2024-01-01T00:00:00Z", items: [{ a: 1 }, { a: 2.5, b: null }], ok: true }),
   ],
