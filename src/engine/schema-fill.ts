@@ -3,8 +3,10 @@
 // The start is the schema-valid stub (stub.ts); each field the evaluation can answer (a score, a verdict, a summary, the
 // criteria, names and dates found in the input) replaces the stub's value, and a replacement the schema refuses is
 // undone, so the result validates whenever the stub does. What nothing can satisfy ("not": {}) is reported by path.
+
+import { levelWordRank } from "./local/criteria";
 import { compileSchema, isPlainObject, type JsonSchema } from "./schema";
-import { safeRegExp, stubFromSchema } from "./stub";
+import { merge, safeRegExp, stubFromSchema } from "./stub";
 import type { Criterion, Evaluation } from "./types";
 
 export interface FillSource {
@@ -118,23 +120,42 @@ class Filler {
       if (!items) return undefined;
       const itemTypes = typesOf(items);
       const max = typeof s.maxItems === "number" ? s.maxItems : MAX_ARRAY;
+      const min = typeof s.minItems === "number" ? s.minItems : 0;
       if (
         itemTypes.has("object") &&
         !criterion &&
-        /\b(criteri|score|rubric|trait|dimension|categor|breakdown|finding|assessment|result|section|item|aspect|area|skill|requirement|competenc|evaluation)/.test(
+        /\b(criteri|score|rubric|trait|dimension|categor|breakdown|finding|assessment|result|section|item|aspect|area|skill|requirement|competenc|evaluation|feedback|comment|review|observation)/.test(
           text,
         )
       ) {
-        // One object per criterion: a stub each, filled in that criterion's context by fill().
-        return e.criteria.slice(0, max).map((c) => this.criterionObject(items, c));
+        // One object per criterion: a stub each, filled in that criterion's context by fill(); stubs make up the
+        // number when the schema asks for more items than the rubric has criteria.
+        const list = e.criteria.slice(0, max).map((c) => this.criterionObject(items, c));
+        for (let i = list.length; i < min; i++) list.push(stubOf(this.root, items, `${this.seed}/pad/${i}`));
+        return list;
       }
       if (itemTypes.has("string")) {
-        const list = this.strings(text, criterion);
+        const list = this.strings(text, criterion, min);
         return list ? list.slice(0, max) : undefined;
       }
       return undefined;
     }
+    if (types.has("object") && !isPlainObject(s.properties)) return this.scoreMap(s, text);
     return undefined;
+  }
+
+  /** An open map named for scores ({"additionalProperties": {"type": "number"}}): each criterion's title to its score. */
+  private scoreMap(s: JsonSchema, text: string): Record<string, number> | undefined {
+    const values = this.resolve(s.additionalProperties as JsonSchema | boolean | undefined);
+    if (!values || !/\b(score|grade|point|mark|rating|level|result)s?\b/.test(text)) return undefined;
+    const types = typesOf(values);
+    if (!types.has("number") && !types.has("integer")) return undefined;
+    const map: Record<string, number> = {};
+    for (const c of this.source.evaluation.criteria) {
+      const n = this.number(values, "score", c);
+      if (n !== undefined) map[c.title] = types.has("number") ? Math.round(n * 100) / 100 : Math.round(n);
+    }
+    return map;
   }
 
   private criterionObject(items: JsonSchema, c: Criterion): unknown {
@@ -209,7 +230,10 @@ class Filler {
         return c.rationale;
       if (/\b(quote|evidence|excerpt|citation)\b/.test(text)) return c.evidence[0]?.quote;
       if (/\b(id|key|code)\b/.test(text)) return c.id;
-      if (/\b(title|name|criterion|label|category|trait|dimension|aspect)\b/.test(text)) return c.title;
+      if (
+        /\b(title|name|criterion|label|category|trait|dimension|aspect|area|topic|section|skill|requirement|competency|standard|element)\b/.test(text)
+      )
+        return c.title;
       return undefined;
     }
     if (/\b(verdict|decision|outcome|recommendation|status)\b/.test(text)) return e.verdict;
@@ -230,15 +254,32 @@ class Filler {
     return undefined;
   }
 
-  private strings(text: string, c: Criterion | null): string[] | undefined {
+  /** A list the evaluation gives for a field of strings; `min` items at least where the schema asks for them. */
+  private strings(text: string, c: Criterion | null, min = 0): string[] | undefined {
     const e = this.source.evaluation;
     const share = (x: Criterion) => (x.max_score > 0 ? x.score / x.max_score : 0);
     if (c && /\b(quote|quotes|evidence|excerpt)/.test(text)) return c.evidence.map((q) => q.quote);
     if (c) return undefined;
+    // Strengths are the criteria at two thirds or more, weaknesses those below. A schema that wants some when there
+    // are none gets the strongest (or weakest) criteria, in that order, named as such.
+    const ranked = [...e.criteria].sort((a, b) => share(b) - share(a));
+    const atLeast = (list: string[], order: Criterion[], label: string) =>
+      list.length >= min ? list : [...list, ...order.slice(list.length, min).map((x) => `${x.title}: ${x.score}/${x.max_score} (${label})`)];
     if (/\b(strength|strengths|positive|positives)\b/.test(text))
-      return e.criteria.filter((x) => share(x) >= 0.67).map((x) => `${x.title}: ${x.score}/${x.max_score}`);
+      return atLeast(
+        ranked.filter((x) => share(x) >= 0.67).map((x) => `${x.title}: ${x.score}/${x.max_score}`),
+        ranked,
+        "none reached two thirds; this one scored highest",
+      );
     if (/\b(weakness|weaknesses|improvement|improvements|gap|gaps|concern|concerns|missing|risk|risks)\b/.test(text))
-      return e.criteria.filter((x) => share(x) < 0.67).map((x) => `${x.title}: ${x.score}/${x.max_score}. ${x.rationale}`);
+      return atLeast(
+        ranked
+          .filter((x) => share(x) < 0.67)
+          .reverse()
+          .map((x) => `${x.title}: ${x.score}/${x.max_score}. ${x.rationale}`),
+        [...ranked].reverse(),
+        "none fell below two thirds; this one scored lowest",
+      );
     if (/\b(quote|quotes|evidence|excerpts?)\b/.test(text)) return e.criteria.flatMap((x) => x.evidence.map((q) => q.quote));
     if (/\b(criteria|findings|comments|feedback|notes|observations|rationales?)\b/.test(text))
       return e.criteria.map((x) => `${x.title}: ${x.rationale}`);
@@ -246,10 +287,18 @@ class Filler {
   }
 
   /** A schema with its local $ref resolved (one level at a time) and allOf of one part unwrapped. */
-  private resolve(schema: JsonSchema | boolean | undefined): JsonSchema | null {
+  private resolve(schema: JsonSchema | boolean | undefined, depth = 0): JsonSchema | null {
     let s = schema;
     for (let i = 0; i < 8 && isPlainObject(s) && typeof s.$ref === "string"; i++) s = pointer(this.root, s.$ref);
-    return isPlainObject(s) ? s : s === true ? {} : null;
+    if (!isPlainObject(s)) return s === true ? {} : null;
+    // allOf: its parts' fields and bounds together ({"$ref": base} plus {"properties": {"score": {"maximum": 10}}}).
+    if (Array.isArray(s.allOf) && depth < 4) {
+      const { allOf, ...rest } = s;
+      const parts = (allOf as (JsonSchema | boolean)[]).map((p) => this.resolve(p, depth + 1) ?? false);
+      const merged = merge([rest, ...parts]);
+      return isPlainObject(merged) ? merged : null;
+    }
+    return s;
   }
 }
 
@@ -280,6 +329,16 @@ const VERDICT_WORDS: Record<Evaluation["verdict"], RegExp> = {
 /** The enum member that says the verdict (or, for letter grades, the score's letter); undefined when none does. */
 function enumChoice(members: unknown[], text: string, e: Evaluation, c: Criterion | null): unknown {
   const strings = members.filter((m): m is string => typeof m === "string");
+  // Three or more levels named by quality ("excellent", "good", "fair", "poor"; "exceeds" … "below"): the one at the
+  // score's place among them, best first. Severity, priority and risk run the other way: high when the score is low.
+  const share = c ? c.score / Math.max(1, c.max_score) : e.score / 100;
+  const ranks = strings.map((m) => levelWordRank(m));
+  if (strings.length >= 3 && strings.length === members.length && ranks.every((r) => r !== null)) {
+    const best = strings.map((m, i) => ({ m, r: ranks[i] as number })).sort((a, b) => a.r - b.r);
+    const inverse = /\b(severity|priority|risk|impact|urgency|concern)\b/.test(text);
+    const at = Math.round((inverse ? share : 1 - share) * (best.length - 1));
+    return best[Math.min(best.length - 1, Math.max(0, at))].m;
+  }
   const verdict: Evaluation["verdict"] = c ? (c.max_score > 0 && c.score / c.max_score >= 0.6 ? "pass" : "fail") : e.verdict;
   const hit = strings.find((m) => VERDICT_WORDS[verdict].test(m.trim()));
   if (hit !== undefined) return hit;
@@ -293,12 +352,11 @@ function enumChoice(members: unknown[], text: string, e: Evaluation, c: Criterio
     const letter = letterGrade(c ? (100 * c.score) / Math.max(1, c.max_score) : e.score);
     return strings.find((m) => m.trim().toUpperCase() === letter) ?? strings.find((m) => m.trim().toUpperCase()[0] === letter);
   }
-  // Levels named by quality ("excellent", "good", "fair", "poor"), or numbers: the one nearest the score.
+  // Numbers: the one nearest the score.
   const numbers = members.filter((m): m is number => typeof m === "number");
   if (numbers.length === members.length && /\b(score|grade|rating|level|points?|band)\b/.test(text)) {
     const lo = Math.min(...numbers);
     const hi = Math.max(...numbers);
-    const share = c ? c.score / Math.max(1, c.max_score) : e.score / 100;
     const target = lo + share * (hi - lo);
     return numbers.reduce((a, b) => (Math.abs(b - target) < Math.abs(a - target) ? b : a));
   }

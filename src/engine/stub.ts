@@ -395,7 +395,7 @@ class Generator {
 }
 
 /** allOf, flattened: properties and required unioned, bounds tightened, types intersected, the rest last-wins. */
-function merge(parts: Schema[]): Schema {
+export function merge(parts: Schema[]): Schema {
   const out: JsonSchema = {};
   for (const part of parts) {
     if (part === false) return false;

@@ -171,6 +171,56 @@ describe("output schemas without a model server", () => {
     expect((await run(field("Start date, MM/DD/YYYY"), [later], [])).value).toEqual({ available_from: "03/15/2019" });
   });
 
+  test("quality levels, feedback per area, a score per criterion, allOf parts, and lists that must not be empty", async () => {
+    const schema = {
+      $defs: { base: { type: "object", properties: { score: { type: "number" }, summary: { type: "string" } }, required: ["score"] } },
+      allOf: [
+        { $ref: "#/$defs/base" },
+        {
+          properties: {
+            score: { maximum: 10, minimum: 0 },
+            overall: { enum: ["poor", "fair", "good", "excellent"] },
+            scores: { type: "object", additionalProperties: { type: "integer", minimum: 0, maximum: 5 } },
+            feedback: {
+              type: "array",
+              minItems: 6,
+              items: {
+                type: "object",
+                properties: { area: { type: "string" }, severity: { enum: ["low", "medium", "high"] }, comment: { type: "string" } },
+                required: ["area", "severity", "comment"],
+                additionalProperties: false,
+              },
+            },
+            weaknesses: { type: "array", items: { type: "string" }, minItems: 1 },
+          },
+          required: ["summary", "overall", "scores", "feedback", "weaknesses"],
+        },
+      ],
+    };
+    const strong = (await run(schema, [await textDoc("doc_s", "strong.txt", STRONG_ESSAY)])).value as Record<string, any>;
+    const weak = (await run(schema, [await textDoc("doc_w", "weak.txt", WEAK_ESSAY)])).value as Record<string, any>;
+    for (const out of [strong, weak]) expect(compileSchema(schema).validate(out)).toBeNull();
+    const titles = ["Thesis", "Evidence", "Counterargument", "Organisation", "Conventions"];
+    // allOf's parts together: the score on the 0–10 range one part sets, the summary another requires.
+    expect(strong.score).toBe(10);
+    expect(strong.summary).toMatch(/^Overall 100\/100/);
+    expect(weak.score).toBeLessThan(5);
+    expect(strong.overall).toBe("excellent");
+    expect(weak.overall).toBe("poor");
+    expect(Object.keys(strong.scores)).toEqual(titles);
+    expect(Object.values(strong.scores)).toEqual([5, 5, 5, 5, 5]);
+    expect(Object.values(weak.scores as Record<string, number>).every((n) => n <= 2)).toBe(true);
+    // One feedback item per criterion, its area the criterion and its severity the shortfall; a stub makes up six.
+    expect(strong.feedback.slice(0, 5).map((f: { area: string }) => f.area)).toEqual(titles);
+    expect(strong.feedback).toHaveLength(6);
+    expect(strong.feedback.slice(0, 5).every((f: { severity: string }) => f.severity === "low")).toBe(true);
+    expect(weak.feedback.slice(0, 5).filter((f: { severity: string }) => f.severity === "high").length).toBeGreaterThanOrEqual(3);
+    // Nothing below two thirds, yet the schema wants a weakness: the lowest criterion, said to be that.
+    expect(strong.weaknesses).toHaveLength(1);
+    expect(strong.weaknesses[0]).toMatch(/none fell below two thirds/);
+    expect(weak.weaknesses.length).toBeGreaterThanOrEqual(3);
+  });
+
   test("a schema that names no fields ({} or an open object) gets the standard evaluation", async () => {
     const essay = await textDoc("doc_s", "strong.txt", STRONG_ESSAY);
     const standard = (await run(null as unknown as object, [essay])).value as Record<string, unknown>;

@@ -276,7 +276,7 @@ const LEVEL_TITLE = new RegExp(
 );
 
 /** Where a level's name stands from best (0) to worst; null when it names no known level. */
-function levelWordRank(title: string): number | null {
+export function levelWordRank(title: string): number | null {
   const rank = LEVEL_WORD_RES.findIndex((re) => re.test(title.trim()));
   return rank < 0 ? null : rank;
 }
