@@ -124,7 +124,7 @@ class Filler {
       if (
         itemTypes.has("object") &&
         !criterion &&
-        /\b(criteri|score|rubric|trait|dimension|categor|breakdown|finding|assessment|result|section|item|aspect|area|skill|requirement|competenc|evaluation|feedback|comment|review|observation)/.test(
+        /\b(criteri|score|rubric|trait|dimension|categor|breakdown|finding|assessment|result|section|item|aspect|area|skill|requirement|competenc|evaluation|feedback|comment|review|observation|clause|check|question|standard|element|point)/.test(
           text,
         )
       ) {
@@ -201,6 +201,9 @@ class Filler {
     const passed = c ? c.max_score > 0 && c.score / c.max_score >= 0.6 : verdict === "pass";
     if (/\b(fail|failed|reject|rejected|disqualif)/.test(text)) return c ? !passed : verdict === "fail";
     if (/\b(review|flag|uncertain|manual)/.test(text)) return verdict === "needs_review";
+    // Of one criterion (a clause, a skill, a requirement): is it there in the input.
+    if (c && /\b(missing|absent|lacking|lacks|omitted)\b/.test(text)) return !passed;
+    if (c && /\b(present|found|included|covered|addressed|demonstrated|complete|satisfied|fulfilled|has|ok)\b/.test(text)) return passed;
     if (/\b(pass|passed|passes|meets?|met|qualif|recommend|accept|eligible|hire|approv|suitable|shortlist|proceed|success|satisf)/.test(text))
       return passed;
     return undefined;
@@ -223,15 +226,19 @@ class Filler {
       const order = /\bmm[/.-]dd\b/.test(text) ? [...monthFirst, ...dayFirst] : [...dayFirst, ...monthFirst];
       return [...order, `${y}/${m}/${day}`, `${y}.${m}.${day}`].find((x) => re.test(x));
     }
-    if (format === "email" || /\be-?mail\b/.test(text)) return this.facts.email ?? undefined;
-    if (/\b(phone|telephone|mobile)\b/.test(text)) return this.facts.phone ?? undefined;
+    // Contacts and names the input does not state are empty, not placeholders (where the schema allows an empty string).
+    if (format === "email" || /\be-?mail\b/.test(text)) return this.facts.email ?? "";
+    if (/\b(phone|telephone|mobile)\b/.test(text)) return this.facts.phone ?? "";
     if (c) {
       if (/\b(rationale|reason|comment|feedback|explanation|justification|notes?|assessment|summary|description|remarks?)\b/.test(text))
         return c.rationale;
-      if (/\b(quote|evidence|excerpt|citation)\b/.test(text)) return c.evidence[0]?.quote;
+      // No quote for this criterion: an empty string says so better than a placeholder (kept if the schema allows it).
+      if (/\b(quote|evidence|excerpt|citation)\b/.test(text)) return c.evidence[0]?.quote ?? "";
       if (/\b(id|key|code)\b/.test(text)) return c.id;
       if (
-        /\b(title|name|criterion|label|category|trait|dimension|aspect|area|topic|section|skill|requirement|competency|standard|element)\b/.test(text)
+        /\b(title|name|criterion|label|category|trait|dimension|aspect|area|topic|section|skill|requirement|competency|standard|element|clause|check|question|point)\b/.test(
+          text,
+        )
       )
         return c.title;
       return undefined;
@@ -250,7 +257,7 @@ class Filler {
       /\b(name|candidate|applicant|student|author|person|full name)\b/.test(text) &&
       !/\b(file|document|company|employer|school|title)\b/.test(text)
     )
-      return this.facts.name ?? undefined;
+      return this.facts.name ?? "";
     return undefined;
   }
 
@@ -271,7 +278,11 @@ class Filler {
         ranked,
         "none reached two thirds; this one scored highest",
       );
-    if (/\b(weakness|weaknesses|improvement|improvements|gap|gaps|concern|concerns|missing|risk|risks)\b/.test(text))
+    if (
+      /\b(weakness|weaknesses|improvement|improvements|gap|gaps|concern|concerns|missing|risk|risks|next steps?|suggestions?|recommendations|to improve)\b/.test(
+        text,
+      )
+    )
       return atLeast(
         ranked
           .filter((x) => share(x) < 0.67)

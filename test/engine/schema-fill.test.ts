@@ -221,6 +221,49 @@ describe("output schemas without a model server", () => {
     expect(weak.weaknesses.length).toBeGreaterThanOrEqual(3);
   });
 
+  test("checklists, clauses and skills get one item per criterion; present, found and met follow it, risk runs the other way", async () => {
+    const item = (name: string, props: Record<string, object>) => ({
+      type: "array",
+      items: { type: "object", properties: { [name]: { type: "string" }, ...props }, required: [name, ...Object.keys(props)] },
+    });
+    const schema = {
+      type: "object",
+      properties: {
+        student_name: { type: "string" },
+        clauses: item("clause", { found: { type: "boolean" }, risk: { enum: ["low", "medium", "high"] }, quote: { type: "string" } }),
+        skills: item("skill", { present: { type: "boolean" } }),
+        checklist: item("requirement", { met: { enum: ["yes", "no", "partial"] } }),
+        next_steps: { type: "array", items: { type: "string" } },
+      },
+      required: ["student_name", "clauses", "skills", "checklist", "next_steps"],
+    };
+    const titles = ["Thesis", "Evidence", "Counterargument", "Organisation", "Conventions"];
+    const strongEssay = await textDoc("doc_s", "strong.txt", STRONG_ESSAY);
+    const strong = (await run(schema, [strongEssay])).value as Record<string, any>;
+    const weak = (await run(schema, [await textDoc("doc_w", "weak.txt", WEAK_ESSAY)])).value as Record<string, any>;
+    for (const out of [strong, weak]) {
+      expect(compileSchema(schema).validate(out)).toBeNull();
+      expect(out.clauses.map((c: { clause: string }) => c.clause)).toEqual(titles);
+      expect(out.skills.map((c: { skill: string }) => c.skill)).toEqual(titles);
+      expect(out.checklist.map((c: { requirement: string }) => c.requirement)).toEqual(titles);
+      // The essays name no student: empty, not a placeholder.
+      expect(out.student_name).toBe("");
+    }
+    expect(strong.clauses.every((c: { found: boolean; risk: string }) => c.found && c.risk === "low")).toBe(true);
+    expect(strong.skills.every((c: { present: boolean }) => c.present)).toBe(true);
+    expect(strong.checklist.every((c: { met: string }) => c.met === "yes")).toBe(true);
+    for (const c of strong.clauses) expect(strongEssay.content.text).toContain(c.quote);
+    expect(strong.next_steps).toEqual([]);
+    expect(weak.clauses.every((c: { found: boolean }) => !c.found)).toBe(true);
+    expect(weak.clauses.filter((c: { risk: string }) => c.risk === "high").length).toBeGreaterThanOrEqual(3);
+    expect(weak.skills.every((c: { present: boolean }) => !c.present)).toBe(true);
+    expect(weak.checklist.every((c: { met: string }) => c.met === "no")).toBe(true);
+    // A criterion nothing could be quoted for has an empty quote.
+    expect(weak.clauses.find((c: { clause: string }) => c.clause === "Counterargument").quote).toBe("");
+    expect(weak.next_steps.length).toBeGreaterThanOrEqual(3);
+    expect(weak.next_steps[0]).toMatch(/^Counterargument: 0\/15/);
+  });
+
   test("a schema that names no fields ({} or an open object) gets the standard evaluation", async () => {
     const essay = await textDoc("doc_s", "strong.txt", STRONG_ESSAY);
     const standard = (await run(null as unknown as object, [essay])).value as Record<string, unknown>;
