@@ -4,6 +4,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { type EvaluateInput, evaluate } from "../../src/engine";
 import { findCriteria } from "../../src/engine/local/criteria";
+import { decide } from "../../src/engine/local/evaluate";
 import { placeSections } from "../../src/engine/passages";
 import type { EngineDocument, Evaluation } from "../../src/engine/types";
 import { extract } from "../../src/extract";
@@ -417,6 +418,37 @@ describe("citations", () => {
       expect(first.evidence.some((e) => collapse(e.quote).toLowerCase().includes(phrases[0].toLowerCase().split(" ")[0]))).toBe(true);
     });
   }
+});
+
+describe("verdict", () => {
+  const quote = { document_id: "doc_1", quote: "A sentence of the work.", location: {} };
+  const traits = (...scores: number[]) =>
+    scores.map((score, i) => ({ id: `t${i}`, title: `Trait ${i}`, score, max_score: 3, rationale: "", evidence: [quote] }));
+  const line = { share: 2 / 3, source: "levels" as const };
+  const onTopic = { coverage: 0.5 };
+  const scoreOf = (c: { score: number }[]) => Math.round((100 * c.reduce((n, x) => n + x.score, 0)) / (3 * c.length));
+
+  test("pass at or above the line, fail below it", () => {
+    expect(decide(scoreOf(traits(2, 2, 2, 2)), line, traits(2, 2, 2, 2), onTopic)).toBe("pass");
+    expect(decide(scoreOf(traits(2, 2, 2, 1)), line, traits(2, 2, 2, 1), onTopic)).toBe("fail");
+  });
+
+  test("at the line, criteria at opposite ends (one at its top, one at its bottom) leave it to a person; a spread of two levels does not", () => {
+    expect(decide(scoreOf(traits(3, 3, 2, 0)), line, traits(3, 3, 2, 0), onTopic)).toBe("needs_review");
+    expect(decide(scoreOf(traits(2, 1, 2, 3)), line, traits(2, 1, 2, 3), onTopic)).toBe("pass");
+    // Far from the line the score decides, whatever the spread.
+    expect(decide(scoreOf(traits(3, 3, 3, 0)), line, traits(3, 3, 3, 0), onTopic)).toBe("pass");
+  });
+
+  test("a pass that rests on criteria nothing could be quoted for, or on work that shares no word with its task, needs review", () => {
+    const unquoted = traits(3, 3, 3, 3).map((c, i) => (i < 3 ? { ...c, evidence: [] } : c));
+    expect(decide(100, line, unquoted, onTopic)).toBe("needs_review");
+    expect(decide(100, line, traits(3, 3, 3, 3), { coverage: 0 })).toBe("needs_review");
+    // No topic to compare with is not the same as none shared.
+    expect(decide(100, line, traits(3, 3, 3, 3), { coverage: null })).toBe("pass");
+    // A fail is a fail: nothing is left to a person.
+    expect(decide(20, line, traits(1, 0, 1, 0), { coverage: 0 })).toBe("fail");
+  });
 });
 
 describe("spelling", () => {

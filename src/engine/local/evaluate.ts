@@ -101,10 +101,11 @@ const REVIEW_MARGIN = 4;
  * for which no passage of the input could be quoted, or a pass rests on how the work is written while it shares no
  * word with its task (off-topic work, or on-topic work in other words: only a person can tell which).
  */
-function decide(score: number, pass: PassLevel, criteria: Criterion[], relevance: Relevance): Evaluation["verdict"] {
+export function decide(score: number, pass: PassLevel, criteria: Criterion[], relevance: Pick<Relevance, "coverage">): Evaluation["verdict"] {
   const line = 100 * pass.share;
   const shares = criteria.map((c) => (c.max_score > 0 ? c.score / c.max_score : 0));
-  const contradictory = shares.length > 1 && Math.max(...shares) - Math.min(...shares) >= 0.67;
+  // Near the top is four fifths of the maximum or more, near the bottom a fifth or less (on 0–3: 3 against 0).
+  const contradictory = shares.length > 1 && Math.max(...shares) >= 0.8 && Math.min(...shares) <= 0.2;
   if (Math.abs(score - line) <= REVIEW_MARGIN && contradictory) return "needs_review";
   if (score >= line) {
     const unquoted = criteria.filter((c) => c.score > 0 && c.evidence.length === 0).length;
