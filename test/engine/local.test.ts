@@ -355,6 +355,11 @@ describe("scoring", () => {
     expect(quotes.some((q) => /winter|keeper|setting/i.test(q))).toBe(true);
     expect(blank.verdict).toBe("fail");
     expect(blank.criteria[0].evidence).toEqual([]);
+    // Under a plain "Rubric" heading the scale is named by Assay ("Overall quality"): those words are not looked for.
+    const named = await textDoc("ref_guide2", "guide.md", guide.replace("## Score points", "## Rubric"));
+    const overall = await run([named], [await textDoc("doc_good", "good.txt", strong)]);
+    expect(overall.criteria[0].title).toBe("Overall quality");
+    expect(overall.criteria[0].rationale).not.toMatch(/quality/);
   });
 
   test("the same documents give the same evaluation every time", async () => {

@@ -630,7 +630,8 @@ function better(a: CandidateSet, b: CandidateSet): boolean {
 }
 
 /** The name of a holistic rubric's one criterion when the rubric gives it none. */
-const HOLISTIC_TITLE = "Overall quality";
+/** The title of a holistic scale whose rubric names none. */
+export const HOLISTIC_TITLE = "Overall quality";
 
 /** Levels of one holistic scale ("6 – ...", "Excellent: ...") become one criterion scored out of the top level. */
 function collapseScale(set: CandidateSet): Candidate[] {

@@ -2,7 +2,7 @@
 import { type Chunk, chunkDocument, rankChunksMany } from "../../retrieval";
 import { type Passage, passagesOf } from "../passages";
 import type { Criterion, EngineDocument, Evaluation, Evidence } from "../types";
-import { type RubricCriterion, TASK_HEADING } from "./criteria";
+import { HOLISTIC_TITLE, type RubricCriterion, TASK_HEADING } from "./criteria";
 import { FACET_STEMS, type Facet, facetMarkers, formTargetWords, targetWords, WRITING_STEMS, type WritingSignals, writingSignals } from "./signals";
 import { contentTerms, isGenericStem, keyTermsOf, termCounts, titleTermsOf, tokenize, topicTermsOf } from "./terms";
 import { DEFAULT_PASS_PERCENT, type PassLevel, passLevel } from "./verdict";
@@ -131,7 +131,8 @@ function toScale(criterion: RubricCriterion, strength: number): number {
 
 function prepare(criteria: RubricCriterion[]): Prepared[] {
   const raw = criteria.map((c) => {
-    const title = titleTermsOf(c.title);
+    // The name Assay gives a holistic scale ("Overall quality") is not the rubric's: its words are not to be found.
+    const title = c.title === HOLISTIC_TITLE ? [] : titleTermsOf(c.title);
     const description = keyTermsOf(c.description);
     const words = new Map<string, string>();
     for (const t of tokenize(`${c.title} ${c.description}`)) if (!words.has(t.stem)) words.set(t.stem, t.word);
