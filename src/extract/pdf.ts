@@ -9,6 +9,7 @@
 import wasmPath from "@embedpdf/pdfium/pdfium.wasm" with { type: "file" };
 import { hasPdfHeader } from "./detect.ts";
 import { buildDocument, unprocessable } from "./document.ts";
+import { type Box, mayHoldTable, type TextRun, textWithTables } from "./pdf-layout.ts";
 import type { ExtractedDocument, Section } from "./types.ts";
 
 /** Pages read at most: a 5,000-page bundle is a real document; 100,000 empty pages are an attack on memory. */
@@ -57,6 +58,53 @@ function plainPageObjects(bytes: Uint8Array): number {
 const SYMBOL_BULLET = /^([^\S\n]*)[\uF0B7\uF0A7\uF076\uF0D8\uF0FC\uF0A8](?=\s)/gm;
 const plainBullets = (text: string) => text.replace(SYMBOL_BULLET, "$1•");
 
+/**
+ * The page's text rebuilt with its tables as " | " rows (pdf-layout.ts), or null when it has none. The boxes of its
+ * text runs come first; their text is read only when the boxes line up as a table could.
+ */
+function tableText(lib: Pdfium, textPage: number, chars: number): string | null {
+  const count = lib.FPDFText_CountRects(textPage, 0, -1);
+  if (count < 4) return null;
+  // The per-character calls go to the WebAssembly exports directly: the library's wrappers (ccall) cost ten times more.
+  const wasm = lib.pdfium.wasmExports as unknown as Record<
+    "FPDFText_GetRect" | "FPDFText_GetCharBox" | "FPDFText_GetUnicode",
+    (...args: number[]) => number
+  >;
+  const out = lib.pdfium.wasmExports.malloc(32);
+  // The four doubles PDFium writes at `out` (nothing below allocates, so the heap does not move under the view).
+  const f64 = new Float64Array((lib.pdfium as unknown as { HEAPU8: Uint8Array }).HEAPU8.buffer, out, 4);
+  try {
+    const boxes: Box[] = [];
+    for (let i = 0; i < count; i++) {
+      if (wasm.FPDFText_GetRect(textPage, i, out, out + 8, out + 16, out + 24))
+        boxes.push({ left: f64[0], top: f64[1], right: f64[2], bottom: f64[3] });
+    }
+    if (!mayHoldTable(boxes)) return null;
+    // Each box's text: the page's characters walked once, in the order PDFium made its rectangles in, each joined to
+    // the box that holds its middle (a generated space, which has none, to the box before it).
+    const runs: TextRun[] = boxes.map((b) => ({ ...b, text: "" }));
+    const inside = (run: Box, x: number, y: number) => x >= run.left - 0.5 && x <= run.right + 0.5 && y >= run.bottom - 0.5 && y <= run.top + 0.5;
+    let k = 0;
+    for (let i = 0; i < chars; i++) {
+      const code = wasm.FPDFText_GetUnicode(textPage, i);
+      if (code === 0x0d || code === 0x0a || code === 0) continue;
+      if (wasm.FPDFText_GetCharBox(textPage, i, out, out + 8, out + 16, out + 24)) {
+        const x = (f64[0] + f64[1]) / 2; // left, right
+        const y = (f64[2] + f64[3]) / 2; // bottom, top
+        if (!inside(runs[k], x, y)) {
+          const next = runs.findIndex((r, j) => j > k && inside(r, x, y));
+          const any = next >= 0 ? next : runs.findIndex((r) => inside(r, x, y));
+          if (any >= 0) k = any;
+        }
+      }
+      runs[k].text += String.fromCodePoint(code);
+    }
+    return textWithTables(runs);
+  } finally {
+    lib.pdfium.wasmExports.free(out);
+  }
+}
+
 /** One page's text, or null when the page cannot be loaded (a damaged page object). */
 function pageText(lib: Pdfium, doc: number, index: number): string | null {
   const page = lib.FPDF_LoadPage(doc, index);
@@ -70,6 +118,8 @@ function pageText(lib: Pdfium, doc: number, index: number): string | null {
       // UTF-16 with a terminating NUL.
       const buffer = lib.pdfium.wasmExports.malloc((chars + 1) * 2);
       try {
+        const tables = tableText(lib, textPage, chars);
+        if (tables !== null) return plainBullets(tables);
         const written = lib.FPDFText_GetText(textPage, 0, chars, buffer);
         return written > 0 ? plainBullets(lib.pdfium.UTF16ToString(buffer)) : "";
       } finally {

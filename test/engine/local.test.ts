@@ -189,7 +189,7 @@ describe("criteria", () => {
     ]);
   });
 
-  test("rubrics as LibreOffice writes them (DOCX headings all at one level, PDF bullets as U+F0B7) are read as written", async () => {
+  test("rubrics as LibreOffice writes them (DOCX headings all at one level, PDF bullets as U+F0B7, PDF tables) are read as written", async () => {
     const dir = new URL("../fixtures/rubrics/", import.meta.url);
     const read = async (file: string) => {
       const content = await extract(await Bun.file(new URL(file, dir)).bytes(), { filename: file });
@@ -202,9 +202,10 @@ describe("criteria", () => {
     ];
     expect(await read("story-traits.docx")).toEqual(traits);
     expect(await read("story-traits.pdf")).toEqual(traits);
-    expect(await read("argument-levels-table.docx")).toEqual(
-      ["Claim", "Evidence", "Counterargument", "Organization"].map((t) => [t, 4, [1, 2, 3, 4]]),
-    );
+    const levels = ["Claim", "Evidence", "Counterargument", "Organization"].map((t) => [t, 4, [1, 2, 3, 4]]);
+    expect(await read("argument-levels-table.docx")).toEqual(levels);
+    // The same table in a PDF: its rows rebuilt from where the text sits (src/extract/pdf-layout.ts).
+    expect(await read("argument-levels-table.pdf")).toEqual(levels);
   });
 
   test("a holistic scoring guide is one criterion on its scale, however its score points are written; notes on scoring are not criteria", async () => {

@@ -44,6 +44,20 @@ describe("sections", () => {
     expect(doc.text).toContain("• 3: A focused story with vivid, specific details.");
   });
 
+  test("PDF: a table reads as rows of ' | ' cells, wrapped cells whole; the text around it as before", async () => {
+    const rubric = "argument-levels-table.pdf";
+    const doc = await extract(await Bun.file(new URL(`../fixtures/rubrics/${rubric}`, import.meta.url)).bytes(), { filename: rubric });
+    expect(doc.text).toContain("Write an essay arguing whether schools should start later in the morning.\nCriteria\n");
+    expect(doc.text).toContain("Criterion | Excellent (4) | Good (3) | Fair (2) | Poor (1)\n");
+    expect(doc.text).toContain(
+      "Counterargument | Names and answers an opposing view convincingly. | Names an opposing view and answers it. | Mentions an opposing view. | None.",
+    );
+    const various = await read("pdf/tika-testPDFVarious.pdf");
+    expect(various.text).toContain("Row 1 Col 1 | Row 1 Col 2 | Row 1 Col 3\nRow 2 Col 1 | Row 2 Col 2 | Row 2 Col 3");
+    // Words PDFium hands over in two runs stay one word.
+    expect(various.text).toContain("Suddenly some Japanese text");
+  });
+
   test("PPTX: slides with their titles, and speaker notes as their own sections", async () => {
     const doc = await read("pptx/tika-testPPT-various2.pptx");
     const slide3 = doc.sections.filter((s) => s.location.slide === 3);

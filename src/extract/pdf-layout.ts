@@ -1,0 +1,177 @@
+// Tables in PDF text. A PDF has no table structure, only text drawn at positions, and PDFium's text of a table comes
+// out cell by cell in drawing order: a rubric's row of "Claim | A precise claim | A clear claim | …" arrives as the
+// criterion, then each descriptor's wrapped lines, with nothing to say where a row or a column ends. This rebuilds the
+// rows from where the text runs sit, the way the eye reads them, so a table reads as DOCX tables do (" | " between
+// cells, a line per row). Pages without a table keep PDFium's own text.
+
+/** Where a run of text sits on the page, as PDFium's text rectangles give it (PDF units, y grows upwards). */
+export interface Box {
+  left: number;
+  right: number;
+  top: number;
+  bottom: number;
+}
+
+/** A run of text on one line of the page. */
+export interface TextRun extends Box {
+  text: string;
+}
+
+interface Cell<R extends Box = TextRun> {
+  left: number;
+  right: number;
+  runs: R[];
+  /** cellText(), once worked out. */
+  text?: string;
+}
+
+interface Band<R extends Box = TextRun> {
+  top: number;
+  bottom: number;
+  runs: R[];
+}
+
+// A run that is only a list bullet, a dash or a number label is part of a list, not a column of a table.
+const MARKER_ONLY = /^[\s\p{P}\p{S}\p{N}]{0,4}$/u;
+/** Cells a table's row has at least, or two when every cell is short (a "Criterion | Points" table). */
+const MIN_COLUMNS = 3;
+const SHORT_CELL_WORDS = 25;
+/** A cell longer than this is running text beside other running text (a two-column page), not a table's cell. */
+const MAX_CELL_WORDS = 80;
+/** The white between two columns, in line heights: a table's cells have padding; two runs of one line touch. */
+const MIN_GUTTER = 0.3;
+/** A two-column table is labels beside text ("Skewness | 7.4", "Claim | A precise claim"), three rows or more. */
+const LABEL_WORDS = 8;
+
+/**
+ * Whether the page's text boxes could hold a table (two strips in a row with the same two or more columns), from
+ * where they are alone: the text of each run is read only for the pages where this is true.
+ */
+export function mayHoldTable(boxes: Box[]): boolean {
+  const visible = boxes.filter((b) => b.top > b.bottom);
+  if (visible.length < 4) return false;
+  const cells = bandsOf(visible, medianHeight(visible)).map((b) => cellsOf(b.runs));
+  return tableBands(cells, (c) => c.length >= 2).size > 0;
+}
+
+/** The page's text with its tables as " | " rows, or null when it has no table (the caller keeps PDFium's text). */
+export function textWithTables(runs: TextRun[]): string | null {
+  const visible = runs.filter((r) => r.text.trim() !== "" && r.top > r.bottom);
+  if (visible.length < 4) return null;
+  const lineHeight = medianHeight(visible);
+  const bands = bandsOf(visible, lineHeight);
+  const cells = bands.map((b) => cellsOf(b.runs));
+  const tableRows = tableBands(cells, isRow);
+  if (tableRows.size === 0) return null;
+  return bands.map((band, i) => (tableRows.has(i) ? cells[i].map(cellText).join(" | ") : linesOf(band.runs, lineHeight).join("\n"))).join("\n");
+}
+
+function medianHeight(boxes: Box[]): number {
+  const heights = boxes.map((r) => r.top - r.bottom).sort((a, b) => a - b);
+  return heights[heights.length >> 1];
+}
+
+/**
+ * Horizontal strips of the page that text fills without a gap: the lines of a paragraph (a line's spacing leaves a
+ * small gap) or a table's row (its cells' wrapped lines side by side), set apart from the next by a wider gap.
+ */
+function bandsOf<R extends Box>(runs: R[], lineHeight: number): Band<R>[] {
+  const gap = 0.3 * lineHeight;
+  const bands: Band<R>[] = [];
+  for (const run of [...runs].sort((a, b) => b.top - a.top)) {
+    const band = bands.at(-1);
+    if (band && run.top >= band.bottom - gap) {
+      band.runs.push(run);
+      band.bottom = Math.min(band.bottom, run.bottom);
+    } else bands.push({ top: run.top, bottom: run.bottom, runs: [run] });
+  }
+  return bands;
+}
+
+/** A band's runs grouped into cells: runs that share horizontal space are one cell's lines. */
+function cellsOf<R extends Box>(runs: R[]): Cell<R>[] {
+  const cells: Cell<R>[] = [];
+  for (const run of [...runs].sort((a, b) => a.left - b.left)) {
+    const cell = cells.find((c) => run.left < c.right - 1 && run.right > c.left + 1);
+    if (cell) {
+      cell.runs.push(run);
+      cell.left = Math.min(cell.left, run.left);
+      cell.right = Math.max(cell.right, run.right);
+    } else cells.push({ left: run.left, right: run.right, runs: [run] });
+  }
+  return cells.sort((a, b) => a.left - b.left);
+}
+
+/**
+ * Indexes of bands that are rows of a table: bands in a row with the same columns that each pass `isRow`, two or more
+ * of them (three for two columns).
+ */
+function tableBands<R extends Box>(cells: Cell<R>[][], isRow: (cells: Cell<R>[]) => boolean): Set<number> {
+  const rows = new Set<number>();
+  let start = 0;
+  for (let i = 1; i <= cells.length; i++) {
+    const continues = i < cells.length && isRow(cells[i]) && sameColumns(cells[i - 1], cells[i]);
+    if (continues) continue;
+    const needed = cells[start].length >= MIN_COLUMNS ? 2 : 3;
+    if (i - start >= needed && isRow(cells[start])) for (let j = start; j < i; j++) rows.add(j);
+    start = i;
+  }
+  return rows;
+}
+
+function isRow(cells: Cell[]): boolean {
+  const words = cells.map((c) => cellText(c).split(/\s+/).length);
+  const worded = cells.filter((c) => !MARKER_ONLY.test(cellText(c))).length;
+  if (worded < 2 || words.some((n) => n > MAX_CELL_WORDS)) return false;
+  return cells.length >= MIN_COLUMNS || (words[0] <= LABEL_WORDS && words.every((n) => n <= SHORT_CELL_WORDS));
+}
+
+/**
+ * Two bands have the same columns when each cell lies over the one in the same place of the other and the gaps
+ * between columns line up: a table's columns leave a channel of white down the page. (A justified line that PDFium
+ * hands over in two runs splits it at a different place on every line.)
+ */
+function sameColumns(a: Cell<Box>[], b: Cell<Box>[]): boolean {
+  if (a.length !== b.length) return false;
+  return a.every((c, i) => {
+    if (!(c.left < b[i].right && c.right > b[i].left)) return false;
+    if (i === a.length - 1) return true;
+    return Math.min(a[i + 1].left, b[i + 1].left) - Math.max(c.right, b[i].right) >= MIN_GUTTER * lineHeightOf(a, b);
+  });
+}
+
+function lineHeightOf(...bands: Cell<Box>[][]): number {
+  return medianHeight(bands.flat().flatMap((c) => c.runs));
+}
+
+/** A cell's lines, top to bottom, as one line of text. */
+function cellText(cell: Cell): string {
+  cell.text ??= linesOf(cell.runs, Math.max(...cell.runs.map((r) => r.top - r.bottom)))
+    .join(" ")
+    .replace(/\s+/g, " ")
+    .trim();
+  return cell.text;
+}
+
+/**
+ * Running text: runs on the same line (their middles within half a line) joined left to right, with a space where
+ * there is room for one between them (PDFium also splits a line inside a word), lines top to bottom.
+ */
+function linesOf(runs: TextRun[], lineHeight: number): string[] {
+  const lines: { middle: number; runs: TextRun[] }[] = [];
+  for (const run of [...runs].sort((a, b) => b.top - a.top)) {
+    const middle = (run.top + run.bottom) / 2;
+    const line = lines.find((l) => Math.abs(l.middle - middle) < lineHeight / 2);
+    if (line) line.runs.push(run);
+    else lines.push({ middle, runs: [run] });
+  }
+  return lines.map((l) => {
+    const sorted = l.runs.sort((a, b) => a.left - b.left);
+    let text = "";
+    sorted.forEach((r, i) => {
+      const spaced = i > 0 && (r.left - sorted[i - 1].right > 0.3 * lineHeight || /\s$/.test(sorted[i - 1].text) || /^\s/.test(r.text));
+      text += (spaced ? " " : "") + r.text.trim();
+    });
+    return text;
+  });
+}

@@ -1,0 +1,92 @@
+// Tables in PDF text, rebuilt from where PDFium's text runs sit: what is a table and what is not.
+import { describe, expect, test } from "bun:test";
+import { mayHoldTable, type TextRun, textWithTables } from "../../src/extract/pdf-layout.ts";
+
+const LINE = 12; // a run's height; lines of a paragraph sit 14 apart, rows of a table further
+
+/** A run of `text` from x `left` on the line whose top is `top`, about 5 units a character wide. */
+const run = (text: string, left: number, top: number, width = text.length * 5): TextRun => ({
+  left,
+  right: left + width,
+  top,
+  bottom: top - LINE,
+  text,
+});
+
+describe("textWithTables", () => {
+  test("a table's rows come back as ' | ' lines, each cell's wrapped lines joined, whatever order the runs arrive in", () => {
+    const runs = [
+      run("Title of the rubric", 50, 800),
+      run("Criterion", 50, 760),
+      run("Excellent (3)", 200, 760),
+      run("Poor (1)", 350, 760),
+      // A row whose middle cell wraps over two lines (the others centred beside it).
+      run("Thesis", 50, 720),
+      run("A precise claim,", 200, 727),
+      run("stated early.", 200, 713),
+      run("No claim.", 350, 720),
+      run("Evidence", 50, 680),
+      run("Facts support it.", 200, 680),
+      run("None.", 350, 680),
+      run("A closing paragraph of ordinary prose under the table.", 50, 620, 400),
+    ];
+    expect(textWithTables([...runs].reverse())).toBe(
+      [
+        "Title of the rubric",
+        "Criterion | Excellent (3) | Poor (1)",
+        "Thesis | A precise claim, stated early. | No claim.",
+        "Evidence | Facts support it. | None.",
+        "A closing paragraph of ordinary prose under the table.",
+      ].join("\n"),
+    );
+    expect(mayHoldTable(runs)).toBe(true);
+  });
+
+  test("justified lines (spaced apart) that PDFium hands over in two touching runs are prose, not a two-column table", () => {
+    const runs: TextRun[] = [];
+    // Where the line breaks into two runs moves a little from line to line; the runs touch.
+    const splits = [200, 201, 199.5, 200.5, 200];
+    splits.forEach((x, i) => {
+      runs.push(run("a justified line of prose", 50, 700 - 20 * i, x - 50));
+      runs.push(run("in two runs", x, 700 - 20 * i, 450 - x));
+    });
+    expect(mayHoldTable(runs)).toBe(false);
+    expect(textWithTables(runs)).toBeNull();
+  });
+
+  test("a bulleted or numbered list is not a table: its markers are not cells", () => {
+    const runs = ["First item of the list", "Second item", "Third item", "Fourth item"].flatMap((t, i) => [
+      run(i % 2 ? "•" : `${i + 1}.`, 50, 700 - 30 * i, 5),
+      run(t, 80, 700 - 30 * i),
+    ]);
+    expect(textWithTables(runs)).toBeNull();
+  });
+
+  test("two columns of prose side by side stay prose; two columns of labels beside text, three rows or more, are a table", () => {
+    const long = "words ".repeat(20).trim();
+    const prose = [0, 1, 2].flatMap((i) => [run(long, 50, 700 - 60 * i, 230), run(long, 320, 700 - 60 * i, 230)]);
+    expect(textWithTables(prose)).toBeNull();
+    const labels = ["Skewness", "Kurtosis", "Average path length"].flatMap((label, i) => [
+      run(label, 50, 700 - 30 * i, 120),
+      run(`${i + 1}.5 2.${i} 3.1`, 300, 700 - 30 * i),
+    ]);
+    expect(textWithTables(labels)).toBe("Skewness | 1.5 2.0 3.1\nKurtosis | 2.5 2.1 3.1\nAverage path length | 3.5 2.2 3.1");
+    // Two such rows are not enough to tell a table from two captions side by side.
+    expect(textWithTables(labels.slice(0, 4))).toBeNull();
+  });
+
+  test("a word PDFium splits into two runs with no room between them stays one word; a gap is a space", () => {
+    const runs = [
+      run("Suddenly some ", 50, 700, 70),
+      run("J", 120, 700, 3),
+      run("apanese text:", 123.5, 700, 60),
+      run("Cell A", 50, 660),
+      run("Cell B", 200, 660),
+      run("Cell C", 350, 660),
+      run("Cell D", 50, 630),
+      run("Cell E", 200, 630),
+      run("Cell F", 350, 630),
+    ];
+    expect(textWithTables(runs)).toBe("Suddenly some Japanese text:\nCell A | Cell B | Cell C\nCell D | Cell E | Cell F");
+  });
+});
