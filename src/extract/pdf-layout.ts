@@ -50,7 +50,8 @@ const LABEL_WORDS = 8;
 export function mayHoldTable(boxes: Box[]): boolean {
   const visible = boxes.filter((b) => b.top > b.bottom);
   if (visible.length < 4) return false;
-  const cells = bandsOf(visible, medianHeight(visible)).map((b) => cellsOf(b.runs));
+  const lineHeight = lineHeightOf(visible);
+  const cells = bandsOf(visible, lineHeight).map((b) => cellsOf(b.runs, lineHeight));
   return tableBands(cells, (c) => c.length >= 2).size > 0;
 }
 
@@ -58,17 +59,18 @@ export function mayHoldTable(boxes: Box[]): boolean {
 export function textWithTables(runs: TextRun[]): string | null {
   const visible = runs.filter((r) => r.text.trim() !== "" && r.top > r.bottom);
   if (visible.length < 4) return null;
-  const lineHeight = medianHeight(visible);
+  const lineHeight = lineHeightOf(visible);
   const bands = bandsOf(visible, lineHeight);
-  const cells = bands.map((b) => cellsOf(b.runs));
+  const cells = bands.map((b) => cellsOf(b.runs, lineHeight));
   const tableRows = tableBands(cells, isRow);
   if (tableRows.size === 0) return null;
   return bands.map((band, i) => (tableRows.has(i) ? cells[i].map(cellText).join(" | ") : linesOf(band.runs, lineHeight).join("\n"))).join("\n");
 }
 
-function medianHeight(boxes: Box[]): number {
+/** A line's height: the upper quartile of the boxes' heights (runs of one small glyph, "e" or ".", are shorter). */
+function lineHeightOf(boxes: Box[]): number {
   const heights = boxes.map((r) => r.top - r.bottom).sort((a, b) => a - b);
-  return heights[heights.length >> 1];
+  return heights[Math.floor(heights.length * 0.75)];
 }
 
 /**
@@ -88,11 +90,15 @@ function bandsOf<R extends Box>(runs: R[], lineHeight: number): Band<R>[] {
   return bands;
 }
 
-/** A band's runs grouped into cells: runs that share horizontal space are one cell's lines. */
-function cellsOf<R extends Box>(runs: R[]): Cell<R>[] {
+/**
+ * A band's runs grouped into cells: runs that share horizontal space, or leave less room between them than a column's
+ * gutter (a word PDFium hands over in pieces, a full stop on its own), are one cell's text.
+ */
+function cellsOf<R extends Box>(runs: R[], lineHeight: number): Cell<R>[] {
+  const near = MIN_GUTTER * lineHeight;
   const cells: Cell<R>[] = [];
   for (const run of [...runs].sort((a, b) => a.left - b.left)) {
-    const cell = cells.find((c) => run.left < c.right - 1 && run.right > c.left + 1);
+    const cell = cells.find((c) => run.left < c.right + near && run.right > c.left - near);
     if (cell) {
       cell.runs.push(run);
       cell.left = Math.min(cell.left, run.left);
@@ -136,12 +142,12 @@ function sameColumns(a: Cell<Box>[], b: Cell<Box>[]): boolean {
   return a.every((c, i) => {
     if (!(c.left < b[i].right && c.right > b[i].left)) return false;
     if (i === a.length - 1) return true;
-    return Math.min(a[i + 1].left, b[i + 1].left) - Math.max(c.right, b[i].right) >= MIN_GUTTER * lineHeightOf(a, b);
+    return Math.min(a[i + 1].left, b[i + 1].left) - Math.max(c.right, b[i].right) >= MIN_GUTTER * bandsLineHeight(a, b);
   });
 }
 
-function lineHeightOf(...bands: Cell<Box>[][]): number {
-  return medianHeight(bands.flat().flatMap((c) => c.runs));
+function bandsLineHeight(...bands: Cell<Box>[][]): number {
+  return lineHeightOf(bands.flat().flatMap((c) => c.runs));
 }
 
 /** A cell's lines, top to bottom, as one line of text. */

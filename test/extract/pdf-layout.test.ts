@@ -85,8 +85,10 @@ describe("textWithTables", () => {
       run("Cell C", 350, 660),
       run("Cell D", 50, 630),
       run("Cell E", 200, 630),
+      // A browser's PDF draws a cell's closing full stop as a run of its own, a little lower and just after the word.
       run("Cell F", 350, 630),
+      run(".", 380.5, 627, 2),
     ];
-    expect(textWithTables(runs)).toBe("Suddenly some Japanese text:\nCell A | Cell B | Cell C\nCell D | Cell E | Cell F");
+    expect(textWithTables(runs)).toBe("Suddenly some Japanese text:\nCell A | Cell B | Cell C\nCell D | Cell E | Cell F.");
   });
 });
