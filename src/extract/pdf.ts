@@ -14,6 +14,8 @@ import type { ExtractedDocument, Section } from "./types.ts";
 
 /** Pages read at most: a 5,000-page bundle is a real document; 100,000 empty pages are an attack on memory. */
 export const MAX_PDF_PAGES = 5_000;
+/** Text runs on a page beyond which its tables are not rebuilt (a dense page holds a few hundred). */
+const MAX_TABLE_RUNS = 3_000;
 
 // FPDF_GetLastError codes (fpdfview.h).
 const FPDF_ERR_FORMAT = 3;
@@ -64,20 +66,26 @@ const plainBullets = (text: string) => text.replace(SYMBOL_BULLET, "$1•");
  */
 function tableText(lib: Pdfium, textPage: number, chars: number): string | null {
   const count = lib.FPDFText_CountRects(textPage, 0, -1);
-  if (count < 4) return null;
+  // Past MAX_TABLE_RUNS the page is not a table anyone reads (and matching characters to runs grows with both).
+  if (count < 4 || count > MAX_TABLE_RUNS) return null;
   // The per-character calls go to the WebAssembly exports directly: the library's wrappers (ccall) cost ten times more.
   const wasm = lib.pdfium.wasmExports as unknown as Record<
     "FPDFText_GetRect" | "FPDFText_GetCharBox" | "FPDFText_GetUnicode",
     (...args: number[]) => number
   >;
   const out = lib.pdfium.wasmExports.malloc(32);
-  // The four doubles PDFium writes at `out` (nothing below allocates, so the heap does not move under the view).
-  const f64 = new Float64Array((lib.pdfium as unknown as { HEAPU8: Uint8Array }).HEAPU8.buffer, out, 4);
+  // The four doubles PDFium writes at `out`, through a view made again should the heap grow (which detaches it).
+  let view = new Float64Array(0);
+  const f64 = () => {
+    if (view.length === 0) view = new Float64Array((lib.pdfium as unknown as { HEAPU8: Uint8Array }).HEAPU8.buffer, out, 4);
+    return view;
+  };
   try {
     const boxes: Box[] = [];
     for (let i = 0; i < count; i++) {
-      if (wasm.FPDFText_GetRect(textPage, i, out, out + 8, out + 16, out + 24))
-        boxes.push({ left: f64[0], top: f64[1], right: f64[2], bottom: f64[3] });
+      if (!wasm.FPDFText_GetRect(textPage, i, out, out + 8, out + 16, out + 24)) continue;
+      const [left, top, right, bottom] = f64();
+      boxes.push({ left, top, right, bottom });
     }
     if (!mayHoldTable(boxes)) return null;
     // Each box's text: the page's characters walked once, in the order PDFium made its rectangles in, each joined to
@@ -89,8 +97,9 @@ function tableText(lib: Pdfium, textPage: number, chars: number): string | null 
       const code = wasm.FPDFText_GetUnicode(textPage, i);
       if (code === 0x0d || code === 0x0a || code === 0) continue;
       if (wasm.FPDFText_GetCharBox(textPage, i, out, out + 8, out + 16, out + 24)) {
-        const x = (f64[0] + f64[1]) / 2; // left, right
-        const y = (f64[2] + f64[3]) / 2; // bottom, top
+        const [left, right, bottom, top] = f64();
+        const x = (left + right) / 2;
+        const y = (bottom + top) / 2;
         if (!inside(runs[k], x, y)) {
           const next = runs.findIndex((r, j) => j > k && inside(r, x, y));
           const any = next >= 0 ? next : runs.findIndex((r) => inside(r, x, y));
