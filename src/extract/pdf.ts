@@ -75,7 +75,7 @@ function tableText(lib: Pdfium, textPage: number, chars: number): string | null 
   >;
   const out = lib.pdfium.wasmExports.malloc(32);
   // The four doubles PDFium writes at `out`, through a view made again should the heap grow (which detaches it).
-  let view = new Float64Array(0);
+  let view: Float64Array<ArrayBufferLike> = new Float64Array(0);
   const f64 = () => {
     if (view.length === 0) view = new Float64Array((lib.pdfium as unknown as { HEAPU8: Uint8Array }).HEAPU8.buffer, out, 4);
     return view;
