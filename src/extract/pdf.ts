@@ -95,7 +95,12 @@ function tableText(lib: Pdfium, textPage: number, chars: number): string | null 
     let k = 0;
     for (let i = 0; i < chars; i++) {
       const code = wasm.FPDFText_GetUnicode(textPage, i);
-      if (code === 0x0d || code === 0x0a || code === 0) continue;
+      if (code === 0) continue;
+      // A line break inside one run (text drawn over other text) still parts the words on either side.
+      if (code === 0x0d || code === 0x0a) {
+        if (!/\s$/.test(runs[k].text)) runs[k].text += " ";
+        continue;
+      }
       if (wasm.FPDFText_GetCharBox(textPage, i, out, out + 8, out + 16, out + 24)) {
         const [left, right, bottom, top] = f64();
         const x = (left + right) / 2;
