@@ -111,9 +111,15 @@ function tableText(lib: Pdfium, textPage: number, chars: number): string | null 
           if (any >= 0) k = any;
         }
       }
-      runs[k].text += String.fromCodePoint(code);
+      // A character outside the Basic Multilingual Plane comes as two halves (UTF-16 surrogates): kept together.
+      const low = code >= 0xd800 && code <= 0xdbff && i + 1 < chars ? wasm.FPDFText_GetUnicode(textPage, i + 1) : 0;
+      if (low >= 0xdc00 && low <= 0xdfff) {
+        runs[k].text += String.fromCharCode(code, low);
+        i++;
+      } else runs[k].text += String.fromCodePoint(code);
     }
-    return textWithTables(runs);
+    // A half left alone would not survive storage (it is not text): the replacement character, as PDFium's text has.
+    return textWithTables(runs)?.toWellFormed() ?? null;
   } finally {
     lib.pdfium.wasmExports.free(out);
   }
