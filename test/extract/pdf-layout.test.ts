@@ -13,21 +13,20 @@ const run = (text: string, left: number, top: number, width = text.length * 5): 
   text,
 });
 
+/** One line of a three-column table: the cells' runs at x 50, 200 and 350. */
+const row = (cells: string[], top: number) => cells.map((text, i) => run(text, 50 + 150 * i, top));
+
 describe("textWithTables", () => {
   test("a table's rows come back as ' | ' lines, each cell's wrapped lines joined, whatever order the runs arrive in", () => {
     const runs = [
       run("Title of the rubric", 50, 800),
-      run("Criterion", 50, 760),
-      run("Excellent (3)", 200, 760),
-      run("Poor (1)", 350, 760),
+      ...row(["Criterion", "Excellent (3)", "Poor (1)"], 760),
       // A row whose middle cell wraps over two lines (the others centred beside it).
       run("Thesis", 50, 720),
       run("A precise claim,", 200, 727),
       run("stated early.", 200, 713),
       run("No claim.", 350, 720),
-      run("Evidence", 50, 680),
-      run("Facts support it.", 200, 680),
-      run("None.", 350, 680),
+      ...row(["Evidence", "Facts support it.", "None."], 680),
       run("A closing paragraph of ordinary prose under the table.", 50, 620, 400),
     ];
     expect(textWithTables([...runs].reverse())).toBe(
@@ -80,13 +79,9 @@ describe("textWithTables", () => {
       run("Suddenly some ", 50, 700, 70),
       run("J", 120, 700, 3),
       run("apanese text:", 123.5, 700, 60),
-      run("Cell A", 50, 660),
-      run("Cell B", 200, 660),
-      run("Cell C", 350, 660),
-      run("Cell D", 50, 630),
-      run("Cell E", 200, 630),
+      ...row(["Cell A", "Cell B", "Cell C"], 660),
+      ...row(["Cell D", "Cell E", "Cell F"], 630),
       // A browser's PDF draws a cell's closing full stop as a run of its own, a little lower and just after the word.
-      run("Cell F", 350, 630),
       run(".", 380.5, 627, 2),
     ];
     expect(textWithTables(runs)).toBe("Suddenly some Japanese text:\nCell A | Cell B | Cell C\nCell D | Cell E | Cell F.");
