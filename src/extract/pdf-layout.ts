@@ -31,6 +31,10 @@ interface Band<R extends Box = TextRun> {
   runs: R[];
 }
 
+/** PDFium's mark for a hyphen that ends a line inside a word: the next line goes on the same word, without a space. */
+export const LINE_END_HYPHEN = 0xfffe;
+const HYPHEN_MARK = String.fromCharCode(LINE_END_HYPHEN);
+
 // A run that is only a list bullet, a dash or a number label is part of a list, not a column of a table.
 const MARKER_ONLY = /^[\s\p{P}\p{S}\p{N}]{0,4}$/u;
 /** Cells a table's row has at least, or two when every cell is short (a "Criterion | Points" table). */
@@ -153,7 +157,7 @@ function bandsLineHeight(...bands: Cell<Box>[][]): number {
 /** A cell's lines, top to bottom, as one line of text. */
 function cellText(cell: Cell): string {
   cell.text ??= linesOf(cell.runs, Math.max(...cell.runs.map((r) => r.top - r.bottom)))
-    .join(" ")
+    .reduce((text, line) => (text === "" ? line : text.endsWith(HYPHEN_MARK) ? text + line : `${text} ${line}`), "")
     .replace(/\s+/g, " ")
     .trim();
   return cell.text;

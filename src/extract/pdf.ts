@@ -9,7 +9,7 @@
 import wasmPath from "@embedpdf/pdfium/pdfium.wasm" with { type: "file" };
 import { hasPdfHeader } from "./detect.ts";
 import { buildDocument, unprocessable } from "./document.ts";
-import { type Box, mayHoldTable, type TextRun, textWithTables } from "./pdf-layout.ts";
+import { type Box, LINE_END_HYPHEN, mayHoldTable, type TextRun, textWithTables } from "./pdf-layout.ts";
 import type { ExtractedDocument, Section } from "./types.ts";
 
 /** Pages read at most: a 5,000-page bundle is a real document; 100,000 empty pages are an attack on memory. */
@@ -58,7 +58,9 @@ function plainPageObjects(bytes: Uint8Array): number {
 // characters (U+F0B7 for "•") that show as empty boxes: at the start of a line and before a space they are bullets,
 // and read as "•". Not U+F06C, U+F06E or U+F071 (Wingdings bullets, but λ, ν and θ in the Symbol font).
 const SYMBOL_BULLET = /^([^\S\n]*)[\uF0B7\uF0A7\uF076\uF0D8\uF0FC\uF0A8](?=\s)/gm;
-const plainBullets = (text: string) => text.replace(SYMBOL_BULLET, "$1•");
+// PDFium marks the hyphen that ends a line inside a word ("well-" / "developed") with U+FFFE, which is no character
+// at all: it showed in text and evidence, and "well-developed" could not be found. It is a hyphen.
+const plainText = (text: string) => text.replace(SYMBOL_BULLET, "$1•").replace(/\uFFFE/g, "-");
 
 /**
  * The page's text rebuilt with its tables as " | " rows (pdf-layout.ts), or null when it has none. The boxes of its
@@ -94,8 +96,9 @@ function tableText(lib: Pdfium, textPage: number, chars: number): string | null 
     const inside = (run: Box, x: number, y: number) => x >= run.left - 0.5 && x <= run.right + 0.5 && y >= run.bottom - 0.5 && y <= run.top + 0.5;
     let k = 0;
     for (let i = 0; i < chars; i++) {
-      const code = wasm.FPDFText_GetUnicode(textPage, i);
+      let code = wasm.FPDFText_GetUnicode(textPage, i);
       if (code === 0) continue;
+      if (code === 0x02) code = LINE_END_HYPHEN; // what PDFium's own text gives for it
       // A line break inside one run (text drawn over other text) still parts the words on either side.
       if (code === 0x0d || code === 0x0a) {
         if (!/\s$/.test(runs[k].text)) runs[k].text += " ";
@@ -139,9 +142,9 @@ function pageText(lib: Pdfium, doc: number, index: number): string | null {
       const buffer = lib.pdfium.wasmExports.malloc((chars + 1) * 2);
       try {
         const tables = tableText(lib, textPage, chars);
-        if (tables !== null) return plainBullets(tables);
+        if (tables !== null) return plainText(tables);
         const written = lib.FPDFText_GetText(textPage, 0, chars, buffer);
-        return written > 0 ? plainBullets(lib.pdfium.UTF16ToString(buffer)) : "";
+        return written > 0 ? plainText(lib.pdfium.UTF16ToString(buffer)) : "";
       } finally {
         lib.pdfium.wasmExports.free(buffer);
       }

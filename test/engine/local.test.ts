@@ -206,6 +206,11 @@ describe("criteria", () => {
     expect(await read("argument-levels-table.docx")).toEqual(levels);
     // The same table in a PDF: its rows rebuilt from where the text sits (src/extract/pdf-layout.ts).
     expect(await read("argument-levels-table.pdf")).toEqual(levels);
+    // A header over two rows ("Criteria" spanning both, "Performance levels" over the level columns), a title row
+    // spanning the table, and a hyphen ending a line inside a word in the PDF.
+    const merged = ["Position", "Support", "Conventions"].map((t) => [t, 4, [1, 2, 3, 4]]);
+    expect(await read("merged-header-table.docx")).toEqual(merged);
+    expect(await read("merged-header-table.pdf")).toEqual(merged);
   });
 
   test("a holistic scoring guide is one criterion on its scale, however its score points are written; notes on scoring are not criteria", async () => {

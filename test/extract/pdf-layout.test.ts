@@ -21,10 +21,11 @@ describe("textWithTables", () => {
     const runs = [
       run("Title of the rubric", 50, 800),
       ...row(["Criterion", "Excellent (3)", "Poor (1)"], 760),
-      // A row whose middle cell wraps over two lines (the others centred beside it).
+      // A row whose middle cell wraps over two lines (the others centred beside it), the first ending in a hyphen
+      // PDFium marks as ending its line inside a word.
       run("Thesis", 50, 720),
-      run("A precise claim,", 200, 727),
-      run("stated early.", 200, 713),
+      run("A precise, well\uFFFE", 200, 727),
+      run("argued claim.", 200, 713),
       run("No claim.", 350, 720),
       ...row(["Evidence", "Facts support it.", "None."], 680),
       run("A closing paragraph of ordinary prose under the table.", 50, 620, 400),
@@ -33,7 +34,7 @@ describe("textWithTables", () => {
       [
         "Title of the rubric",
         "Criterion | Excellent (3) | Poor (1)",
-        "Thesis | A precise claim, stated early. | No claim.",
+        "Thesis | A precise, well\uFFFEargued claim. | No claim.",
         "Evidence | Facts support it. | None.",
         "A closing paragraph of ordinary prose under the table.",
       ].join("\n"),

@@ -58,6 +58,17 @@ describe("sections", () => {
     expect(various.text).toContain("Suddenly some Japanese text");
   });
 
+  test("PDF: a hyphen that ends a line inside a word is a hyphen (PDFium marks it U+FFFE, which is no character)", async () => {
+    const doc = await read("pdf/tika-testPDF-protected.pdf");
+    expect(doc.text).not.toContain("\uFFFE");
+    expect(doc.text).toContain("neither self-regulating");
+    expect(doc.text).toContain("degradation of eco-systems");
+    // Inside a table's cell too, where the cell's lines are joined.
+    const file = "merged-header-table.pdf";
+    const table = await extract(await Bun.file(new URL(`../fixtures/rubrics/${file}`, import.meta.url)).bytes(), { filename: file });
+    expect(table.text).toContain("| Three or more well-developed reasons with evidence. |");
+  });
+
   test("PPTX: slides with their titles, and speaker notes as their own sections", async () => {
     const doc = await read("pptx/tika-testPPT-various2.pptx");
     const slide3 = doc.sections.filter((s) => s.location.slide === 3);

@@ -289,6 +289,7 @@ function tableSets(lines: Line[]): CandidateSet[] {
   const sets: CandidateSet[] = [];
   let rows: string[][] = [];
   const flush = () => {
+    rows = withMergedHeader(rows);
     if (rows.length >= 2) {
       const items = tableCandidates(rows);
       if (items.length > 0) sets.push({ kind: "table", items });
@@ -301,6 +302,21 @@ function tableSets(lines: Line[]): CandidateSet[] {
   }
   flush();
   return sets;
+}
+
+/**
+ * A header over two rows, as merged cells leave it in a DOCX: "Criteria | Performance levels" over "Exemplary (4) |
+ * … | Beginning (1)", the first cell spanning both rows, so the second row is one cell short of the data rows. Its
+ * cells get the spanning cell in front, and the row above (a title over the level columns) goes.
+ */
+function withMergedHeader(rows: string[][]): string[][] {
+  const width = Math.max(0, ...rows.map((r) => r.length));
+  const firstFull = rows.findIndex((r) => r.length === width);
+  if (firstFull < 2 || width < 3) return rows;
+  const short = rows[firstFull - 1];
+  const above = rows[firstFull - 2];
+  if (short.length !== width - 1 || !HEADER_TITLE.test(above[0] ?? "")) return rows;
+  return [[above[0], ...short], ...rows.slice(firstFull)];
 }
 
 const HEADER_TITLE =
