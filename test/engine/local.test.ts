@@ -247,7 +247,7 @@ describe("criteria", () => {
     }
   });
 
-  test("traits keep their levels however they are laid out: bold names, nested lists, level columns numbered only", async () => {
+  test("traits keep their levels however they are laid out: bold names, nested lists, level columns numbered only, levels as rows", async () => {
     const levels = (name: string, top: string) => [`3: ${top}.`, "2: Mostly there.", "1: Barely there.", `0: No ${name.toLowerCase()}.`];
     const traits: [string, string][] = [
       ["Ideas", "Focused, with vivid details"],
@@ -277,6 +277,13 @@ describe("criteria", () => {
         traits.map(([n, t]) => [n, 3, [0, 1, 2, 3], text === columns ? t : `${t}.`]),
       );
     }
+    // Levels as rows and criteria as columns ("| Score | Ideas | Organization |"): each column is a criterion.
+    const transposed = `# Rubric\n\n${task}| Score | ${traits.map(([n]) => n).join(" | ")} |\n|---|---|---|\n${[3, 2, 1, 0]
+      .map((v) => `| ${v} | ${traits.map(([n, t]) => (v === 3 ? t : v === 0 ? `No ${n.toLowerCase()}` : "Partly there")).join(" | ")} |`)
+      .join("\n")}\n`;
+    expect(
+      (await criteriaOf("rubric.md", transposed)).criteria.map((c) => [c.title, c.maxScore, c.levels?.map((l) => l.value), c.description]),
+    ).toEqual(traits.map(([n, t]) => [n, 3, [0, 1, 2, 3], t]));
     // "A score of 4: …" names a level too.
     const scoreOf = `# Rubric\n\n${task}## Scoring\n\n${[4, 3, 2, 1, 0].map((v) => `- A score of ${v}: ${v === 2 ? "an adequate" : "a"} response.`).join("\n")}\n`;
     expect((await criteriaOf("rubric.md", scoreOf)).criteria.map((c) => [c.title, c.maxScore])).toEqual([["Overall quality", 4]]);

@@ -325,22 +325,35 @@ const HEADER_POINTS =
   /^(?:max(?:imum)?\.?\s*)?(?:points?|marks?|pts|score|weight(?:ing)?|value|max|%|possible|out of)\b|points?\s*(?:possible|available)|^weight/i;
 const HEADER_DESC = /descri|detail|expect|look(?:ing)? for|guidance|requirement|what|explanation|definition|notes?/i;
 
-/** A table whose rows are the points of one scale ("6 | An exceptional letter …" … "1 | …"): one holistic criterion. */
-function scaleTable(rows: string[][]): Candidate | null {
+/**
+ * A table whose rows are the points of a scale ("6 | An exceptional letter …" … "1 | …"): one holistic criterion. With
+ * named columns beside the points ("Score | Ideas | Organization | Conventions"), each column is a criterion on that
+ * scale, its levels the column's cells.
+ */
+function scaleTable(rows: string[][]): Candidate[] | null {
   const data = rows.filter((r) => /^\d{1,2}$/.test(r[0] ?? "") && r.slice(1).some((c) => c.length > 0));
   const header = rows[0] && !/^\d{1,2}$/.test(rows[0][0] ?? "") ? rows[0] : null;
   if (data.length < 2 || data.length + (header ? 1 : 0) !== rows.length) return null;
   if (header && !/^(?:score|level|band|points?|marks?|grade|rating)s?\b/i.test(header[0] ?? "")) return null;
-  const levels = data.map((r) => ({ value: Number(r[0]), descriptor: r.slice(1).filter(Boolean).join(" | ") }));
-  if (new Set(levels.map((l) => l.value)).size !== levels.length) return null;
-  levels.sort((a, b) => a.value - b.value);
+  const values = data.map((r) => Number(r[0]));
+  if (new Set(values).size !== values.length) return null;
+  const scale = (column: (r: string[]) => string) =>
+    data.map((r, i) => ({ value: values[i], descriptor: column(r) })).sort((a, b) => a.value - b.value);
+  const named = header ? header.slice(1).filter((h) => h !== "" && !HEADER_DESC.test(h)) : [];
+  if (header && named.length >= 2 && named.length === header.length - 1) {
+    return named.map((title, i) => {
+      const levels = scale((r) => r[i + 1] ?? "");
+      return { title: tidyTitle(title), description: levels[levels.length - 1].descriptor, points: levels[levels.length - 1].value, levels };
+    });
+  }
+  const levels = scale((r) => r.slice(1).filter(Boolean).join(" | "));
   const top = levels[levels.length - 1];
-  return { title: HOLISTIC_TITLE, description: top.descriptor, points: top.value, levels };
+  return [{ title: HOLISTIC_TITLE, description: top.descriptor, points: top.value, levels }];
 }
 
 function tableCandidates(rows: string[][]): Candidate[] {
   const scale = scaleTable(rows);
-  if (scale) return [scale];
+  if (scale) return scale;
   const width = Math.max(...rows.map((r) => r.length));
   const first = rows[0];
   // "| Trait | 3 | 2 | 1 | 0 |": a criterion column's name over level columns numbered only.
