@@ -247,7 +247,7 @@ describe("criteria", () => {
     }
   });
 
-  test("traits keep their levels however they are laid out: bold names, nested lists, level columns numbered only, levels as rows", async () => {
+  test("traits keep their levels however they are laid out: bold names, nested lists, level columns numbered only, levels as rows (numbered or named)", async () => {
     const levels = (name: string, top: string) => [`3: ${top}.`, "2: Mostly there.", "1: Barely there.", `0: No ${name.toLowerCase()}.`];
     const traits: [string, string][] = [
       ["Ideas", "Focused, with vivid details"],
@@ -284,9 +284,30 @@ describe("criteria", () => {
     expect(
       (await criteriaOf("rubric.md", transposed)).criteria.map((c) => [c.title, c.maxScore, c.levels?.map((l) => l.value), c.description]),
     ).toEqual(traits.map(([n, t]) => [n, 3, [0, 1, 2, 3], t]));
+    // The same with the levels named in words, best first or best last.
+    const names = ["Beginning", "Developing", "Proficient", "Exemplary"];
+    const worded = transposed.replace(/^\| Score \|/m, "| Level |").replace(/^\| (\d) \|/gm, (_, v) => `| ${names[Number(v)]} |`);
+    const rows = worded.trimEnd().split("\n");
+    const reversed = [...rows.slice(0, -4), ...rows.slice(-4).reverse()].join("\n");
+    for (const table of [worded, reversed]) {
+      const read = (await criteriaOf("rubric.md", table)).criteria;
+      expect(read.map((c) => [c.title, c.maxScore, c.levels?.map((l) => l.value)])).toEqual(traits.map(([n]) => [n, 4, [1, 2, 3, 4]]));
+      expect(read[0].description).toBe(traits[0][1]);
+    }
     // "A score of 4: …" names a level too.
     const scoreOf = `# Rubric\n\n${task}## Scoring\n\n${[4, 3, 2, 1, 0].map((v) => `- A score of ${v}: ${v === 2 ? "an adequate" : "a"} response.`).join("\n")}\n`;
     expect((await criteriaOf("rubric.md", scoreOf)).criteria.map((c) => [c.title, c.maxScore])).toEqual([["Overall quality", 4]]);
+  });
+
+  test("a checklist table states its criteria in its rows ('Requirement | Yes | No | Notes', the other cells empty)", async () => {
+    const requirements = ["Governing law clause names a jurisdiction", "Limitation of liability is capped", "Termination with 30 days notice"];
+    const text = `# Contract review checklist\n\n| Requirement | Yes | No | Notes |\n|---|---|---|---|\n${requirements.map((r) => `| ${r} | | | |`).join("\n")}\n`;
+    const { criteria, source } = await criteriaOf("checklist.md", text);
+    expect(source).toBe("references");
+    expect(criteria.map((c) => c.title)).toEqual(requirements);
+    // A two-column table of short keys and values is still not a rubric.
+    const keys = await criteriaOf("facts.md", "| Field | Value |\n|---|---|\n| Author | Jo Smith |\n| Subject | Biology |\n| Form | Essay |\n");
+    expect(keys.source).toBe("generic");
   });
 
   test("without a rubric, the prompt's checks are the criteria (instructions about quoting left out); without either, a generic set", () => {

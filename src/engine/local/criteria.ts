@@ -331,17 +331,23 @@ const HEADER_DESC = /descri|detail|expect|look(?:ing)? for|guidance|requirement|
  * scale, its levels the column's cells.
  */
 function scaleTable(rows: string[][]): Candidate[] | null {
-  const data = rows.filter((r) => /^\d{1,2}$/.test(r[0] ?? "") && r.slice(1).some((c) => c.length > 0));
-  const header = rows[0] && !/^\d{1,2}$/.test(rows[0][0] ?? "") ? rows[0] : null;
+  // The points are numbers ("4"), or level names ("Exemplary" … "Beginning"), worth as many points as there are rows
+  // below them, best first whichever way the table runs.
+  const ranks = rows.slice(1).map((r) => levelWordRank(r[0] ?? ""));
+  const named = rows.length >= 3 && ranks.every((r) => r !== null) && new Set(ranks).size === ranks.length;
+  const isPoint = (r: string[]) => (named ? levelWordRank(r[0] ?? "") !== null : /^\d{1,2}$/.test(r[0] ?? ""));
+  const data = rows.filter((r) => isPoint(r) && r.slice(1).some((c) => c.length > 0));
+  const header = rows[0] && !isPoint(rows[0]) ? rows[0] : null;
   if (data.length < 2 || data.length + (header ? 1 : 0) !== rows.length) return null;
-  if (header && !/^(?:score|level|band|points?|marks?|grade|rating)s?\b/i.test(header[0] ?? "")) return null;
-  const values = data.map((r) => Number(r[0]));
+  if ((header || named) && !/^(?:score|level|band|points?|marks?|grade|rating)s?\b/i.test(header?.[0] ?? "")) return null;
+  const byRank = [...(ranks as number[])].sort((a, b) => a - b);
+  const values = named ? (ranks as number[]).map((r) => data.length - byRank.indexOf(r)) : data.map((r) => Number(r[0]));
   if (new Set(values).size !== values.length) return null;
   const scale = (column: (r: string[]) => string) =>
     data.map((r, i) => ({ value: values[i], descriptor: column(r) })).sort((a, b) => a.value - b.value);
-  const named = header ? header.slice(1).filter((h) => h !== "" && !HEADER_DESC.test(h)) : [];
-  if (header && named.length >= 2 && named.length === header.length - 1) {
-    return named.map((title, i) => {
+  const columns = header ? header.slice(1).filter((h) => h !== "" && !HEADER_DESC.test(h)) : [];
+  if (header && columns.length >= 2 && columns.length === header.length - 1) {
+    return columns.map((title, i) => {
       const levels = scale((r) => r[i + 1] ?? "");
       return { title: tidyTitle(title), description: levels[levels.length - 1].descriptor, points: levels[levels.length - 1].value, levels };
     });
@@ -442,8 +448,10 @@ function tableCandidates(rows: string[][]): Candidate[] {
         : undefined;
     out.push({ title, description: parts.filter(Boolean).join("\n"), points, levels: scale });
   }
-  // A two-column table without points and with one-word "descriptions" is a key/value list, not a rubric.
-  return out.some((c) => c.points !== null || c.description.length > 20) ? out : [];
+  // A two-column table without points and with one-word "descriptions" is a key/value list, not a rubric; a checklist
+  // ("Requirement | Yes | No") states each criterion in its title, under a header that names them so.
+  const checklist = HEADER_TITLE.test(header[titleCol] ?? "") && out.length >= 2 && out.every((c) => c.title.split(/\s+/).length >= 3);
+  return checklist || out.some((c) => c.points !== null || c.description.length > 20) ? out : [];
 }
 
 interface HeadingBlock {
