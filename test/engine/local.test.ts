@@ -294,9 +294,24 @@ describe("criteria", () => {
       expect(read.map((c) => [c.title, c.maxScore, c.levels?.map((l) => l.value)])).toEqual(traits.map(([n]) => [n, 4, [1, 2, 3, 4]]));
       expect(read[0].description).toBe(traits[0][1]);
     }
+    // Level columns headed with their points ("4 pts" … "1 pt").
+    const pts = `# Rubric\n\n${task}| Criterion | 3 pts | 2 pts | 1 pt | 0 pts |\n|---|---|---|---|---|\n${traits.map(([n, t]) => `| ${n} | ${t} | Mostly there | Barely there | None |`).join("\n")}\n`;
+    expect((await criteriaOf("rubric.md", pts)).criteria.map((c) => [c.title, c.maxScore, c.levels?.map((l) => l.value)])).toEqual(
+      traits.map(([n]) => [n, 3, [0, 1, 2, 3]]),
+    );
     // "A score of 4: …" names a level too.
     const scoreOf = `# Rubric\n\n${task}## Scoring\n\n${[4, 3, 2, 1, 0].map((v) => `- A score of ${v}: ${v === 2 ? "an adequate" : "a"} response.`).join("\n")}\n`;
     expect((await criteriaOf("rubric.md", scoreOf)).criteria.map((c) => [c.title, c.maxScore])).toEqual([["Overall quality", 4]]);
+  });
+
+  test("lines with leader dots and points are criteria named without their dots; the total line is not one", async () => {
+    const text =
+      "Essay marking scheme\n\nThesis statement .............. 10 pts\nSupporting evidence ........... 20 pts\nGrammar and mechanics ......... 10 pts\nTotal ......................... 40 pts\n";
+    expect((await criteriaOf("scheme.txt", text)).criteria.map((c) => [c.title, c.maxScore])).toEqual([
+      ["Thesis statement", 10],
+      ["Supporting evidence", 20],
+      ["Grammar and mechanics", 10],
+    ]);
   });
 
   test("a checklist table states its criteria in its rows ('Requirement | Yes | No | Notes', the other cells empty)", async () => {

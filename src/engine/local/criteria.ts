@@ -149,6 +149,7 @@ function tidyTitle(s: string): string {
     .replace(/^\s*(?:criterion|criteria|category|dimension|part|section|question|q)\s*\d*\s*[:.)\-–—]\s*/i, "")
     .replace(/^\s*(?:\d{1,2}(?:\.\d{1,2})*[.)]?|[A-Z][.)]|[ivxIVX]{1,4}[.)])\s+/, "")
     .replace(/\s*[:\-–—|,;]+\s*$/, "")
+    .replace(/\s*(?:\.\s*){3,}$|\s*…+$/, "") // leader dots: "Thesis statement ........ 10 pts"
     .replace(/^\s*[:\-–—|,;]+\s*/, "")
     .replace(/\(\s*\)|\[\s*\]/g, "")
     .replace(/\s+/g, " ")
@@ -168,8 +169,8 @@ interface Candidate {
 // "- 3: Tells a story…", "Level 2 – …", "Score 1. …", "4 points: …" on a line of a criterion's body.
 // "Score 3", "Level 2", "A score of 4", "Band 5" before a level's value.
 const LEVEL_NAME = String.raw`(?:an?\s+)?(?:level|score|band|score point)(?:\s+of)?\s*`;
-const NAMED_LEVEL_LINE = new RegExp(String.raw`^${LEVEL_NAME}\d{1,2}(?:\.\d)?\s*(?:points?|pts|marks?)?\s*[:\-–—.)=]\s*.{3,}$`, "i");
-const LEVEL_LINE = new RegExp(String.raw`^(?:[-*•+]\s*)?(?:${LEVEL_NAME})?(\d{1,2}(?:\.\d)?)\s*(?:points?|pts|marks?)?\s*[:\-–—.)=]\s*(.{3,})$`, "i");
+const NAMED_LEVEL_LINE = new RegExp(String.raw`^${LEVEL_NAME}\d{1,2}(?:\.\d)?\s*(?:points?|pts?|marks?)?\s*[:\-–—.)=]\s*.{3,}$`, "i");
+const LEVEL_LINE = new RegExp(String.raw`^(?:[-*•+]\s*)?(?:${LEVEL_NAME})?(\d{1,2}(?:\.\d)?)\s*(?:points?|pts?|marks?)?\s*[:\-–—.)=]\s*(.{3,})$`, "i");
 
 /**
  * The level scale a criterion's body spells out, one line per level, each value once; null when it has none.
@@ -271,7 +272,7 @@ const LEVEL_WORDS = [
 const LEVEL_WORD_RES = LEVEL_WORDS.map((w) => new RegExp(`^(?:${w})\\b`, "i"));
 // A level's title: "Level 3", "3", "3 points - …", "Excellent", "4 Excellent", "4 (Excellent)", "B+".
 const LEVEL_TITLE = new RegExp(
-  String.raw`^(?:(?:level|score|band|grade|tier|rating|score point)\s*\d+(?:\.\d+)?\b|\d+(?:\.\d+)?(?:\s*(?:points?|pts|marks?))?(?:\s*[-–:—].*)?$|(?:\d+(?:\.\d+)?\s*\(?\s*)?(?:${LEVEL_WORDS.join("|")})\b|[A-F][+-]?(?:\s*[-–:—(].*)?$)`,
+  String.raw`^(?:(?:level|score|band|grade|tier|rating|score point)\s*\d+(?:\.\d+)?\b|\d+(?:\.\d+)?(?:\s*(?:points?|pts?|marks?))?(?:\s*[-–:—].*)?$|(?:\d+(?:\.\d+)?\s*\(?\s*)?(?:${LEVEL_WORDS.join("|")})\b|[A-F][+-]?(?:\s*[-–:—(].*)?$)`,
   "i",
 );
 
@@ -363,7 +364,8 @@ function tableCandidates(rows: string[][]): Candidate[] {
   const width = Math.max(...rows.map((r) => r.length));
   const first = rows[0];
   // "| Trait | 3 | 2 | 1 | 0 |": a criterion column's name over level columns numbered only.
-  const numberedLevels = HEADER_TITLE.test(first[0] ?? "") && first.length >= 3 && first.slice(1).every((c) => /^\d{1,2}$/.test(c));
+  const numberedLevels =
+    HEADER_TITLE.test(first[0] ?? "") && first.length >= 3 && first.slice(1).every((c) => /^\d{1,3}(?:\.\d+)?(?:\s*(?:points?|pts?|marks?))?$/i.test(c));
   const isHeader =
     numberedLevels ||
     (first.every((c) => cellPoints(c) === null) &&
