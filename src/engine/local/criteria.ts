@@ -170,7 +170,10 @@ interface Candidate {
 // "Score 3", "Level 2", "A score of 4", "Band 5" before a level's value.
 const LEVEL_NAME = String.raw`(?:an?\s+)?(?:level|score|band|score point)(?:\s+of)?\s*`;
 const NAMED_LEVEL_LINE = new RegExp(String.raw`^${LEVEL_NAME}\d{1,2}(?:\.\d)?\s*(?:points?|pts?|marks?)?\s*[:\-–—.)=]\s*.{3,}$`, "i");
-const LEVEL_LINE = new RegExp(String.raw`^(?:[-*•+]\s*)?(?:${LEVEL_NAME})?(\d{1,2}(?:\.\d)?)\s*(?:points?|pts?|marks?)?\s*[:\-–—.)=]\s*(.{3,})$`, "i");
+const LEVEL_LINE = new RegExp(
+  String.raw`^(?:[-*•+]\s*)?(?:${LEVEL_NAME})?(\d{1,2}(?:\.\d)?)\s*(?:points?|pts?|marks?)?\s*[:\-–—.)=]\s*(.{3,})$`,
+  "i",
+);
 
 /**
  * The level scale a criterion's body spells out, one line per level, each value once; null when it has none.
@@ -365,7 +368,9 @@ function tableCandidates(rows: string[][]): Candidate[] {
   const first = rows[0];
   // "| Trait | 3 | 2 | 1 | 0 |": a criterion column's name over level columns numbered only.
   const numberedLevels =
-    HEADER_TITLE.test(first[0] ?? "") && first.length >= 3 && first.slice(1).every((c) => /^\d{1,3}(?:\.\d+)?(?:\s*(?:points?|pts?|marks?))?$/i.test(c));
+    HEADER_TITLE.test(first[0] ?? "") &&
+    first.length >= 3 &&
+    first.slice(1).every((c) => /^\d{1,3}(?:\.\d+)?(?:\s*(?:points?|pts?|marks?))?$/i.test(c));
   const isHeader =
     numberedLevels ||
     (first.every((c) => cellPoints(c) === null) &&
