@@ -299,6 +299,11 @@ describe("criteria", () => {
     expect((await criteriaOf("rubric.md", pts)).criteria.map((c) => [c.title, c.maxScore, c.levels?.map((l) => l.value)])).toEqual(
       traits.map(([n]) => [n, 3, [0, 1, 2, 3]]),
     );
+    // Level cells that carry their own points ("10 points: …") under columns named in words, one of them "Needs work".
+    const own = `# Rubric\n\n${task}| Category | Excellent | Good | Needs work |\n|---|---|---|---|\n${traits.map(([n, t]) => `| ${n} | 10 points: ${t}. | 7 points: mostly there. | 3 points: barely there. |`).join("\n")}\n`;
+    expect((await criteriaOf("rubric.md", own)).criteria.map((c) => [c.title, c.maxScore, c.levels?.map((l) => l.value)])).toEqual(
+      traits.map(([n]) => [n, 10, [3, 7, 10]]),
+    );
     // "A score of 4: …" names a level too.
     const scoreOf = `# Rubric\n\n${task}## Scoring\n\n${[4, 3, 2, 1, 0].map((v) => `- A score of ${v}: ${v === 2 ? "an adequate" : "a"} response.`).join("\n")}\n`;
     expect((await criteriaOf("rubric.md", scoreOf)).criteria.map((c) => [c.title, c.maxScore])).toEqual([["Overall quality", 4]]);

@@ -135,6 +135,9 @@ function parsePoints(text: string): { points: number | null; rest: string } {
   return { points: null, rest: text };
 }
 
+// A level's cell that opens with its points: "10 points: five sources", "7 pts – three sources".
+const LEADING_POINTS = /^\s*(\d{1,3}(?:\.\d+)?)\s*(?:points?|pts?|marks?)\b\s*[:\-–—.)]?/i;
+
 /** A table cell that is only a number of points ("20", "20 pts", "15%"). */
 function cellPoints(cell: string): number | null {
   const m = new RegExp(String.raw`^\s*(?:\d{1,4}(?:\.\d+)?\s*[-–]\s*)?${NUM}\s*${UNIT}?\s*$`, "i").exec(cell.replace(/\*/g, ""));
@@ -258,6 +261,8 @@ const LEVEL_WORDS = [
   "basic",
   "limited",
   "needs improvement",
+  "needs work",
+  "incomplete",
   "beginning",
   "novice",
   "below(?: basic| expectations| standards?)?",
@@ -445,10 +450,15 @@ function tableCandidates(rows: string[][]): Candidate[] {
     if (descCol >= 0) parts.push(row[descCol] ?? "");
     if (!top && descCol < 0) parts.push(...row.filter((_, i) => i !== titleCol && i !== pointsCol));
     if (pointsCol >= 0 && pointsCol !== descCol && cellPoints(row[pointsCol] ?? "") === null) parts.push(row[pointsCol] ?? "");
-    // Level columns with values are the criterion's scale when its points are the top level's.
-    const valued = levels.filter((l) => l.value !== null);
+    // Level columns with values are the criterion's scale when its points are the top level's. Cells that open with
+    // their own points ("10 points: five sources") give this row's scale, whatever the header says.
+    const own = levels.map((l) => LEADING_POINTS.exec(row[l.index] ?? ""));
+    const ownValues = own.map((m) => (m ? Number(m[1]) : Number.NaN));
+    const rowScale = isLevelTable && ownValues.length >= 2 && ownValues.every((v) => v >= 0) && new Set(ownValues).size === ownValues.length;
+    if (rowScale) points = Math.max(...ownValues);
+    const valued = rowScale ? levels.map((l, i) => ({ ...l, value: ownValues[i] })) : levels.filter((l) => l.value !== null);
     const scale =
-      isLevelTable && valued.length >= 2 && new Set(valued.map((l) => l.value)).size === valued.length && points === levelMax
+      isLevelTable && valued.length >= 2 && new Set(valued.map((l) => l.value)).size === valued.length && (rowScale || points === levelMax)
         ? valued
             .map((l) => ({ value: l.value as number, descriptor: [header[l.index], row[l.index]].filter(Boolean).join(": ") }))
             .sort((a, b) => a.value - b.value)
