@@ -180,14 +180,14 @@ class Filler {
     if (/\byears?\b.*\bexperience|\bexperience\b/.test(text)) return this.facts.years ?? undefined;
     if (c) {
       if (/\b(max|maximum|out of|possible|available)\b/.test(text)) return max !== null ? Math.min(max, c.max_score) : c.max_score;
-      if (/\b(score|grade|point|mark|rating|level|result|value)s?\b/.test(text) || text.trim() === "") {
+      if (/\b(score|grade|point|mark|rating|level|result|value|star)s?\b/.test(text) || text.trim() === "") {
         const share = c.max_score > 0 ? c.score / c.max_score : 0;
         if (/\b(percent|percentage)\b|%/.test(text)) return 100 * share;
         return max !== null && max !== c.max_score ? min + share * (max - min) : c.score;
       }
       return undefined;
     }
-    if (!/\b(score|grade|point|mark|rating|percent|percentage|total|overall|result|level|band)s?\b|%/.test(text)) return undefined;
+    if (!/\b(score|grade|point|mark|rating|percent|percentage|total|overall|result|level|band|star)s?\b|%/.test(text)) return undefined;
     const share = e.score / 100;
     if (/\b(percent|percentage)\b|%/.test(text) || max === null || max === 100) {
       if (/\b(points?|marks?)\b/.test(text) && max === null) return e.criteria.reduce((n, x) => n + x.score, 0);
@@ -331,8 +331,8 @@ function typesOf(s: JsonSchema): Set<string> {
 }
 
 const VERDICT_WORDS: Record<Evaluation["verdict"], RegExp> = {
-  pass: /^(?:pass|passed|yes|true|accept|accepted|approve|approved|hire|recommend|recommended|shortlist|shortlisted|proceed|advance|qualified|meets|meets expectations|strong|strong yes|good|satisfactory|competent|proficient|adequate)$/i,
-  fail: /^(?:fail|failed|no|false|reject|rejected|decline|declined|not recommended|do not hire|unqualified|does not meet|below expectations|weak|insufficient|unsatisfactory|poor|strong no)$/i,
+  pass: /^(?:pass|passed|yes|true|accept|accepted|approve|approved|hire|strong hire|recommend|recommended|shortlist|shortlisted|proceed|advance|interview|qualified|meets|meets expectations|exceeds expectations|strong|strong yes|definitely|good|satisfactory|competent|proficient|adequate)$/i,
+  fail: /^(?:fail|failed|no|false|reject|rejected|decline|declined|not recommended|do not hire|no hire|not hire|unqualified|does not meet|below expectations|weak|insufficient|unsatisfactory|poor|strong no|strong no hire|definitely not)$/i,
   needs_review:
     /^(?:needs[ _]review|review|maybe|consider|borderline|hold|on hold|uncertain|unsure|partially meets|manual review|undecided|pending)$/i,
 };
@@ -340,10 +340,12 @@ const VERDICT_WORDS: Record<Evaluation["verdict"], RegExp> = {
 /** The enum member that says the verdict (or, for letter grades, the score's letter); undefined when none does. */
 function enumChoice(members: unknown[], text: string, e: Evaluation, c: Criterion | null): unknown {
   const strings = members.filter((m): m is string => typeof m === "string");
+  // "NO_HIRE", "meets-expectations": read as the words they are.
+  const words = (m: string) => m.trim().replace(/[_-]+/g, " ");
   // Three or more levels named by quality ("excellent", "good", "fair", "poor"; "exceeds" … "below"): the one at the
   // score's place among them, best first. Severity, priority and risk run the other way: high when the score is low.
   const share = c ? c.score / Math.max(1, c.max_score) : e.score / 100;
-  const ranks = strings.map((m) => levelWordRank(m));
+  const ranks = strings.map((m) => levelWordRank(words(m)));
   if (strings.length >= 3 && strings.length === members.length && ranks.every((r) => r !== null)) {
     const best = strings.map((m, i) => ({ m, r: ranks[i] as number })).sort((a, b) => a.r - b.r);
     const inverse = /\b(severity|priority|risk|impact|urgency|concern)\b/.test(text);
@@ -351,12 +353,19 @@ function enumChoice(members: unknown[], text: string, e: Evaluation, c: Criterio
     return best[Math.min(best.length - 1, Math.max(0, at))].m;
   }
   const verdict: Evaluation["verdict"] = c ? (c.max_score > 0 && c.score / c.max_score >= 0.6 ? "pass" : "fail") : e.verdict;
-  const hit = strings.find((m) => VERDICT_WORDS[verdict].test(m.trim()));
+  const says = (v: Evaluation["verdict"]) => {
+    const all = strings.filter((m) => VERDICT_WORDS[v].test(words(m)));
+    // "strong yes", "STRONG_HIRE": for the clearest cases only (a ninth of the scale from either end).
+    const strong = all.find((m) => /^(?:strong|definitely)\b/i.test(words(m)));
+    const plain = all.find((m) => m !== strong);
+    const clear = v === "pass" ? share >= 0.9 : share < 0.1;
+    return (clear ? strong : plain) ?? plain ?? strong;
+  };
+  const hit = says(verdict);
   if (hit !== undefined) return hit;
   if (verdict === "needs_review") {
     // No member says "review": the evaluation's score decides between the others.
-    const lean = e.score >= 50 ? "pass" : "fail";
-    const fallback = strings.find((m) => VERDICT_WORDS[lean].test(m.trim()));
+    const fallback = says(e.score >= 50 ? "pass" : "fail");
     if (fallback !== undefined) return fallback;
   }
   if (strings.length > 0 && strings.every((m) => /^[A-F][+-]?$/i.test(m.trim()))) {

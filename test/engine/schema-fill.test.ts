@@ -264,6 +264,25 @@ describe("output schemas without a model server", () => {
     expect(weak.next_steps[0]).toMatch(/^Counterargument: 0\/15/);
   });
 
+  test("enums written as identifiers (STRONG_HIRE, no_hire, meets_expectations) and star ratings follow the evaluation", async () => {
+    const schema = {
+      type: "object",
+      properties: {
+        decision: { enum: ["STRONG_HIRE", "HIRE", "NO_HIRE"] },
+        recommendation: { enum: ["strong_yes", "yes", "no", "strong_no"] },
+        status: { enum: ["below_expectations", "meets_expectations", "exceeds_expectations"] },
+        stars: { type: "integer", minimum: 1, maximum: 5 },
+      },
+      required: ["decision", "recommendation", "status", "stars"],
+    };
+    const strong = (await run(schema, [await textDoc("doc_s", "strong.txt", STRONG_ESSAY)])).value;
+    const weak = (await run(schema, [await textDoc("doc_w", "weak.txt", WEAK_ESSAY)])).value;
+    // The strong essay scores 100: the clearest yes. The weak one fails, but not by the clearest margin: a plain no.
+    expect(strong).toEqual({ decision: "STRONG_HIRE", recommendation: "strong_yes", status: "exceeds_expectations", stars: 5 });
+    expect(weak).toMatchObject({ decision: "NO_HIRE", recommendation: "no", status: "below_expectations" });
+    expect((weak as { stars: number }).stars).toBeLessThanOrEqual(2);
+  });
+
   test("a schema that names no fields ({} or an open object) gets the standard evaluation", async () => {
     const essay = await textDoc("doc_s", "strong.txt", STRONG_ESSAY);
     const standard = (await run(null as unknown as object, [essay])).value as Record<string, unknown>;
