@@ -29,7 +29,8 @@ export function fillSchema(schema: object, seed: string, source: FillSource): Fi
   // A schema that names no fields ({} or {"type": "object"}) gets the standard evaluation, where that validates.
   if (namesNoFields(schema as JsonSchema) && validate(source.evaluation) === null)
     return { value: structuredClone(source.evaluation), problem: null };
-  const root = { value: stubFromSchema(schema, seed) };
+  // Fields the evaluation cannot answer keep values that claim nothing: the lowest number allowed, "", false.
+  const root = { value: stubFromSchema(schema, seed, { plain: true }) };
   const problem = validate(root.value);
   if (problem !== null) return { value: root.value, problem };
   const filler = new Filler(schema as JsonSchema, seed, source, () => validate(root.value) === null);
@@ -423,7 +424,7 @@ function facts(text: string): Facts {
 
 function stubOf(root: JsonSchema, s: JsonSchema, seed: string): unknown {
   try {
-    return stubFromSchema(withDefs(root, s), seed);
+    return stubFromSchema(withDefs(root, s), seed, { plain: true });
   } catch {
     return null;
   }

@@ -19,15 +19,16 @@ const HARD_DEPTH = 48;
  * last resort is then the first attempt.
  * Throws SchemaError if the schema itself is invalid.
  */
-export function stubFromSchema(schema: object, seed: string): unknown {
+export function stubFromSchema(schema: object, seed: string, opts: { plain?: boolean } = {}): unknown {
   const { validate } = compileSchema(schema);
   let first: unknown;
   for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
-    const value = new Generator(schema as JsonSchema, `${seed}#${attempt}`, attempt).value(schema as JsonSchema, "", 0, 0);
+    const value = new Generator(schema as JsonSchema, `${seed}#${attempt}`, attempt, opts.plain ?? false).value(schema as JsonSchema, "", 0, 0);
     if (validate(value) === null) return value;
     if (attempt === 0) first = value;
   }
-  return first;
+  // Plain values the schema refuses everywhere (a "not": {"const": ""}): the test-mode ones, which vary.
+  return opts.plain ? stubFromSchema(schema, seed) : first;
 }
 
 class Generator {
@@ -38,6 +39,8 @@ class Generator {
     private readonly root: JsonSchema,
     seed: string,
     private readonly attempt: number,
+    /** Values that claim nothing (the lowest number allowed, an empty string, false) instead of varied stand-ins. */
+    private readonly plain = false,
   ) {
     this.next = mulberry32(hash(seed));
   }
@@ -90,7 +93,7 @@ class Generator {
       case "number":
         return this.number(s, false);
       case "boolean":
-        return this.int(0, 1) === 1;
+        return this.plain ? false : this.int(0, 1) === 1;
       case "null":
         return null;
       default:
@@ -274,7 +277,7 @@ class Generator {
     const incMax = s.exclusiveMaximum === true ? undefined : (s.maximum as number | undefined);
     const lows = [incMin, exMin].filter((x): x is number => typeof x === "number");
     const highs = [incMax, exMax].filter((x): x is number => typeof x === "number");
-    let lo = lows.length ? Math.max(...lows) : highs.length ? Math.min(...highs) - 100 : 1;
+    let lo = lows.length ? Math.max(...lows) : this.plain ? Math.min(0, ...highs) : highs.length ? Math.min(...highs) - 100 : 1;
     let hi = highs.length ? Math.min(...highs) : lo + 99;
     const step = typeof s.multipleOf === "number" && s.multipleOf > 0 ? s.multipleOf : integer ? 1 : 0;
     const strictLo = exMin !== undefined && lo === exMin;
@@ -289,11 +292,12 @@ class Generator {
         // Need an integer multiple of a fractional step: walk a few multiples.
         for (let k = k0; k <= Math.min(k1, k0 + 1000); k++) if (Number.isInteger(roundTo(k * step, step))) return roundTo(k * step, step);
       }
-      const k = k1 >= k0 ? k0 + this.int(0, Math.min(k1 - k0, 99)) : k0;
+      const k = k1 >= k0 && !this.plain ? k0 + this.int(0, Math.min(k1 - k0, 99)) : k0;
       return roundTo(k * step, step);
     }
     if (strictLo) lo += Math.min(1, (hi - lo) / 4);
     if (strictHi) hi -= Math.min(1, (hi - lo) / 4);
+    if (this.plain) return lo;
     // Two decimals, strictly inside; a non-integer so that oneOf [number, integer] can tell them apart.
     const v = Math.round((lo + (hi - lo) * (0.1 + 0.8 * this.next())) * 100) / 100;
     const candidate = Number.isInteger(v) && hi - lo > 0.02 ? v + 0.01 : v;
@@ -311,7 +315,7 @@ class Generator {
       return chars.slice(0, Math.max(min, Math.min(max, chars.length))).join("");
     };
     const formatted = typeof s.format === "string" ? this.formatted(s.format) : null;
-    const base = formatted ?? fitted(`${name ? humanize(name) : "text"} (stub ${this.hex(4)})`);
+    const base = formatted ?? (this.plain ? fitted("") : fitted(`${name ? humanize(name) : "text"} (stub ${this.hex(4)})`));
     if (typeof s.pattern !== "string") return base;
     const re = safeRegExp(s.pattern);
     if (!re) return base;

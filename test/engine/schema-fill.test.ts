@@ -323,5 +323,23 @@ describe("output schemas without a model server", () => {
     expect(compileSchema(schema).validate(out)).toBeNull();
     expect(out.ticket).toMatch(/^T-\d{4}$/);
     expect(out.score).toBeGreaterThanOrEqual(60);
+    // What nothing answers claims nothing: the lowest number allowed, an empty string, false; not made-up figures.
+    const unknown = {
+      type: "object",
+      properties: {
+        foo_count: { type: "integer", minimum: 3 },
+        bar: { type: "number" },
+        memo: { type: "string" },
+        flag: { type: "boolean" },
+      },
+      required: ["foo_count", "bar", "memo", "flag"],
+    };
+    const essay = await textDoc("doc_s", "strong.txt", STRONG_ESSAY);
+    const plain = (await run(unknown, [essay])).value as Record<string, unknown>;
+    expect(plain).toEqual({ foo_count: 3, bar: 0, memo: "", flag: false });
+    // A schema that refuses the plain values still gets values that validate.
+    const refusing = { type: "object", properties: { nonzero: { type: "number", not: { const: 0 } } }, required: ["nonzero"] };
+    const other = (await run(refusing, [essay])).value as Record<string, unknown>;
+    expect(compileSchema(refusing).validate(other)).toBeNull();
   });
 });
