@@ -298,7 +298,7 @@ class Filler {
     return undefined;
   }
 
-  /** A schema with its local $ref resolved (one level at a time) and allOf of one part unwrapped. */
+  /** A schema with its local $ref resolved (one level at a time) and its allOf parts merged into it. */
   private resolve(schema: JsonSchema | boolean | undefined, depth = 0): JsonSchema | null {
     let s = schema;
     for (let i = 0; i < 8 && isPlainObject(s) && typeof s.$ref === "string"; i++) s = pointer(this.root, s.$ref);
@@ -356,7 +356,7 @@ function enumChoice(members: unknown[], text: string, e: Evaluation, c: Criterio
   const verdict: Evaluation["verdict"] = c ? (c.max_score > 0 && c.score / c.max_score >= 0.6 ? "pass" : "fail") : e.verdict;
   const says = (v: Evaluation["verdict"]) => {
     const all = strings.filter((m) => VERDICT_WORDS[v].test(words(m)));
-    // "strong yes", "STRONG_HIRE": for the clearest cases only (a ninth of the scale from either end).
+    // "strong yes", "STRONG_HIRE": for the clearest cases only (a tenth of the scale from either end).
     const strong = all.find((m) => /^(?:strong|definitely)\b/i.test(words(m)));
     const plain = all.find((m) => m !== strong);
     const clear = v === "pass" ? share >= 0.9 : share < 0.1;

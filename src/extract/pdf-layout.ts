@@ -52,23 +52,27 @@ const LABEL_WORDS = 8;
  * where they are alone: the text of each run is read only for the pages where this is true.
  */
 export function mayHoldTable(boxes: Box[]): boolean {
-  const visible = boxes.filter((b) => b.top > b.bottom);
-  if (visible.length < 4) return false;
-  const lineHeight = lineHeightOf(visible);
-  const cells = bandsOf(visible, lineHeight).map((b) => cellsOf(b.runs, lineHeight));
-  return tableBands(cells, (c) => c.length >= 2).size > 0;
+  const page = layout(boxes);
+  return page !== null && tableBands(page.cells, (c) => c.length >= 2).size > 0;
 }
 
 /** The page's text with its tables as " | " rows, or null when it has no table (the caller keeps PDFium's text). */
 export function textWithTables(runs: TextRun[]): string | null {
-  const visible = runs.filter((r) => r.text.trim() !== "" && r.top > r.bottom);
-  if (visible.length < 4) return null;
-  const lineHeight = lineHeightOf(visible);
-  const bands = bandsOf(visible, lineHeight);
-  const cells = bands.map((b) => cellsOf(b.runs, lineHeight));
+  const page = layout(runs.filter((r) => r.text.trim() !== ""));
+  if (page === null) return null;
+  const { lineHeight, bands, cells } = page;
   const tableRows = tableBands(cells, isRow);
   if (tableRows.size === 0) return null;
   return bands.map((band, i) => (tableRows.has(i) ? cells[i].map(cellText).join(" | ") : linesOf(band.runs, lineHeight).join("\n"))).join("\n");
+}
+
+/** The page's strips and each strip's cells, or null when too few runs are drawn to hold a table. */
+function layout<R extends Box>(runs: R[]): { lineHeight: number; bands: Band<R>[]; cells: Cell<R>[][] } | null {
+  const visible = runs.filter((r) => r.top > r.bottom);
+  if (visible.length < 4) return null;
+  const lineHeight = lineHeightOf(visible);
+  const bands = bandsOf(visible, lineHeight);
+  return { lineHeight, bands, cells: bands.map((b) => cellsOf(b.runs, lineHeight)) };
 }
 
 /** A line's height: the upper quartile of the boxes' heights (runs of one small glyph, "e" or ".", are shorter). */
@@ -143,15 +147,12 @@ function isRow(cells: Cell[]): boolean {
  */
 function sameColumns(a: Cell<Box>[], b: Cell<Box>[]): boolean {
   if (a.length !== b.length) return false;
+  const gutter = MIN_GUTTER * lineHeightOf([...a, ...b].flatMap((c) => c.runs));
   return a.every((c, i) => {
     if (!(c.left < b[i].right && c.right > b[i].left)) return false;
     if (i === a.length - 1) return true;
-    return Math.min(a[i + 1].left, b[i + 1].left) - Math.max(c.right, b[i].right) >= MIN_GUTTER * bandsLineHeight(a, b);
+    return Math.min(a[i + 1].left, b[i + 1].left) - Math.max(c.right, b[i].right) >= gutter;
   });
-}
-
-function bandsLineHeight(...bands: Cell<Box>[][]): number {
-  return lineHeightOf(bands.flat().flatMap((c) => c.runs));
 }
 
 /** A cell's lines, top to bottom, as one line of text. */

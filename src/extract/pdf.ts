@@ -138,11 +138,11 @@ function pageText(lib: Pdfium, doc: number, index: number): string | null {
     try {
       const chars = lib.FPDFText_CountChars(textPage);
       if (chars <= 0) return "";
+      const tables = tableText(lib, textPage, chars);
+      if (tables !== null) return plainText(tables);
       // UTF-16 with a terminating NUL.
       const buffer = lib.pdfium.wasmExports.malloc((chars + 1) * 2);
       try {
-        const tables = tableText(lib, textPage, chars);
-        if (tables !== null) return plainText(tables);
         const written = lib.FPDFText_GetText(textPage, 0, chars, buffer);
         return written > 0 ? plainText(lib.pdfium.UTF16ToString(buffer)) : "";
       } finally {

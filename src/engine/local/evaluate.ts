@@ -373,7 +373,7 @@ function rankedPassages(inputs: EngineDocument[], passages: Passage[], prepared:
 }
 
 function pickEvidence(p: Prepared, passages: Passage[], passageTerms: Set<string>[], rank: Map<Passage, number>, topic: Set<string>): Evidence[] {
-  const sentences = (x: { passage: Passage }, words: number) => x.passage.text.split(/\s+/).length >= words;
+  const hasWords = (x: { passage: Passage }, words: number) => x.passage.text.split(/\s+/).length >= words;
   const scored = passages.map((passage, i) => {
     let s = 0;
     for (const t of p.terms) if (passageTerms[i].has(t.stem)) s += t.craft ? 0.5 * t.weight : t.weight;
@@ -387,16 +387,16 @@ function pickEvidence(p: Prepared, passages: Passage[], passageTerms: Set<string
       .sort((a, b) => b.s - a.s || a.i - b.i)
       .slice(0, MAX_EVIDENCE)
       .sort((a, b) => a.i - b.i);
-  let chosen = top(scored.filter((x) => x.s > 0 && sentences(x, 3)));
+  let chosen = top(scored.filter((x) => x.s > 0 && hasWords(x, 3)));
   // A criterion with level descriptors ("understanding of the complexities of the text") names qualities, not words
   // to find, and is scored on how much the work is about its task: the sentences most about the task show that.
   if (chosen.length === 0 && p.criterion.levels && topic.size > 0) {
     const onTopic = scored.map((x) => ({ ...x, s: [...passageTerms[x.i]].filter((stem) => topic.has(stem)).length }));
-    chosen = top(onTopic.filter((x) => x.s >= 2 && sentences(x, 5)));
+    chosen = top(onTopic.filter((x) => x.s >= 2 && hasWords(x, 5)));
   }
   // Criteria about language have no words to find: the opening sentences show how the input is written.
   if (chosen.length === 0 && (p.facets.includes("language") || p.facets.includes("mechanics"))) {
-    chosen = scored.filter((x) => sentences(x, 8)).slice(0, 2);
+    chosen = scored.filter((x) => hasWords(x, 8)).slice(0, 2);
   }
   return chosen.map(({ passage }) => ({ document_id: passage.documentId, quote: passage.text, location: { ...passage.location } }));
 }
