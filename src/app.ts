@@ -6,6 +6,7 @@ import { discardUnreadBody, readJsonBody } from "./http/body";
 import { mapError } from "./http/errors";
 import { openApiRoutes } from "./http/openapi";
 import { base62 } from "./lib/ids";
+import { jit } from "./lib/jit";
 import { requestLine } from "./lib/log";
 import { adminRoutes } from "./modules/admin";
 import { authRoutes } from "./modules/auth";
@@ -76,6 +77,7 @@ export function createApp(ctx: Context) {
     .onRequest(({ request, set }) => {
       set.headers["x-request-id"] = `req_${base62(20)}`;
       observe.arrive(request);
+      jit.noteRequest(request);
     })
     .onAfterResponse(({ request, route, set, responseValue }) =>
       observe.answered(request, route, statusOf(set, responseValue), set.headers["x-request-id"]),

@@ -10,6 +10,7 @@ import { type Config, ConfigError, ensureDataDir, flagsToEnv, loadConfig, settin
 import { createContext } from "./create-context";
 import { closeDb, openDb, sqliteConnection, storeSecret, tx } from "./db/client";
 import { ApiError } from "./http/errors";
+import { jit } from "./lib/jit";
 import { createUser, findUserByEmail, hasUsers } from "./modules/auth/service";
 import { checkBalances, getBalance, grantCredits } from "./modules/usage/service";
 import { startServer } from "./server";
@@ -524,6 +525,7 @@ async function main(argv: string[]): Promise<number> {
     console.log(commandUsage(command));
     return 0;
   }
+  if (command !== commands[0]) jit.restore(); // a server waits for real work first (lib/jit.ts)
   const count = parsed.positionals.length;
   if (command.positionals && (count < command.positionals.min || count > command.positionals.max)) {
     throw new UsageError(`expected ${command.synopsis}`, command);

@@ -1,6 +1,6 @@
 // Document text extraction: detect the format, run its extractor, and turn every failure into a typed ExtractError.
 
-import { detect, detectFormat, type Hints } from "./detect.ts";
+import type { Hints } from "./detect.ts";
 import { describeError, unprocessable } from "./document.ts";
 import { label, mimeTypeFor } from "./formats.ts";
 import { ExtractError, type ExtractedDocument, type Format } from "./types.ts";
@@ -8,7 +8,7 @@ import { ExtractError, type ExtractedDocument, type Format } from "./types.ts";
 export type { ExtractedDocument } from "./types.ts";
 export { extractInWorker } from "./worker-client.ts";
 export type { Hints };
-export { detectFormat, ExtractError, mimeTypeFor };
+export { ExtractError, mimeTypeFor };
 
 type Extractor = (bytes: Uint8Array) => ExtractedDocument | Promise<ExtractedDocument>;
 
@@ -31,6 +31,8 @@ const EXTRACTORS: Record<Format, () => Promise<Extractor>> = {
  * should use extractInWorker, which adds isolation and a time limit.
  */
 export async function extract(bytes: Uint8Array, hints: Hints = {}): Promise<ExtractedDocument> {
+  // Loaded here, not at start: fflate (for telling OOXML kinds apart) builds its Huffman tables when imported.
+  const { detect } = await import("./detect.ts");
   const detection = detect(bytes, hints);
   try {
     const run = await EXTRACTORS[detection.format]();

@@ -1,8 +1,7 @@
 // Request bodies a route reads itself (parse: "none"): size-capped reading, JSON parsing and TypeBox validation
 // that answer exactly like Elysia's own parsing does (invalid_json, validation_error with param, payload_too_large).
-import type { Static, TSchema } from "@sinclair/typebox";
+import { type Static, type TSchema, Type } from "@sinclair/typebox";
 import { Value } from "@sinclair/typebox/value";
-import { t } from "elysia";
 import { ApiError } from "./errors";
 
 // The one reader of each request body, kept for the whole request (never released): the lingering close reads on
@@ -183,7 +182,8 @@ export function checkSchema<T extends TSchema>(schema: T, value: unknown): Stati
 }
 
 /**
- * An integer field of a JSON body. Not t.Integer: Elysia makes that accept "5" too (it coerces strings, as query
- * parameters need), and a JSON body that sends a string where a number belongs is a client bug worth a 400.
+ * An integer field of a JSON body or answer: TypeBox's own. Not t.Integer: Elysia makes that accept "5" too (it
+ * coerces strings, as query parameters need), a JSON body that sends a string where a number belongs is a client bug
+ * worth a 400, and each t.Integer compiles a checker when defined (19 of them were 3–5 ms of every start).
  */
-export const JsonInteger = (options: { minimum?: number; maximum?: number; description?: string } = {}) => t.Number({ ...options, multipleOf: 1 });
+export const JsonInteger = (options: { minimum?: number; maximum?: number; description?: string } = {}) => Type.Integer(options);

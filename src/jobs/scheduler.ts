@@ -1,5 +1,6 @@
 // The in-process scheduler: named workers that poll for claimable rows, woken early when new work is written.
 // Work itself is always a row on the one work queue (jobs/queue.ts); this only decides when to look.
+import { jit } from "../lib/jit";
 import type { Logger } from "../lib/log";
 import { Waiters } from "../lib/waiters";
 
@@ -71,6 +72,7 @@ export class Scheduler {
       let didWork = false;
       try {
         didWork = await worker.tick();
+        if (didWork) jit.restore();
       } catch (err) {
         // A worker's own errors are recorded on its rows; anything reaching here is a bug worth a log line, not a crash.
         this.log.error({ err, worker: worker.name }, "background worker failed");

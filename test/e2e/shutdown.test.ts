@@ -3,6 +3,8 @@
 import { Database } from "bun:sqlite";
 import { afterAll, expect, test } from "bun:test";
 import path from "node:path";
+import { loadConfig } from "../../src/config";
+import { startServer } from "../../src/server";
 import { chatCompletion, freePort, spawnServer, tempDir } from "../helpers";
 
 const dataDir = tempDir("assay-shutdown-");
@@ -100,3 +102,15 @@ test("SIGTERM during a run: it goes back to the queue at once and the next start
     { reason: "release", n: 1, total: run.quoted_credits },
   ]);
 }, 60_000);
+
+// The background passes begin a moment after the server listens (src/server.ts), so a health probe is answered first.
+test("a server stopped before its background passes begin stops cleanly, and they never begin on the closed database", async () => {
+  const running = await startServer(
+    loadConfig({ ASSAY_LOG_LEVEL: "error", ASSAY_DATA_DIR: tempDir("assay-quick-stop-"), ASSAY_PORT: String(freePort()) }),
+  );
+  const errors: unknown[] = [];
+  running.ctx.log.error = ((...args: unknown[]) => errors.push(args)) as typeof running.ctx.log.error;
+  await running.stop();
+  await Bun.sleep(200); // well past the moment the passes would have begun
+  expect(errors).toEqual([]);
+});

@@ -1,6 +1,7 @@
 // Format detection: magic bytes beat extensions and MIME types; unsupported types are 415, mislabelled files 422.
 import { describe, expect, test } from "bun:test";
-import { detectFormat, ExtractError, extract, mimeTypeFor } from "../../src/extract/index.ts";
+import { detectFormat } from "../../src/extract/detect.ts";
+import { ExtractError, extract, mimeTypeFor } from "../../src/extract/index.ts";
 import { corpusBytes, makePdf, textPage } from "./helpers.ts";
 
 const PNG = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52]);

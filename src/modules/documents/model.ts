@@ -39,8 +39,8 @@ export const Document = t.Object(
     object: t.Literal("document"),
     filename: t.String(),
     mime_type: t.Union([t.String(), t.Null()], { description: "Detected from the content once extracted; the declared type before" }),
-    size_bytes: t.Union([t.Integer(), t.Null()], { description: "Bytes stored once uploaded; the declared size before" }),
-    page_count: t.Union([t.Integer(), t.Null()], { description: "PDF pages, PPTX slides, spreadsheet sheets; null for formats without pages" }),
+    size_bytes: t.Union([JsonInteger(), t.Null()], { description: "Bytes stored once uploaded; the declared size before" }),
+    page_count: t.Union([JsonInteger(), t.Null()], { description: "PDF pages, PPTX slides, spreadsheet sheets; null for formats without pages" }),
     extracted: t.Boolean({ description: "True once complete has extracted the text; only then can runs use it" }),
     created_at: t.String({ format: "date-time" }),
   },
@@ -63,10 +63,10 @@ export function toDocumentJson(row: DocumentRow) {
 
 const Location = t.Object(
   {
-    page: t.Optional(t.Integer({ description: "PDF page, 1-based" })),
-    slide: t.Optional(t.Integer({ description: "PPTX slide, 1-based" })),
+    page: t.Optional(JsonInteger({ description: "PDF page, 1-based" })),
+    slide: t.Optional(JsonInteger({ description: "PPTX slide, 1-based" })),
     sheet: t.Optional(t.String({ description: "XLSX/XLS sheet name" })),
-    row: t.Optional(t.Integer({ description: "spreadsheet or CSV row, 1-based" })),
+    row: t.Optional(JsonInteger({ description: "spreadsheet or CSV row, 1-based" })),
     heading: t.Optional(t.String({ description: "the nearest heading above" })),
     section: t.Optional(t.String({ description: "another named part: notes, footnotes, a JSON path …" })),
   },
@@ -78,7 +78,7 @@ export const DocumentText = t.Object(
     object: t.Literal("document_text"),
     document_id: t.String(),
     format: t.String({ examples: ["pdf"] }),
-    page_count: t.Union([t.Integer(), t.Null()]),
+    page_count: t.Union([JsonInteger(), t.Null()]),
     sections: t.Array(t.Object({ location: Location, text: t.String() }), {
       description: "The extracted text in document order, one entry per page, slide, sheet or part; evidence quotes are substrings of these",
     }),

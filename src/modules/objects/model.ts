@@ -1,5 +1,6 @@
 // Wire format of the signed object endpoints: the query a signed URL carries and the upload's answer.
 import { t } from "elysia";
+import { JsonInteger } from "../../http/body";
 
 /** Every parameter is optional here so a missing one is a 403 signature_invalid, not a 400. */
 export const SignedQuery = t.Object({
@@ -13,7 +14,7 @@ export const SignedQuery = t.Object({
 export const UploadResult = t.Object(
   {
     key: t.String({ description: "The object key the bytes were stored under" }),
-    size_bytes: t.Integer({ description: "Bytes received and stored" }),
+    size_bytes: JsonInteger({ description: "Bytes received and stored" }),
   },
   { title: "UploadResult" },
 );

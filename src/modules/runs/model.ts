@@ -1,6 +1,7 @@
 // Wire format of runs (spec §2 Run, RunUsage, RunOutputFile; §3 Run status).
 import { t } from "elysia";
 import type { runs } from "../../db/schema";
+import { JsonInteger } from "../../http/body";
 import { iso, isoOrNull } from "../../lib/time";
 
 export type RunRow = typeof runs.$inferSelect;
@@ -21,11 +22,11 @@ const NullableDate = t.Union([t.String({ format: "date-time" }), t.Null()]);
 
 const RunUsage = t.Object(
   {
-    input_tokens: t.Union([t.Integer(), t.Null()]),
-    output_tokens: t.Union([t.Integer(), t.Null()]),
+    input_tokens: t.Union([JsonInteger(), t.Null()]),
+    output_tokens: t.Union([JsonInteger(), t.Null()]),
     model: t.Union([t.String(), t.Null()], { examples: ["local"] }),
     rag_strategy: t.Union([t.String(), t.Null()], { examples: ["hybrid"] }),
-    unresolved_quotes: t.Union([t.Integer(), t.Null()], {
+    unresolved_quotes: t.Union([JsonInteger(), t.Null()], {
       description:
         "Evidence quotes the model gave that are not verbatim text of the documents: dropped from the output. null when no model answered.",
       examples: [0],

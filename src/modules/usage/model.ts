@@ -1,5 +1,6 @@
 // Wire format of the usage report and the balance (spec §2 Usage report, Balance).
 import { t } from "elysia";
+import { JsonInteger } from "../../http/body";
 
 export const UsageQuery = t.Object({
   from: t.Optional(t.String({ description: "First day (YYYY-MM-DD, UTC, inclusive); default: first day of this month", examples: ["2026-11-01"] })),
@@ -10,9 +11,9 @@ export const UsageQuery = t.Object({
 export const UsageReport = t.Object(
   {
     period: t.Object({ from: t.String(), to: t.String() }),
-    total_runs: t.Integer(),
+    total_runs: JsonInteger(),
     total_credits: t.Number(),
-    by_workflow: t.Array(t.Object({ workflow_id: t.String(), name: t.String(), runs: t.Integer(), credits: t.Number() })),
+    by_workflow: t.Array(t.Object({ workflow_id: t.String(), name: t.String(), runs: JsonInteger(), credits: t.Number() })),
   },
   { title: "UsageReport" },
 );

@@ -1,6 +1,7 @@
 // Wire format of webhook endpoints and deliveries (spec §2 WebhookEndpoint, §6 Events; CONTRACT.md "Webhooks").
 import { t } from "elysia";
 import type { webhookDeliveries, webhookEndpoints } from "../../db/schema";
+import { JsonInteger } from "../../http/body";
 import { ListQuery } from "../../http/pagination";
 import { iso } from "../../lib/time";
 import { EVENT_TYPES } from "./events";
@@ -68,8 +69,8 @@ export const DeletedEndpoint = t.Object(
 const DeliveryAttempt = t.Object(
   {
     at: t.String({ format: "date-time" }),
-    status: t.Union([t.Integer(), t.Null()], { description: "The receiver's HTTP status; null when none came (timeout, connection error)" }),
-    duration_ms: t.Integer(),
+    status: t.Union([JsonInteger(), t.Null()], { description: "The receiver's HTTP status; null when none came (timeout, connection error)" }),
+    duration_ms: JsonInteger(),
     error: t.Optional(t.String()),
   },
   { title: "WebhookDeliveryAttempt" },
