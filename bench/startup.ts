@@ -3,7 +3,7 @@
 // libraries Assay is built on, started as Assay starts them, without Assay's code).
 //   bun run bench/startup.ts [--runs N] [--no-build]
 // Prints the executable's size, time from exec to the first 200 from /v1/health on an existing data dir (median of
-// N starts), RSS 1 s after that, and RSS after 1,000 authenticated requests. Goals: < 100 ms, < 60 MB idle.
+// N starts), RSS 1 s after that (and 10 s after, once), and RSS after 1,000 authenticated requests. Goals: < 100 ms, < 60 MB idle.
 import { statSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -57,6 +57,7 @@ async function measure(name: string, cmd: (port: number) => string[], load?: (po
   const times: number[] = [];
   const idle: { rss: number; anon: number }[] = [];
   let loaded = { rss: 0, anon: 0 };
+  let later = { rss: 0, anon: 0 };
   for (let i = 0; i < runs; i++) {
     const port = freePort();
     const { child, ms } = await start(cmd(port), port);
@@ -64,6 +65,9 @@ async function measure(name: string, cmd: (port: number) => string[], load?: (po
     await Bun.sleep(1000);
     idle.push(await rssMb(child.pid));
     if (load && i === runs - 1) {
+      // Idle is idle for good: the workers poll and nothing else happens (a figure that crept up would show here).
+      await Bun.sleep(9000);
+      later = await rssMb(child.pid);
       await load(port);
       loaded = await rssMb(child.pid);
     }
@@ -71,7 +75,7 @@ async function measure(name: string, cmd: (port: number) => string[], load?: (po
     await child.exited;
   }
   const idleRss = median(idle.map((m) => m.rss));
-  return { name, ms: median(times), idle: idle.find((m) => m.rss === idleRss) ?? idle[0], loaded };
+  return { name, ms: median(times), idle: idle.find((m) => m.rss === idleRss) ?? idle[0], later, loaded };
 }
 
 // An existing data dir with an admin and a key, so a start is a restart, not a first run.
@@ -121,4 +125,5 @@ row("time to healthy", "ms", 0, (m) => m.ms, "goal < 100 ms");
 row("idle RSS", "MB", 1, (m) => m.idle.rss, "goal < 60 MB");
 row("  of which private", "MB", 1, (m) => m.idle.anon, "(the rest: pages of the executable itself)");
 console.log(`  Assay above the stack floor: ${(assay.idle.rss - stack.idle.rss).toFixed(1)} MB idle RSS`);
+console.log(`  idle RSS 10 s after start (the last start): ${assay.later.rss.toFixed(1)} MB (private ${assay.later.anon.toFixed(1)} MB)`);
 console.log(`  RSS after 1,000 authenticated requests: ${assay.loaded.rss.toFixed(1)} MB (private ${assay.loaded.anon.toFixed(1)} MB)`);
