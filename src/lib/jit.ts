@@ -10,7 +10,8 @@ const PROBES = ["/v1/health", "/metrics"];
 export class JitPolicy {
   private restored = false;
 
-  constructor(private readonly setScale: (scale: number) => void = (scale) => Bun.unsafe.setJITPolicy(scale)) {}
+  // A Bun older than 1.4.5 (running from source with another bun) lacks the call, and its policy is normal anyway.
+  constructor(private readonly setScale: (scale: number) => void = (scale) => Bun.unsafe.setJITPolicy?.(scale)) {}
 
   restore(): void {
     if (this.restored) return;
