@@ -1,6 +1,7 @@
 // The stack's own memory floor for bench/startup.ts: the libraries Assay is built on, started as Assay starts them and
 // nothing of Assay's code. Elysia with @elysiajs/openapi, as many routes as Assay has, each with TypeBox parameter and
-// response schemas and reading a row through drizzle over bun:sqlite (WAL), a pino logger. Compiled like Assay.
+// response schemas and reading a row through drizzle over bun:sqlite (WAL), a pino logger. Compiled like Assay
+// (scripts/compile.ts).
 //   stack-floor PORT DB_FILE
 import { Database } from "bun:sqlite";
 import { openapi } from "@elysiajs/openapi";
@@ -26,4 +27,5 @@ for (let i = 0; i < ROUTES; i++) {
   }) as unknown as typeof app;
 }
 app.get("/v1/health", () => ({ status: "ok" })).listen({ port: Number(port), hostname: "127.0.0.1" });
+process.on("SIGTERM", () => process.exit(0)); // as Assay stops: the build's recorded profile is written on exit
 log.info("listening");

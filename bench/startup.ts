@@ -8,6 +8,7 @@ import { statSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
+import { compileLaidOut } from "../scripts/compile";
 import { freePort } from "../src/lib/ports";
 import { tempDir } from "../src/lib/temp-dir";
 
@@ -24,13 +25,24 @@ function sh(cmd: string[], cwd = root) {
 }
 
 if (!values["no-build"]) sh([process.execPath, "run", "scripts/build.ts"]);
+// The floors are compiled as Assay is (scripts/compile.ts: the same flags, laid out by a recorded start of their own).
 // The floor: the same runtime compiled around a server that does nothing else.
 const floorSrc = path.join(tmp, "floor.ts");
-writeFileSync(floorSrc, `Bun.serve({ port: Number(process.argv[2]), hostname: "127.0.0.1", fetch: () => Response.json({ status: "ok" }) });`);
+writeFileSync(
+  floorSrc,
+  `Bun.serve({ port: Number(process.argv[2]), hostname: "127.0.0.1", fetch: () => Response.json({ status: "ok" }) });
+process.on("SIGTERM", () => process.exit(0));`,
+);
 const floorBin = path.join(tmp, "floor");
-sh([process.execPath, "build", "--compile", "--minify", "--bytecode", floorSrc, "--outfile", floorBin], tmp);
+await compileLaidOut({ args: [floorSrc], outfile: floorBin, cwd: tmp, profile: `${floorBin}.order`, start: (port) => [floorBin, String(port)] });
 const stackBin = path.join(tmp, "stack-floor");
-sh([process.execPath, "build", "--compile", "--minify", "--bytecode", "--format=esm", "bench/stack-floor.ts", "--outfile", stackBin]);
+await compileLaidOut({
+  args: ["--format=esm", "bench/stack-floor.ts"],
+  outfile: stackBin,
+  cwd: root,
+  profile: `${stackBin}.order`,
+  start: (port) => [stackBin, String(port), path.join(tmp, "stack-profile.db")],
+});
 
 /** VmRSS, and its private part (RssAnon: heap and stacks; the rest is the executable's own pages, shared and clean). */
 const rssMb = async (pid: number) => {
