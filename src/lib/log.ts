@@ -41,22 +41,37 @@ export function createLogger(level: LogLevel, opts: { pretty?: boolean; destinat
 function stdoutSink() {
   const sink = Bun.stdout.writer({ highWaterMark: 64 * 1024 });
   sink.unref();
-  setInterval(() => sink.flush(), 250).unref();
+  // A reader that went away (EPIPE: the pipe's other end closed) takes the log with it, not the server: the writer
+  // throws, and from then on lines are dropped instead of thrown at whatever request or timer wrote them.
+  let gone = false;
+  const guarded = <T>(write: () => T): T | undefined => {
+    if (gone) return undefined;
+    try {
+      return write();
+    } catch {
+      gone = true;
+      return undefined;
+    }
+  };
+  setInterval(() => guarded(() => sink.flush()), 250).unref();
   // A process that exits (a CLI command, a second signal) writes what it has: synchronous to files and /dev/null, and
   // to a pipe with room in it.
-  process.on("exit", () => sink.flush());
+  process.on("exit", () => guarded(() => sink.flush()));
   return {
     write(line: string) {
-      sink.write(line);
+      guarded(() => sink.write(line));
     },
     flush(cb?: (err?: Error) => void) {
-      Promise.resolve(sink.flush()).then(
+      Promise.resolve(guarded(() => sink.flush())).then(
         () => cb?.(),
-        (err: Error) => cb?.(err),
+        () => {
+          gone = true;
+          cb?.();
+        },
       );
     },
     flushSync() {
-      sink.flush();
+      guarded(() => sink.flush());
     },
   };
 }

@@ -2,6 +2,8 @@
 // request with its id, route pattern, status, duration and caller; the startup line shows the configuration with its
 // secrets masked; no token, password or secret appears anywhere; ASSAY_LOG_LEVEL=warn drops the request lines.
 import { expect, test } from "bun:test";
+import { spawn } from "node:child_process";
+import path from "node:path";
 import { freePort, spawnServer, tempDir, untilHealthy } from "../helpers";
 
 const PASSWORD = "log-test-password";
@@ -147,3 +149,21 @@ test("a log reader that stops reading never stalls the server: the lines wait an
   expect(lines.filter((l) => l.includes('"route":"/v1/health"')).length).toBeGreaterThanOrEqual(3000);
   expect(lines.at(-1)).toContain('"msg":"stopped"');
 }, 60_000);
+
+test("a log reader that goes away (its end of the pipe closed) takes the log with it, not the server's clean stop", async () => {
+  const port = freePort();
+  const base = `http://127.0.0.1:${port}/v1`;
+  const child = spawn(process.execPath, ["src/main.ts", "serve"], {
+    cwd: path.resolve(import.meta.dir, "../.."),
+    env: { ...process.env, ASSAY_PORT: String(port), ASSAY_DATA_DIR: tempDir("assay-log-gone-"), ASSAY_LOG_LEVEL: "info" },
+    stdio: ["ignore", "pipe", "ignore"],
+  });
+  const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
+  expect(await untilHealthy(port)).toBe(true);
+  for (let i = 0; i < 20; i++) expect((await fetch(`${base}/health`)).status).toBe(200); // lines nobody reads
+  // Stopped as a supervisor that dies with it would: the signal, then its end of the pipe closed. The stop's last
+  // lines fail with EPIPE; they used to fail the stop with them (exit 1 and a stack trace).
+  child.kill("SIGTERM");
+  child.stdout?.destroy();
+  expect(await exited).toBe(0);
+}, 30_000);
