@@ -1,7 +1,7 @@
 // The JIT policy of a compiled Assay. The executable starts with JavaScriptCore's tier-up thresholds ×1000
-// (scripts/build.ts): the code a start runs once stays in the interpreter instead of becoming machine code kept for
+// (scripts/compile.ts): the code a start runs once stays in the interpreter instead of becoming machine code kept for
 // good, and so does the little an idle server runs (its workers polling for work, health checks). Idle, it keeps
-// about 53 MB instead of 60–65. The first real work restores the normal policy for good: any request other than a
+// about 54 MB instead of 60–65. The first real work restores the normal policy for good: any request other than a
 // probe (health, metrics), work a background worker claimed, or any command other than `serve`.
 // Running from source, the policy is normal from the start and restoring it changes nothing.
 
