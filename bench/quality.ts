@@ -12,7 +12,7 @@ import path from "node:path";
 import { parseArgs } from "node:util";
 import { AssayApi, type GradedDocument, gradeThroughServer, measure } from "../src/calibrate";
 import { quadraticWeightedKappa } from "../src/engine/agreement";
-import { freePort } from "../src/lib/ports";
+import { freePort, untilHealthy } from "../src/lib/ports";
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
@@ -106,15 +106,8 @@ try {
 }
 
 async function waitHealthy(): Promise<void> {
-  const t0 = performance.now();
-  for (;;) {
-    try {
-      if ((await fetch(`${base}/health`)).ok) return;
-    } catch {}
-    if (server.exitCode !== null) throw new Error(`the server exited (${server.exitCode})`);
-    if (performance.now() - t0 > 30_000) throw new Error("the server did not become healthy");
-    await Bun.sleep(50);
-  }
+  if (await untilHealthy(port, server, 30_000)) return;
+  throw new Error(server.exitCode !== null ? `the server exited (${server.exitCode})` : "the server did not become healthy");
 }
 
 /**

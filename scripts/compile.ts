@@ -8,7 +8,7 @@
 //   BUN_BYTECODE_ORDER_OUT, which records the functions a start uses; the final build places their bytecode together,
 //   so a start reads and keeps less of the executable.
 import { existsSync, rmSync } from "node:fs";
-import { freePort } from "../src/lib/ports";
+import { freePort, untilHealthy } from "../src/lib/ports";
 
 const START_JIT_POLICY = 1000;
 
@@ -42,17 +42,8 @@ async function recordStart(c: Compilation) {
   const env = { PATH: process.env.PATH ?? "", ...c.env, BUN_BYTECODE_ORDER_OUT: c.profile };
   const server = Bun.spawn(c.start(port), { cwd: c.cwd, env, stdout: "ignore", stderr: "pipe" });
   try {
-    const deadline = Date.now() + 30_000;
-    for (;;) {
-      const ok = await fetch(`http://127.0.0.1:${port}/v1/health`).then(
-        (r) => r.ok,
-        () => false,
-      );
-      if (ok) break;
-      if (Date.now() > deadline || server.exitCode !== null) {
-        throw new Error(`recording a start of ${c.outfile}: no answer from /v1/health: ${await new Response(server.stderr).text()}`);
-      }
-      await Bun.sleep(20);
+    if (!(await untilHealthy(port, server, 30_000))) {
+      throw new Error(`recording a start of ${c.outfile}: no answer from /v1/health: ${await new Response(server.stderr).text()}`);
     }
   } finally {
     server.kill("SIGTERM");

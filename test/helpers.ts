@@ -7,6 +7,7 @@ import { type Config, ensureDataDir, loadConfig } from "../src/config";
 import type { Context } from "../src/context";
 import { createContext } from "../src/create-context";
 import type { Clock } from "../src/lib/clock";
+import { untilHealthy } from "../src/lib/ports";
 import { tempDir } from "../src/lib/temp-dir";
 import { createUser } from "../src/modules/auth/service";
 import { testDatabaseUrl } from "./postgres";
@@ -167,20 +168,9 @@ export function chatCompletion(content: unknown = FAKE_EVALUATION): Response {
   });
 }
 
-/** A TCP port the OS reports free right now (so child servers never collide with each other or a test database). */
+/** A free TCP port, and waiting for a child server on it to answer `/v1/health` (10 s unless told). */
 export { freePort } from "../src/lib/ports";
-
-/** Whether `/v1/health` on `port` answers 200 within 10 s; false at once if `child` (the process serving it) exits. */
-export async function untilHealthy(port: number, child?: { exitCode: number | null }): Promise<boolean> {
-  for (let i = 0; i < 400; i++) {
-    try {
-      if ((await fetch(`http://127.0.0.1:${port}/v1/health`)).ok) return true;
-    } catch {}
-    if (child && child.exitCode !== null) return false;
-    await Bun.sleep(25);
-  }
-  return false;
-}
+export { untilHealthy };
 
 /** The real server as a child process (`src/main.ts serve` with `env`), resolved once `/v1/health` answers on `port`. */
 export async function spawnServer(port: number, env: Record<string, string>, stdout: "ignore" | "pipe" = "ignore") {
