@@ -114,6 +114,15 @@ function connect(file: string, readonly: boolean): Database {
   return conn;
 }
 
+/** A transaction waiting for the SQLite writer. */
+interface Queued {
+  fn: (t: Db) => Promise<unknown>;
+  resolve(value: unknown): void;
+  reject(err: unknown): void;
+}
+/** At most this many queued transactions share one COMMIT: the first of them waits for the rest. */
+const MAX_GROUP = 32;
+
 async function openSqlite(file: string): Promise<Db> {
   const writerConn = connect(file, false);
   const writer = drizzle(writerConn, { schema }) as Db;
@@ -125,36 +134,90 @@ async function openSqlite(file: string): Promise<Db> {
   const writing: Compiled = { conn: writerConn, compiled: new Map() };
   sqliteConnections.set(writer, writing);
   sqliteConnections.set(reader, { conn: readerConn, compiled: new Map() });
-  let lock: Promise<void> = Promise.resolve();
   // Transaction control runs several times per write: compiled once each, not on every call.
   const control = (text: string) => {
     compile(writing, text).run();
   };
+  const queue: Queued[] = [];
+  let draining = false;
+  // One transaction at a time on the writer; those that queued meanwhile run together under one COMMIT.
+  const drain = async () => {
+    draining = true;
+    try {
+      while (queue.length > 0) await commitGroup(queue.splice(0, MAX_GROUP));
+    } finally {
+      draining = false;
+    }
+  };
+  /** Undoes a failed member's writes; false when the transaction itself is gone. */
+  const rolledBackTo = (name: string) => {
+    try {
+      if (!writerConn.inTransaction) return false;
+      control(`ROLLBACK TO SAVEPOINT ${name}`);
+      control(`RELEASE SAVEPOINT ${name}`);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  /**
+   * Group commit: a commit costs about the pages it writes to the WAL, and transactions queued together (run
+   * creations under load) share most of theirs (the tables' and indexes' last pages, a balance). Each runs in its own
+   * savepoint, so one that fails rolls back alone; every caller is answered only once the COMMIT holding its writes
+   * is done, so nothing is acknowledged that a crash could take back. A transaction alone runs as before.
+   */
+  const commitGroup = async (group: Queued[]) => {
+    const settled: { item: Queued; value: unknown }[] = [];
+    const grouped = group.length > 1;
+    let next = 0; // the first member not yet run
+    let failed: { err: unknown } | null = null;
+    try {
+      // IMMEDIATE takes the write lock now, so another process's writer queues (busy_timeout) instead of failing later.
+      control("BEGIN IMMEDIATE");
+    } catch (err) {
+      for (const item of group) item.reject(err);
+      return;
+    }
+    try {
+      handles.set(writer, { backend, depth: 0 });
+      for (; next < group.length && !failed; next++) {
+        const item = group[next];
+        if (grouped) control("SAVEPOINT g");
+        try {
+          const value = await item.fn(writer);
+          if (grouped) control("RELEASE SAVEPOINT g");
+          settled.push({ item, value });
+        } catch (err) {
+          item.reject(err);
+          // An error SQLite answers by ending the whole transaction (disk full, I/O, a closed database) takes the
+          // group's writes with it: those already run are refused, those not yet run go back to the queue's front.
+          if (!grouped || !rolledBackTo("g")) failed = { err };
+        }
+      }
+      if (!failed) control("COMMIT");
+    } catch (err) {
+      failed = { err };
+    } finally {
+      handles.delete(writer);
+    }
+    if (!failed) {
+      for (const { item, value } of settled) item.resolve(value);
+      return;
+    }
+    try {
+      if (writerConn.inTransaction) control("ROLLBACK");
+    } catch {} // the transaction is gone already (a closed database): nothing of it was committed
+    for (const { item } of settled) item.reject(failed.err);
+    queue.unshift(...group.slice(next));
+  };
   const backend: Backend & { connection: Database } = {
     dialect: "sqlite",
     connection: writerConn,
-    async transaction(fn) {
-      let release!: () => void;
-      const previous = lock;
-      lock = new Promise((resolve) => (release = resolve));
-      await previous;
-      try {
-        // IMMEDIATE takes the write lock now, so another process's writer queues (busy_timeout) instead of failing later.
-        control("BEGIN IMMEDIATE");
-        handles.set(writer, { backend, depth: 0 });
-        try {
-          const result = await fn(writer);
-          control("COMMIT");
-          return result;
-        } catch (err) {
-          control("ROLLBACK");
-          throw err;
-        } finally {
-          handles.delete(writer);
-        }
-      } finally {
-        release();
-      }
+    transaction<T>(fn: (t: Db) => Promise<T>) {
+      return new Promise<T>((resolve, reject) => {
+        queue.push({ fn, resolve: resolve as (value: unknown) => void, reject });
+        if (!draining) void drain();
+      });
     },
     async control(_handle, text) {
       control(text);

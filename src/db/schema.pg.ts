@@ -308,12 +308,9 @@ export const idempotencyKeys = pgTable(
   {
     scope: text("scope").primaryKey(),
     requestHash: text("request_hash").notNull(),
-    status: text("status").notNull(),
     responseStatus: integer("response_status"),
     responseBody: text("response_body"),
     createdAt: ms("created_at").notNull(),
-    owner: text("owner"),
-    lockedUntil: ms("locked_until"),
   },
   (t) => [index("idempotency_keys_created").on(t.createdAt)],
 );

@@ -316,13 +316,9 @@ export const idempotencyKeys = sqliteTable(
   {
     scope: text("scope").primaryKey(),
     requestHash: text("request_hash").notNull(),
-    status: text("status", { enum: ["in_progress", "done"] }).notNull(),
     responseStatus: integer("response_status"),
     responseBody: text("response_body"),
     createdAt: ms("created_at").notNull(),
-    /** While in_progress: the process executing the request (host:pid:start) and how long its claim lasts. */
-    owner: text("owner"),
-    lockedUntil: ms("locked_until"),
   },
   (t) => [index("idempotency_keys_created").on(t.createdAt)],
 );

@@ -2,7 +2,7 @@
 // the rules it runs.
 import type { Context } from "../context";
 import { exclusively, JOB_LOCKS } from "../db/client";
-import { purgeIdempotencyKeys, releaseInterruptedKeys } from "../modules/idempotency/service";
+import { purgeIdempotencyKeys } from "../modules/idempotency/service";
 import { purgeRateWindows } from "../modules/keys/service";
 import { expireAbandonedUploads } from "../modules/reference-documents/service";
 import { indexingWorker } from "../modules/reference-documents/worker";
@@ -26,8 +26,6 @@ export function registerJobs(ctx: Context): { stop(): void } {
       (err) => ctx.log.error({ err }, "recovery pass failed"),
     );
   void recover();
-  // Awaited by nothing: the workers start at once; a key released a moment later is retried by its client anyway.
-  Promise.resolve(releaseInterruptedKeys(ctx)).catch((err: unknown) => ctx.log.error({ err }, "releasing interrupted idempotency keys failed"));
   ctx.runtime.scheduler.add(runWorker(ctx));
   ctx.runtime.scheduler.add(webhookWorker(ctx));
   ctx.runtime.scheduler.add(indexingWorker(ctx));

@@ -119,7 +119,7 @@ async function api(method: string, path: string, token: string | null, body?: un
         body: body === undefined ? undefined : JSON.stringify(body),
       });
       if ((res.status === 502 || res.status === 409) && attempt < 50) {
-        // 409 idempotency_in_progress: the first attempt's server died holding the key; its lease runs out soon.
+        // 409 idempotency_in_progress: an earlier attempt of this request still executes on the process this one reached.
         await Bun.sleep(200);
         continue;
       }
@@ -263,4 +263,41 @@ test.skipIf(!postgresAvailable)(
     }
   },
   90_000,
+);
+
+test.skipIf(!postgresAvailable)(
+  "the same Idempotency-Key sent to every process at once creates one run, and every answer names it",
+  async () => {
+    const alive = servers.filter((s) => s.child.exitCode === null && !s.child.killed);
+    expect(alive.length).toBeGreaterThanOrEqual(2);
+    const session = (await api("POST", "/auth/login", null, { email: "ops@example.com", password: "cluster-password" })).body.token;
+    const key = (await api("POST", "/keys", session, { name: "same key" })).body.token;
+    const doc = (await api("POST", "/documents", key, { filename: "e.txt", mime_type: "text/plain" })).body;
+    expect((await fetch(doc.upload_url, { method: "PUT", headers: { "content-type": "text/plain" }, body: "Rivers." })).status).toBe(200);
+    expect((await api("POST", `/documents/${doc.id}/complete`, key)).status).toBe(200);
+    const wf = (await api("POST", "/workflows", key, { product_code: "general", name: "Same key" })).body;
+    const post = (port: number, k: string) =>
+      fetch(`http://127.0.0.1:${port}/v1/workflows/${wf.id}/runs`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${key}`, "content-type": "application/json", "idempotency-key": k },
+        body: JSON.stringify({ input_documents: [doc.id] }),
+      }).then(async (r) => ({ status: r.status, replayed: r.headers.get("idempotent-replayed"), body: (await r.json()) as any }));
+    const KEYS = 20;
+    for (let i = 0; i < KEYS; i++) {
+      const answers = await Promise.all(alive.flatMap((s) => [post(s.port, `same-${i}`), post(s.port, `same-${i}`)]));
+      const ids = new Set(answers.filter((a) => a.status === 202).map((a) => a.body.id));
+      expect(ids.size).toBe(1);
+      // Within one process the second request finds the first in flight (409) or answered (a replay).
+      for (const a of answers) if (a.status !== 202) expect(a.body.error.code).toBe("idempotency_in_progress");
+      expect(answers.filter((a) => a.status === 202 && a.replayed === null).length).toBe(1);
+    }
+    const db: Db = await openDb(databaseUrl);
+    try {
+      const made = await db.select({ id: runs.id }).from(runs).where(eq(runs.workflowId, wf.id));
+      expect(made.length).toBe(KEYS);
+    } finally {
+      await closeDb(db);
+    }
+  },
+  60_000,
 );

@@ -5,6 +5,7 @@ import m1 from "./0001_fts.sql" with { type: "text" };
 import m2 from "./0002_settings.sql" with { type: "text" };
 import m3 from "./0003_rate_windows.sql" with { type: "text" };
 import m4 from "./0004_runs_queue_heads.sql" with { type: "text" };
+import m5 from "./0005_idempotency_one_commit.sql" with { type: "text" };
 import journal from "./meta/_journal.json";
 
 export const migrationSql: Record<string, string> = {
@@ -13,5 +14,6 @@ export const migrationSql: Record<string, string> = {
   "0002_settings": m2,
   "0003_rate_windows": m3,
   "0004_runs_queue_heads": m4,
+  "0005_idempotency_one_commit": m5,
 };
 export { journal };

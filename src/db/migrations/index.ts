@@ -10,6 +10,7 @@ import m6 from "./0006_idempotency_owner.sql" with { type: "text" };
 import m7 from "./0007_settings.sql" with { type: "text" };
 import m8 from "./0008_rate_windows.sql" with { type: "text" };
 import m9 from "./0009_runs_queue_heads.sql" with { type: "text" };
+import m10 from "./0010_idempotency_one_commit.sql" with { type: "text" };
 import journal from "./meta/_journal.json";
 
 export const migrationSql: Record<string, string> = {
@@ -23,5 +24,6 @@ export const migrationSql: Record<string, string> = {
   "0007_settings": m7,
   "0008_rate_windows": m8,
   "0009_runs_queue_heads": m9,
+  "0010_idempotency_one_commit": m10,
 };
 export { journal };
