@@ -58,8 +58,7 @@ export async function withIdempotency(
   const id = sha256Hex(`${scope.credential}\n${scope.method}\n${scope.path}\n${key}`);
   const running = executing.get(id);
   if (running !== undefined) {
-    if (running !== scope.requestHash) throw conflict();
-    throw new ApiError(409, "idempotency_in_progress", "A request with this Idempotency-Key is still being processed; retry shortly");
+    throw running === scope.requestHash ? inProgress() : conflict();
   }
   // Held from here, before the first await: a second request with this key in this process now waits its turn.
   executing.set(id, scope.requestHash);
@@ -93,6 +92,7 @@ export async function withIdempotency(
 }
 
 const conflict = () => new ApiError(409, "conflict", "This Idempotency-Key was used with a different request body");
+const inProgress = () => new ApiError(409, "idempotency_in_progress", "A request with this Idempotency-Key is still being processed; retry shortly");
 
 /** The stored answer for the key, replayed; null when there is none yet (or it expired). */
 async function answered(ctx: Context, id: string, requestHash: string): Promise<Outcome | null> {
@@ -105,7 +105,7 @@ async function answered(ctx: Context, id: string, requestHash: string): Promise<
 /** Another process committed the key first: its answer, which exists now. */
 async function replayTaken(ctx: Context, id: string, requestHash: string): Promise<Outcome> {
   const earlier = await answered(ctx, id, requestHash);
-  if (!earlier) throw new ApiError(409, "idempotency_in_progress", "A request with this Idempotency-Key is still being processed; retry shortly");
+  if (!earlier) throw inProgress();
   return earlier;
 }
 
