@@ -140,11 +140,11 @@ async function openSqlite(file: string): Promise<Db> {
   };
   const queue: Queued[] = [];
   let draining = false;
-  // One transaction at a time on the writer; those that queued meanwhile run together under one COMMIT.
+  // One transaction at a time on the writer; those that queue meanwhile join it under one COMMIT.
   const drain = async () => {
     draining = true;
     try {
-      while (queue.length > 0) await commitGroup(queue.splice(0, MAX_GROUP));
+      while (queue.length > 0) await commitGroup();
     } finally {
       draining = false;
     }
@@ -161,37 +161,45 @@ async function openSqlite(file: string): Promise<Db> {
     }
   };
   /**
-   * Group commit: a commit costs about the pages it writes to the WAL, and transactions queued together (run
-   * creations under load) share most of theirs (the tables' and indexes' last pages, a balance). Each runs in its own
-   * savepoint, so one that fails rolls back alone; every caller is answered only once the COMMIT holding its writes
-   * is done, so nothing is acknowledged that a crash could take back. A transaction alone runs as before.
+   * Group commit: a commit costs about the pages it writes to the WAL, and transactions committed together (run
+   * creations under load) share most of theirs (the tables' and indexes' last pages, a balance). The queued
+   * transactions run one after another, each in its own savepoint so that one that fails rolls back alone; before the
+   * COMMIT the writer yields to the event loop once, so that requests already read (under load, many per turn of the
+   * loop) join too. Every caller is answered only once the COMMIT holding its writes is done, so nothing is
+   * acknowledged that a crash could take back.
    */
-  const commitGroup = async (group: Queued[]) => {
+  const commitGroup = async () => {
     const settled: { item: Queued; value: unknown }[] = [];
-    const grouped = group.length > 1;
-    let next = 0; // the first member not yet run
     let failed: { err: unknown } | null = null;
     try {
       // IMMEDIATE takes the write lock now, so another process's writer queues (busy_timeout) instead of failing later.
       control("BEGIN IMMEDIATE");
     } catch (err) {
-      for (const item of group) item.reject(err);
+      for (const item of queue.splice(0)) item.reject(err);
       return;
     }
+    let ran = 0;
     try {
       handles.set(writer, { backend, depth: 0 });
-      for (; next < group.length && !failed; next++) {
-        const item = group[next];
-        if (grouped) control("SAVEPOINT g");
+      for (let yielded = false; !failed && ran < MAX_GROUP; ) {
+        const item = queue.shift();
+        if (!item) {
+          if (yielded) break;
+          yielded = true;
+          await new Promise<void>((resolve) => setImmediate(resolve));
+          continue;
+        }
+        ran++;
+        control("SAVEPOINT g");
         try {
           const value = await item.fn(writer);
-          if (grouped) control("RELEASE SAVEPOINT g");
+          control("RELEASE SAVEPOINT g");
           settled.push({ item, value });
         } catch (err) {
           item.reject(err);
           // An error SQLite answers by ending the whole transaction (disk full, I/O, a closed database) takes the
-          // group's writes with it: those already run are refused, those not yet run go back to the queue's front.
-          if (!grouped || !rolledBackTo("g")) failed = { err };
+          // group's writes with it: those already run are refused; those still queued run in the next group.
+          if (!rolledBackTo("g")) failed = { err };
         }
       }
       if (!failed) control("COMMIT");
@@ -208,7 +216,6 @@ async function openSqlite(file: string): Promise<Db> {
       if (writerConn.inTransaction) control("ROLLBACK");
     } catch {} // the transaction is gone already (a closed database): nothing of it was committed
     for (const { item } of settled) item.reject(failed.err);
-    queue.unshift(...group.slice(next));
   };
   const backend: Backend & { connection: Database } = {
     dialect: "sqlite",

@@ -47,12 +47,12 @@ test("20 transactions queued at once: each answered after its commit, the failin
   expect(await db.select().from(settings).where(eq(settings.key, "g19"))).toHaveLength(1);
 });
 
-test("transactions that queued behind a running one share its successor's COMMIT", async () => {
+test("transactions that queue while one runs join it under one COMMIT", async () => {
   let release = () => {};
   const gate = new Promise<void>((resolve) => {
     release = resolve;
   });
-  // The first holds the writer until released; ten queue behind it meanwhile.
+  // The first holds the writer until released; ten queue meanwhile, and join its group.
   const first = tx(db, async (t) => {
     await t.insert(settings).values({ key: "first", value: "1" });
     await gate;
@@ -72,11 +72,26 @@ test("transactions that queued behind a running one share its successor's COMMIT
   expect(answered[0]).toBe("cccccccccc");
 });
 
+test("a transaction requested in the next turn of the event loop (the next request read) joins the open one", async () => {
+  let later: Promise<void> = Promise.resolve();
+  const first = tx(db, async (t) => {
+    await t.insert(settings).values({ key: "turn1", value: "1" });
+    // As a server does under load: another request is read in the loop's next turn and writes too.
+    setImmediate(() => {
+      later = tx(db, (n) => n.insert(settings).values({ key: "turn2", value: "1" })).then(() => {});
+    });
+  });
+  await first;
+  expect(committed("turn2")).not.toBeNull(); // committed with the first, before the first was answered
+  await later;
+});
+
 test("an error that ends the whole transaction refuses the group's earlier writes and runs the rest again", async () => {
   await tx(db, (t) => t.insert(settings).values({ key: "kept", value: "1" }));
-  const ok = (key: string) =>
+  const ok = (key: string, wait?: Promise<void>) =>
     tx(db, async (t) => {
       await t.insert(settings).values({ key, value: "1" });
+      await wait;
     }).then(
       () => "ok",
       (err: Error) => err.message,
@@ -85,9 +100,7 @@ test("an error that ends the whole transaction refuses the group's earlier write
   const gate = new Promise<void>((resolve) => {
     release = resolve;
   });
-  const holder = tx(db, async () => {
-    await gate;
-  });
+  const holder = ok("holder", gate);
   const before = ok("before");
   // A ROLLBACK inside a transaction ends it, as SQLite does after a disk-full or I/O error.
   const breaker = tx(db, async (t) => {
@@ -100,11 +113,13 @@ test("an error that ends the whole transaction refuses the group's earlier write
   );
   const after = ok("after");
   release();
-  await holder;
   expect(await breaker).toBe("transaction ended");
-  expect(await before).toBe("transaction ended"); // its write was in the ended transaction: refused, not lost silently
+  // Their writes were in the ended transaction (the holder's group, which the others joined): refused, not lost silently.
+  expect(await holder).toBe("transaction ended");
+  expect(await before).toBe("transaction ended");
   expect(await after).toBe("ok"); // not yet run when the transaction ended: run in the next group
   expect(committed("before")).toBeNull();
+  expect(committed("holder")).toBeNull();
   expect(committed("after")).not.toBeNull();
   expect(committed("kept")).not.toBeNull();
 });
