@@ -149,24 +149,21 @@ async function openSqlite(file: string): Promise<Db> {
       draining = false;
     }
   };
-  /** Undoes a failed member's writes; false when the transaction itself is gone. */
-  const rolledBackTo = (name: string) => {
+  /** Whether the writer's transaction has ended (an error SQLite answers by ending it, or a closed database). */
+  const ended = () => {
     try {
-      if (!writerConn.inTransaction) return false;
-      control(`ROLLBACK TO SAVEPOINT ${name}`);
-      control(`RELEASE SAVEPOINT ${name}`);
-      return true;
+      return !writerConn.inTransaction;
     } catch {
-      return false;
+      return true;
     }
   };
   /**
    * Group commit: a commit costs about the pages it writes to the WAL, and transactions committed together (run
    * creations under load) share most of theirs (the tables' and indexes' last pages, a balance). The queued
-   * transactions run one after another, each in its own savepoint so that one that fails rolls back alone; before the
-   * COMMIT the writer yields to the event loop once, so that requests already read (under load, many per turn of the
-   * loop) join too. Every caller is answered only once the COMMIT holding its writes is done, so nothing is
-   * acknowledged that a crash could take back.
+   * transactions run one after another, each in its own savepoint (as a nested tx() does) so that one that fails
+   * rolls back alone; before the COMMIT the writer yields to the event loop once, so that requests already read (under
+   * load, many per turn of the loop) join too. Every caller is answered only once the COMMIT holding its writes is
+   * done, so nothing is acknowledged that a crash could take back.
    */
   const commitGroup = async () => {
     const settled: { item: Queued; value: unknown }[] = [];
@@ -179,8 +176,9 @@ async function openSqlite(file: string): Promise<Db> {
       return;
     }
     let ran = 0;
+    const open = { backend, depth: 0 };
+    handles.set(writer, open);
     try {
-      handles.set(writer, { backend, depth: 0 });
       for (let yielded = false; !failed && ran < MAX_GROUP; ) {
         const item = queue.shift();
         if (!item) {
@@ -190,16 +188,13 @@ async function openSqlite(file: string): Promise<Db> {
           continue;
         }
         ran++;
-        control("SAVEPOINT g");
         try {
-          const value = await item.fn(writer);
-          control("RELEASE SAVEPOINT g");
-          settled.push({ item, value });
+          settled.push({ item, value: await savepoint(writer, open, item.fn) });
         } catch (err) {
           item.reject(err);
-          // An error SQLite answers by ending the whole transaction (disk full, I/O, a closed database) takes the
-          // group's writes with it: those already run are refused; those still queued run in the next group.
-          if (!rolledBackTo("g")) failed = { err };
+          // A transaction that ended takes the group's writes with it: those already run are refused; those still
+          // queued run in the next group.
+          if (ended()) failed = { err };
         }
       }
       if (!failed) control("COMMIT");
@@ -213,8 +208,8 @@ async function openSqlite(file: string): Promise<Db> {
       return;
     }
     try {
-      if (writerConn.inTransaction) control("ROLLBACK");
-    } catch {} // the transaction is gone already (a closed database): nothing of it was committed
+      if (!ended()) control("ROLLBACK");
+    } catch {} // nothing of it was committed either way
     for (const { item } of settled) item.reject(failed.err);
   };
   const backend: Backend & { connection: Database } = {
@@ -397,15 +392,19 @@ export async function tx<T>(db: Db, fn: (t: Db) => Promise<T> | T, opts?: TxOpti
 async function savepoint<T>(handle: Db, outer: { backend: Backend; depth: number }, fn: (t: Db) => Promise<T> | T): Promise<T> {
   const name = `sp${++outer.depth}`;
   const { backend } = outer;
-  await backend.control(handle, `SAVEPOINT ${name}`);
   try {
-    const result = await fn(handle);
-    await backend.control(handle, `RELEASE SAVEPOINT ${name}`);
-    return result;
-  } catch (err) {
-    await backend.control(handle, `ROLLBACK TO SAVEPOINT ${name}`);
-    await backend.control(handle, `RELEASE SAVEPOINT ${name}`);
-    throw err;
+    await backend.control(handle, `SAVEPOINT ${name}`);
+    try {
+      const result = await fn(handle);
+      await backend.control(handle, `RELEASE SAVEPOINT ${name}`);
+      return result;
+    } catch (err) {
+      try {
+        await backend.control(handle, `ROLLBACK TO SAVEPOINT ${name}`);
+        await backend.control(handle, `RELEASE SAVEPOINT ${name}`);
+      } catch {} // the whole transaction has ended (SQLite ends it on disk full, I/O errors): fn's error says why
+      throw err;
+    }
   } finally {
     outer.depth--;
   }
