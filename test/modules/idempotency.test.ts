@@ -5,11 +5,12 @@ import { describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
 import { type Db, tx } from "../../src/db/client";
 import { idempotencyKeys, settings } from "../../src/db/schema";
+import { sha256Hex } from "../../src/lib/ids";
 import { withIdempotency } from "../../src/modules/idempotency/service";
 import { type Harness, harness, TestClock } from "../helpers";
 
 const scope = { credential: "key_x", method: "POST", path: "/v1/workflows/wf_x/runs", requestHash: "h" };
-const keyId = new Bun.CryptoHasher("sha256").update(`${scope.credential}\n${scope.method}\n${scope.path}\nk1`).digest("hex");
+const keyId = sha256Hex(`${scope.credential}\n${scope.method}\n${scope.path}\nk1`);
 
 /** What another process sharing the database does: commits the key with its own answer. */
 const commitElsewhere = (h: Harness, requestHash: string, createdAt = h.clock.now()) =>
