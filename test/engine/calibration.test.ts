@@ -7,7 +7,7 @@ import { levelPassShare, passLevel, statedPassShare } from "../../src/engine/loc
 import { passagesOf } from "../../src/engine/passages";
 import type { EngineDocument, Evaluation } from "../../src/engine/types";
 import { extract } from "../../src/extract";
-import { STRONG_ESSAY, textDoc } from "./fixtures";
+import { HOLISTIC_GUIDE, LONG_PLAIN_LETTER, PLAIN_LETTER, STRONG_ESSAY, STRONG_LETTER, THIN_LETTER, textDoc } from "./fixtures";
 
 // A descriptor rubric with levels 0–3 per trait, written for these tests.
 const LEVEL_RUBRIC = `# Narrative writing: a story about kindness
@@ -109,6 +109,32 @@ describe("scores on the rubric's scale", () => {
     const earned = out.criteria.reduce((n, c) => n + c.score, 0);
     const max = out.criteria.reduce((n, c) => n + c.max_score, 0);
     expect(out.score).toBe(Math.round((100 * earned) / max));
+  });
+});
+
+describe("a holistic scale", () => {
+  // One scale whose levels describe the whole letter: it is judged on every quality its levels name (position,
+  // support, organisation, language), held down by relevance to the task. It used to take only the quality its top
+  // level named most and count relevance as a quality, so every long on-topic text reached the top level.
+  test("levels follow support and structure, not length and topic alone: a long letter repeating one reason stays below a developed one", async () => {
+    const guide = await textDoc("ref_holistic", "guide.md", HOLISTIC_GUIDE);
+    const level = async (text: string) => (await run([guide], [await textDoc("doc_letter", "letter.txt", text)])).criteria;
+    const [thin, plain, long, strong] = await Promise.all([THIN_LETTER, PLAIN_LETTER, LONG_PLAIN_LETTER, STRONG_LETTER].map(level));
+    expect(strong.map((c) => [c.title, c.max_score])).toEqual([["Score points", 6]]);
+    expect(strong[0].score).toBeGreaterThanOrEqual(5);
+    expect(long[0].score).toBeLessThan(strong[0].score);
+    expect(plain[0].score).toBeLessThan(strong[0].score);
+    expect(thin[0].score).toBeLessThanOrEqual(plain[0].score);
+    expect(thin[0].score).toBeLessThanOrEqual(2);
+    expect(strong[0].rationale).toContain("Writing signals for evidence, organisation, language, argument:");
+  });
+
+  test("a well-written essay on another subject fails a holistic guide instead of reaching its upper levels", async () => {
+    const guide = await textDoc("ref_holistic", "guide.md", HOLISTIC_GUIDE);
+    const off = await run([guide], [await textDoc("doc_off", "essay.txt", STRONG_ESSAY)]);
+    const on = await run([guide], [await textDoc("doc_letter", "letter.txt", STRONG_LETTER)]);
+    expect(off.verdict).toBe("fail");
+    expect(off.score).toBeLessThan(on.score - 30);
   });
 });
 

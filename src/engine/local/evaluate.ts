@@ -50,6 +50,8 @@ interface Prepared {
   facets: Facet[];
   /** Whether the facets come from the title ("Organisation"), not only from the descriptors. */
   named: boolean;
+  /** The rubric's one scale, whose levels describe the whole work. */
+  holistic: boolean;
 }
 
 /** Evaluates the inputs against the criteria. Deterministic: the same documents always give the same result. */
@@ -151,8 +153,20 @@ function prepare(criteria: RubricCriterion[]): Prepared[] {
       craft: WRITING_STEMS.has(stem),
     }));
     terms.sort((a, b) => b.weight - a.weight || a.stem.localeCompare(b.stem));
-    return { criterion: r.c, terms: terms.slice(0, MAX_KEY_TERMS), ...facetsOf(r.title, r.counts) };
+    // A rubric of one scale is holistic: its levels describe the whole work, so every facet any level names is judged.
+    // (A lone criterion named after a craft, "Organisation", stays about that craft; levels that name no craft, "a
+    // full grasp of the text", grade what the work says.)
+    const own = facetsOf(r.title, r.counts);
+    const named = criteria.length === 1 && (r.c.levels?.length ?? 0) >= 2 && !own.named ? namedFacets(r.c.levels ?? []) : [];
+    const holistic = named.length > 0;
+    return { criterion: r.c, terms: terms.slice(0, MAX_KEY_TERMS), ...(holistic ? { facets: named, named: false } : own), holistic };
   });
+}
+
+/** Every facet some level's descriptor names. */
+function namedFacets(levels: { descriptor: string }[]): Facet[] {
+  const stems = new Set(levels.flatMap((l) => keyTermsOf(l.descriptor)));
+  return (Object.keys(FACET_STEMS) as Facet[]).filter((f) => [...stems].some((s) => FACET_STEMS[f].has(s)));
 }
 
 /** The facets a criterion is about: those its title names, else those its descriptors keep returning to. */
@@ -305,7 +319,10 @@ function scoreCriterion(
   // The subject side (and its boost for several supporting passages) is what relevance to the task holds down.
   const subject = lexical === null ? null : credit(lexical) * gate;
   let base: number;
-  if (subject === null && craft === null) base = 0;
+  // A holistic scale's levels describe qualities of the writing: relevance to the task is what holds them down
+  // (off-topic work), not one more quality that all on-topic work has.
+  if (p.holistic) base = (craft ?? 0) * gate;
+  else if (subject === null && craft === null) base = 0;
   else if (subject === null) base = craft as number;
   else if (craft === null) base = subject;
   else {
@@ -423,7 +440,8 @@ const FACET_LABEL: Record<Facet, string> = {
 function rationale(p: Prepared, s: CriterionScore, signals: WritingSignals, relevance: Relevance): string {
   const parts: string[] = [];
   const total = s.found.length + s.missing.length;
-  if (total > 0) {
+  // A holistic scale is judged by its qualities, not by the words of its levels.
+  if (total > 0 && !p.holistic) {
     parts.push(
       s.found.length === 0
         ? `None of its ${total} key terms appear in the input (${list(s.missing)}).`
