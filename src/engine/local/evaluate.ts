@@ -153,7 +153,7 @@ function prepare(criteria: RubricCriterion[]): Prepared[] {
       craft: WRITING_STEMS.has(stem),
     }));
     terms.sort((a, b) => b.weight - a.weight || a.stem.localeCompare(b.stem));
-    // A rubric of one scale is holistic: its levels describe the whole work, so every facet any level names is judged.
+    // A rubric of one scale is holistic: its levels describe the whole work, so every facet they grade is judged.
     // (A lone criterion named after a craft, "Organisation", stays about that craft; levels that name no craft, "a
     // full grasp of the text", grade what the work says.)
     const own = facetsOf(r.title, r.counts);
@@ -163,10 +163,11 @@ function prepare(criteria: RubricCriterion[]): Prepared[] {
   });
 }
 
-/** Every facet some level's descriptor names. */
+/** The facets a scale grades: each named by two of its levels or more (one mention is a detail of one level). */
 function namedFacets(levels: { descriptor: string }[]): Facet[] {
-  const stems = new Set(levels.flatMap((l) => keyTermsOf(l.descriptor)));
-  return (Object.keys(FACET_STEMS) as Facet[]).filter((f) => [...stems].some((s) => FACET_STEMS[f].has(s)));
+  const stems = levels.map((l) => new Set(keyTermsOf(l.descriptor)));
+  const names = (f: Facet, level: Set<string>) => [...level].some((s) => FACET_STEMS[f].has(s));
+  return (Object.keys(FACET_STEMS) as Facet[]).filter((f) => stems.filter((level) => names(f, level)).length >= 2);
 }
 
 /** The facets a criterion is about: those its title names, else those its descriptors keep returning to. */
