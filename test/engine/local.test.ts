@@ -414,6 +414,13 @@ describe("scoring", () => {
     const overall = await run([named], [await textDoc("doc_good", "good.txt", strong)]);
     expect(overall.criteria[0].title).toBe("Overall quality");
     expect(overall.criteria[0].rationale).not.toMatch(/quality/);
+    // A craft word in one level ("support") is a detail of that level, not a quality the whole scale grades by.
+    const supported = await textDoc(
+      "ref_guide3",
+      "guide.md",
+      guide.replace("meets the question's demands unevenly", "meets the question's demands unevenly, with some support"),
+    );
+    expect((await run([supported], [await textDoc("doc_good", "good.txt", strong)])).verdict).toBe("pass");
   });
 
   test("the same documents give the same evaluation every time", async () => {
