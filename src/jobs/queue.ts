@@ -18,6 +18,12 @@ export interface QueueSpec<T extends QueueTable = QueueTable> {
   pick: string;
   /** Extra SET assignments made by the claim (e.g. `status = 'running', attempts = attempts + 1`). */
   onClaim?: string;
+  /**
+   * Names a lock when the pick checks a cap across rows ("fewer than N in flight"): on PostgreSQL such claims then run
+   * one after another, each counting the claims committed before it. Without it two claims at once both count N - 1 and
+   * both take a row (SKIP LOCKED lets each find a different one). SQLite runs one claim at a time anyway.
+   */
+  lock?: string;
 }
 
 /** The lease clause: free when unset or ended. Exported so every scan uses the same boundary. */
@@ -47,7 +53,7 @@ export async function claim<T extends QueueTable>(
     `UPDATE ${spec.table} SET locked_until = $lease${spec.onClaim ? `, ${spec.onClaim}` : ""} WHERE id = (${pick}) RETURNING id`,
     { ...params, now, lease },
   );
-  const claimed = await tx(db, (t) => row<{ id: string | number }>(t, statement), { readCommitted: true });
+  const claimed = await tx(db, (t) => row<{ id: string | number }>(t, statement), spec.lock ? { lock: spec.lock } : { readCommitted: true });
   if (!claimed) return null;
   const source = spec.source as QueueTable;
   const [found] = await db

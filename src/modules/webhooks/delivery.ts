@@ -136,6 +136,7 @@ const DELIVERY_QUEUE: QueueSpec<typeof webhookDeliveries> = {
       AND ${inFlight("endpoint_id")} < $perEndpoint AND ${inFlight("workspace_id")} < ${MAX_IN_FLIGHT_PER_WORKSPACE}`,
     "q.next_attempt_at, q.id",
   ),
+  lock: "webhook-delivery-claims",
 };
 
 /**
