@@ -157,25 +157,31 @@ function prepare(criteria: RubricCriterion[]): Prepared[] {
     // (A lone criterion named after a craft, "Organisation", stays about that craft; levels that name no craft, "a
     // full grasp of the text", grade what the work says.)
     const own = facetsOf(r.title, r.counts);
-    const named = criteria.length === 1 && (r.c.levels?.length ?? 0) >= 2 && !own.named ? namedFacets(r.c.levels ?? []) : [];
-    const holistic = named.length > 0;
-    return { criterion: r.c, terms: terms.slice(0, MAX_KEY_TERMS), ...(holistic ? { facets: named, named: false } : own), holistic };
+    const graded = criteria.length === 1 && (r.c.levels?.length ?? 0) >= 2 && !own.named ? gradedFacets(r.c.levels ?? []) : [];
+    const holistic = graded.length > 0;
+    return { criterion: r.c, terms: terms.slice(0, MAX_KEY_TERMS), ...(holistic ? { facets: graded, named: false } : own), holistic };
   });
 }
 
+const ALL_FACETS = Object.keys(FACET_STEMS) as Facet[];
+
+/** The facets any of these stems names. */
+function facetsNamedBy(stems: Iterable<string>): Facet[] {
+  const list = [...stems];
+  return ALL_FACETS.filter((f) => list.some((s) => FACET_STEMS[f].has(s)));
+}
+
 /** The facets a scale grades: each named by two of its levels or more (one mention is a detail of one level). */
-function namedFacets(levels: { descriptor: string }[]): Facet[] {
-  const stems = levels.map((l) => new Set(keyTermsOf(l.descriptor)));
-  const names = (f: Facet, level: Set<string>) => [...level].some((s) => FACET_STEMS[f].has(s));
-  return (Object.keys(FACET_STEMS) as Facet[]).filter((f) => stems.filter((level) => names(f, level)).length >= 2);
+function gradedFacets(levels: { descriptor: string }[]): Facet[] {
+  const named = levels.map((l) => facetsNamedBy(keyTermsOf(l.descriptor)));
+  return ALL_FACETS.filter((f) => named.filter((facets) => facets.includes(f)).length >= 2);
 }
 
 /** The facets a criterion is about: those its title names, else those its descriptors keep returning to. */
 function facetsOf(title: Set<string>, counts: Map<string, number>): { facets: Facet[]; named: boolean } {
-  const all = Object.keys(FACET_STEMS) as Facet[];
-  const inTitle = all.filter((f) => [...title].some((s) => FACET_STEMS[f].has(s)));
+  const inTitle = facetsNamedBy(title);
   if (inTitle.length > 0) return { facets: inTitle, named: true };
-  const hits = all.map((f) => ({ f, n: [...counts].reduce((sum, [s, c]) => sum + (FACET_STEMS[f].has(s) ? c : 0), 0) }));
+  const hits = ALL_FACETS.map((f) => ({ f, n: [...counts].reduce((sum, [s, c]) => sum + (FACET_STEMS[f].has(s) ? c : 0), 0) }));
   const top = Math.max(0, ...hits.map((h) => h.n));
   return { facets: top >= 2 ? hits.filter((h) => h.n === top).map((h) => h.f) : [], named: false };
 }
