@@ -129,6 +129,22 @@ describe("a holistic scale", () => {
     expect(strong[0].rationale).toContain("Writing signals for evidence, organisation, language, argument:");
   });
 
+  test("levels that name the subject earn no extra credit for repeating it: the same letters get the same levels", async () => {
+    // The same guide with the task's own words written into every level ("… sleep, tired mornings and the school
+    // bus"). A letter that uses those words in several passages used to get up to a level more for it.
+    const plainGuide = await textDoc("ref_holistic", "guide.md", HOLISTIC_GUIDE);
+    const wordyGuide = await textDoc(
+      "ref_holistic",
+      "guide.md",
+      HOLISTIC_GUIDE.replace(/^- (\d): /gm, "- $1: A letter about students, sleep, tired mornings and the school bus. "),
+    );
+    for (const text of [THIN_LETTER, PLAIN_LETTER, LONG_PLAIN_LETTER, STRONG_LETTER]) {
+      const letter = await textDoc("doc_letter", "letter.txt", text);
+      const [plain, wordy] = await Promise.all([run([plainGuide], [letter]), run([wordyGuide], [letter])]);
+      expect(wordy.criteria.map((c) => c.score)).toEqual(plain.criteria.map((c) => c.score));
+    }
+  });
+
   test("a well-written essay on another subject fails a holistic guide instead of reaching its upper levels", async () => {
     const guide = await textDoc("ref_holistic", "guide.md", HOLISTIC_GUIDE);
     const off = await run([guide], [await textDoc("doc_off", "essay.txt", STRONG_ESSAY)]);

@@ -339,7 +339,8 @@ function scoreCriterion(
     const craftShare = p.facets.length === 0 ? share : p.named && p.criterion.levels ? 1 : Math.max(share, 0.35);
     base = (1 - craftShare) * subject + craftShare * craft;
   }
-  const boost = subject === null ? 0 : Math.min(0.1, 0.035 * Math.max(0, supporting - 1)) * gate;
+  // A holistic scale is judged by its qualities: subject words in its levels earn nothing for being repeated.
+  const boost = subject === null || p.holistic ? 0 : Math.min(0.1, 0.035 * Math.max(0, supporting - 1)) * gate;
   const development = 0.3 + 0.7 * signals.development;
   const fraction = Math.min(1, Math.max(0, (base + boost) * development));
   const score = toScale(p.criterion, fraction);
