@@ -224,3 +224,48 @@ export function Checkboxes(props: { legend: string; options: readonly string[]; 
     </fieldset>
   );
 }
+
+/**
+ * Runs what a button or form does: clears the last error, shows the next one, and is busy meanwhile. Every page's
+ * actions go through one, so a failed action always says why and a retried one clears the old message.
+ */
+export function useAction() {
+  const [error, setError] = useState<unknown>(null);
+  const [busy, setBusy] = useState(false);
+  const run = async (fn: () => Promise<unknown>) => {
+    setError(null);
+    setBusy(true);
+    try {
+      await fn();
+    } catch (err) {
+      setError(err);
+    } finally {
+      setBusy(false);
+    }
+  };
+  return { error, busy, run };
+}
+
+/**
+ * A list as a table: one heading per column ("" for the actions column, named for screen readers), one row per item,
+ * and the `empty` line instead when there is none.
+ */
+export function Table<T>(props: { label?: string; columns: string[]; items: T[]; empty: string; row: (item: T) => ComponentChildren }) {
+  if (props.items.length === 0) return <p>{props.empty}</p>;
+  return (
+    <div class="scroll">
+      <table aria-label={props.label}>
+        <thead>
+          <tr>
+            {props.columns.map((c) => (
+              <th scope="col" key={c}>
+                {c || <span class="sr">Actions</span>}
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>{props.items.map(props.row)}</tbody>
+      </table>
+    </div>
+  );
+}

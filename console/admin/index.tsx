@@ -2,7 +2,7 @@
 // credits (POST /v1/admin/credits); refund a succeeded run (POST /v1/admin/runs/{id}/refund).
 import { useState } from "preact/hooks";
 import { type AdminUser, api, type Balance, type Run } from "../api";
-import { credits, ErrorBox, H1, Pager, useCursorPages, usePoll, when } from "../ui";
+import { credits, ErrorBox, H1, Pager, Table, useAction, useCursorPages, usePoll, when } from "../ui";
 
 const ROLES = ["member", "admin"] as const;
 
@@ -20,27 +20,19 @@ function Users() {
   const [password, setPassword] = useState("");
   const [role, setRole] = useState<AdminUser["role"]>("member");
   const [created, setCreated] = useState<AdminUser | null>(null);
-  const [error, setError] = useState<unknown>(null);
-  const [busy, setBusy] = useState(false);
-  const submit = async (e: Event) => {
+  const { error, busy, run } = useAction();
+  const submit = (e: Event) => {
     e.preventDefault();
-    setError(null);
     setCreated(null);
-    setBusy(true);
-    try {
-      const user = await api.createUser({ email: email.trim(), password, role });
-      setCreated(user);
+    run(async () => {
+      setCreated(await api.createUser({ email: email.trim(), password, role }));
       setEmail("");
       setPassword("");
       setRole("member");
       // The newest user is first: back to page 1.
       if (cursor === null) list.reload();
       else pages.reset();
-    } catch (err) {
-      setError(err);
-    } finally {
-      setBusy(false);
-    }
+    });
   };
   // PATCH /v1/admin/users/{id}: the select shows the server's answer (the last administrator stays one: 409).
   const [roleError, setRoleError] = useState<unknown>(null);
@@ -60,41 +52,32 @@ function Users() {
       <h2 id="users-title">Users</h2>
       <ErrorBox error={list.error || roleError} />
       {list.value && (
-        <div class="scroll">
-          <table aria-label="Users">
-            <thead>
-              <tr>
-                <th scope="col">Email</th>
-                <th scope="col">Role</th>
-                <th scope="col">Workspace</th>
-                <th scope="col">Created</th>
-              </tr>
-            </thead>
-            <tbody>
-              {list.value.data.map((u) => (
-                <tr key={u.id} data-user={u.email}>
-                  <td>
-                    {u.email}
-                    <div class="hint">{u.id}</div>
-                  </td>
-                  <td>
-                    <select
-                      aria-label={`Role of ${u.email}`}
-                      value={u.role}
-                      onChange={(e) => changeRole(u, e.currentTarget.value as AdminUser["role"], e.currentTarget)}
-                    >
-                      <option value="member">member</option>
-                      <option value="admin">admin</option>
-                    </select>
-                  </td>
-                  <td class="hint">{u.workspace_id}</td>
-                  <td>{when(u.created_at)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-          {list.value.data.length === 0 && <p>No users on this page.</p>}
-        </div>
+        <Table
+          label="Users"
+          columns={["Email", "Role", "Workspace", "Created"]}
+          items={list.value.data}
+          empty="No users on this page."
+          row={(u) => (
+            <tr key={u.id} data-user={u.email}>
+              <td>
+                {u.email}
+                <div class="hint">{u.id}</div>
+              </td>
+              <td>
+                <select
+                  aria-label={`Role of ${u.email}`}
+                  value={u.role}
+                  onChange={(e) => changeRole(u, e.currentTarget.value as AdminUser["role"], e.currentTarget)}
+                >
+                  <option value="member">member</option>
+                  <option value="admin">admin</option>
+                </select>
+              </td>
+              <td class="hint">{u.workspace_id}</td>
+              <td>{when(u.created_at)}</td>
+            </tr>
+          )}
+        />
       )}
       <Pager pages={pages} next={next} noun="users" testId="users-page" />
       <form class="panel" onSubmit={submit} aria-labelledby="new-user-title">
@@ -138,17 +121,12 @@ function Users() {
 function Refund() {
   const [runId, setRunId] = useState("");
   const [done, setDone] = useState<Run | null>(null);
-  const [error, setError] = useState<unknown>(null);
-  const submit = async (e: Event) => {
+  const { error, run } = useAction();
+  const submit = (e: Event) => {
     e.preventDefault();
-    setError(null);
     setDone(null);
     if (!confirm(`Refund the run ${runId.trim()}? Its charged credits go back to its workspace.`)) return;
-    try {
-      setDone(await api.refundRun(runId.trim()));
-    } catch (err) {
-      setError(err);
-    }
+    run(async () => setDone(await api.refundRun(runId.trim())));
   };
   return (
     <>
@@ -175,17 +153,11 @@ export function AdminPage() {
   const [kind, setKind] = useState<"regular" | "bonus">("regular");
   const [note, setNote] = useState("");
   const [result, setResult] = useState<{ email: string; balance: Balance } | null>(null);
-  const [error, setError] = useState<unknown>(null);
-  const submit = async (e: Event) => {
+  const { error, run } = useAction();
+  const submit = (e: Event) => {
     e.preventDefault();
-    setError(null);
     setResult(null);
-    try {
-      const balance = await api.grantCredits({ email, amount: Number(amount), kind, ...(note ? { note } : {}) });
-      setResult({ email, balance });
-    } catch (err) {
-      setError(err);
-    }
+    run(async () => setResult({ email, balance: await api.grantCredits({ email, amount: Number(amount), kind, ...(note ? { note } : {}) }) }));
   };
   return (
     <>

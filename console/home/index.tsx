@@ -1,39 +1,29 @@
 // Home: the credit balance, credits used this month, runs and credits per day for 30 days, and the latest runs.
 import { api, type Run } from "../api";
-import { credits, ErrorBox, H1, Link, Status, usePoll, when } from "../ui";
+import { credits, ErrorBox, H1, Link, Status, Table, usePoll, when } from "../ui";
 
 const ACTIVE = new Set(["queued", "running"]);
 
 export function RunTable({ runs }: { runs: Run[] }) {
-  if (!runs.length) return <p>No runs yet.</p>;
   return (
-    <div class="scroll">
-      <table>
-        <thead>
-          <tr>
-            <th scope="col">Run</th>
-            <th scope="col">Status</th>
-            <th scope="col">Created</th>
-            <th scope="col">Credits</th>
-          </tr>
-        </thead>
-        <tbody>
-          {runs.map((r) => (
-            <tr key={r.id}>
-              <td>
-                <Link href={`/console/runs/${r.id}`}>{r.id}</Link>
-                {!r.livemode && <span class="tag">test</span>}
-              </td>
-              <td>
-                <Status value={r.status} />
-              </td>
-              <td>{when(r.created_at)}</td>
-              <td>{credits(r.charged_credits ?? r.quoted_credits)}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+    <Table
+      columns={["Run", "Status", "Created", "Credits"]}
+      items={runs}
+      empty="No runs yet."
+      row={(r) => (
+        <tr key={r.id}>
+          <td>
+            <Link href={`/console/runs/${r.id}`}>{r.id}</Link>
+            {!r.livemode && <span class="tag">test</span>}
+          </td>
+          <td>
+            <Status value={r.status} />
+          </td>
+          <td>{when(r.created_at)}</td>
+          <td>{credits(r.charged_credits ?? r.quoted_credits)}</td>
+        </tr>
+      )}
+    />
   );
 }
 

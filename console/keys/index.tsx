@@ -1,7 +1,7 @@
 // API keys: create (name, mode, scopes), the token shown once with a copy button, list, revoke with confirmation.
 import { useState } from "preact/hooks";
 import { type ApiKey, api, SCOPES, type SecretApiKey } from "../api";
-import { Checkboxes, ErrorBox, H1, Secret, Status, usePoll, when } from "../ui";
+import { Checkboxes, ErrorBox, H1, Secret, Status, Table, useAction, usePoll, when } from "../ui";
 
 export function KeysPage() {
   const list = usePoll(api.keys, 0, () => false);
@@ -9,16 +9,13 @@ export function KeysPage() {
   const [mode, setMode] = useState<"live" | "test">("live");
   const [scopes, setScopes] = useState<string[]>([...SCOPES]);
   const [created, setCreated] = useState<SecretApiKey | null>(null);
-  const [error, setError] = useState<unknown>(null);
-  const [busy, setBusy] = useState(false);
+  const { error, busy, run } = useAction();
   const [rpm, setRpm] = useState("");
   const [expires, setExpires] = useState("");
 
-  const create = async (e: Event) => {
+  const create = (e: Event) => {
     e.preventDefault();
-    setBusy(true);
-    setError(null);
-    try {
+    run(async () => {
       setCreated(
         await api.createKey({
           name,
@@ -33,22 +30,14 @@ export function KeysPage() {
       setRpm("");
       setExpires("");
       list.reload();
-    } catch (err) {
-      setError(err);
-    } finally {
-      setBusy(false);
-    }
+    });
   };
-  const revoke = async (key: ApiKey) => {
-    if (!confirm(`Revoke the key "${key.name}" (…${key.last4})? Programs using it stop working at once.`)) return;
-    setError(null);
-    try {
+  const revoke = (key: ApiKey) =>
+    confirm(`Revoke the key "${key.name}" (…${key.last4})? Programs using it stop working at once.`) &&
+    run(async () => {
       await api.revokeKey(key.public_id);
       list.reload();
-    } catch (err) {
-      setError(err);
-    }
-  };
+    });
 
   return (
     <>
@@ -78,54 +67,40 @@ export function KeysPage() {
       {created && <Secret label={`Key "${created.name}":`} value={created.token} warning={created.warning} />}
       <ErrorBox error={error || list.error} />
       {list.value && (
-        <div class="scroll">
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Key</th>
-                <th scope="col">Mode</th>
-                <th scope="col">Status</th>
-                <th scope="col">Limits</th>
-                <th scope="col">Last used</th>
-                <th scope="col">
-                  <span class="sr">Actions</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {list.value.data.map((k) => (
-                <tr key={k.public_id} data-key={k.name}>
-                  <td>
-                    {k.name}
-                    <div class="hint">{k.scopes.join(", ")}</div>
-                  </td>
-                  <td>
-                    <code>
-                      {k.key_prefix}…{k.last4}
-                    </code>
-                  </td>
-                  <td>{k.mode}</td>
-                  <td>
-                    <Status value={k.status} />
-                  </td>
-                  <td>
-                    {k.rate_limit_rpm ? `${k.rate_limit_rpm}/min` : "default rate"}
-                    <div class="hint">{k.expires_at ? `expires ${when(k.expires_at)}` : "no expiry"}</div>
-                  </td>
-                  <td>{k.last_used_at ? when(k.last_used_at) : "never"}</td>
-                  <td>
-                    {k.status === "active" && (
-                      <button type="button" class="danger" onClick={() => revoke(k)} aria-label={`Revoke ${k.name}`}>
-                        Revoke
-                      </button>
-                    )}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <Table
+          columns={["Name", "Key", "Mode", "Status", "Limits", "Last used", ""]}
+          items={list.value.data}
+          empty="No keys yet."
+          row={(k) => (
+            <tr key={k.public_id} data-key={k.name}>
+              <td>
+                {k.name}
+                <div class="hint">{k.scopes.join(", ")}</div>
+              </td>
+              <td>
+                <code>
+                  {k.key_prefix}…{k.last4}
+                </code>
+              </td>
+              <td>{k.mode}</td>
+              <td>
+                <Status value={k.status} />
+              </td>
+              <td>
+                {k.rate_limit_rpm ? `${k.rate_limit_rpm}/min` : "default rate"}
+                <div class="hint">{k.expires_at ? `expires ${when(k.expires_at)}` : "no expiry"}</div>
+              </td>
+              <td>{k.last_used_at ? when(k.last_used_at) : "never"}</td>
+              <td>
+                {k.status === "active" && (
+                  <button type="button" class="danger" onClick={() => revoke(k)} aria-label={`Revoke ${k.name}`}>
+                    Revoke
+                  </button>
+                )}
+              </td>
+            </tr>
+          )}
+        />
       )}
     </>
   );

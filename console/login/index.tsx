@@ -1,24 +1,15 @@
 // Login: email + password → POST /v1/auth/login; the session token stays in this tab (sessionStorage).
 import { useState } from "preact/hooks";
 import { api, type Session } from "../api";
-import { ErrorBox } from "../ui";
+import { ErrorBox, useAction } from "../ui";
 
 export function LoginPage({ onSignedIn }: { onSignedIn: (s: Session) => void }) {
   const [email, setEmail] = useState("");
   const [password, setPassword] = useState("");
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<unknown>(null);
-  const submit = async (e: Event) => {
+  const { error, busy, run } = useAction();
+  const submit = (e: Event) => {
     e.preventDefault();
-    setBusy(true);
-    setError(null);
-    try {
-      onSignedIn(await api.login(email, password));
-    } catch (err) {
-      setError(err);
-    } finally {
-      setBusy(false);
-    }
+    run(async () => onSignedIn(await api.login(email, password)));
   };
   return (
     <main id="main" class="narrow">

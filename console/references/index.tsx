@@ -1,7 +1,7 @@
 // Reference documents: upload one or many (presigned flow, with progress), watch them index, delete them.
 import { useEffect, useRef, useState } from "preact/hooks";
 import { api, type ReferenceDocument } from "../api";
-import { describe, ErrorBox, FileDrop, H1, Status, usePoll, when, where } from "../ui";
+import { describe, ErrorBox, FileDrop, H1, Status, Table, useAction, usePoll, when, where } from "../ui";
 
 /** A reference document's extracted text (GET /v1/reference-documents/{id}/text), part by part: page, sheet, slide. */
 function ReferenceText({ doc, onClose }: { doc: ReferenceDocument; onClose: () => void }) {
@@ -60,7 +60,7 @@ export function ReferencesPage() {
     (page) => page.data.some((r) => r.status === "processing"),
   );
   const [uploads, setUploads] = useState<Uploading[]>([]);
-  const [error, setError] = useState<unknown>(null);
+  const { error, run } = useAction();
   const [viewing, setViewing] = useState<ReferenceDocument | null>(null);
 
   const upload = async (files: File[]) => {
@@ -81,15 +81,12 @@ export function ReferencesPage() {
     list.reload();
   };
 
-  const remove = async (ref: ReferenceDocument) => {
-    if (!confirm(`Delete the reference document "${ref.name}"? Workflows that name it keep working only if they do not need it.`)) return;
-    try {
+  const remove = (ref: ReferenceDocument) =>
+    confirm(`Delete the reference document "${ref.name}"? Workflows that name it keep working only if they do not need it.`) &&
+    run(async () => {
       await api.deleteReference(ref.id);
       list.reload();
-    } catch (err) {
-      setError(err);
-    }
-  };
+    });
 
   return (
     <>
@@ -108,52 +105,40 @@ export function ReferencesPage() {
       )}
       <ErrorBox error={error || list.error} />
       {list.value && (
-        <div class="scroll">
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Status</th>
-                <th scope="col">Uploaded</th>
-                <th scope="col">
-                  <span class="sr">Actions</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {list.value.data.map((r) => (
-                <tr key={r.id} data-ref={r.name} data-id={r.id}>
-                  <td>
-                    {r.name}
-                    <div class="hint">{r.id}</div>
-                  </td>
-                  <td>
-                    <Status value={r.status} />
-                    {r.failure_reason && <div class="error">{r.failure_reason}</div>}
-                  </td>
-                  <td>{when(r.created_at)}</td>
-                  <td class="actions">
-                    {r.status === "ready" && (
-                      <button
-                        type="button"
-                        aria-expanded={viewing?.id === r.id}
-                        aria-controls={viewing?.id === r.id ? "ref-text" : undefined}
-                        onClick={() => setViewing(viewing?.id === r.id ? null : r)}
-                        aria-label={`View text of ${r.name}`}
-                      >
-                        View text
-                      </button>
-                    )}{" "}
-                    <button type="button" class="danger" onClick={() => remove(r)} aria-label={`Delete ${r.name}`}>
-                      Delete
-                    </button>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-          {list.value.data.length === 0 && <p>No reference documents yet.</p>}
-        </div>
+        <Table
+          columns={["Name", "Status", "Uploaded", ""]}
+          items={list.value.data}
+          empty="No reference documents yet."
+          row={(r) => (
+            <tr key={r.id} data-ref={r.name} data-id={r.id}>
+              <td>
+                {r.name}
+                <div class="hint">{r.id}</div>
+              </td>
+              <td>
+                <Status value={r.status} />
+                {r.failure_reason && <div class="error">{r.failure_reason}</div>}
+              </td>
+              <td>{when(r.created_at)}</td>
+              <td class="actions">
+                {r.status === "ready" && (
+                  <button
+                    type="button"
+                    aria-expanded={viewing?.id === r.id}
+                    aria-controls={viewing?.id === r.id ? "ref-text" : undefined}
+                    onClick={() => setViewing(viewing?.id === r.id ? null : r)}
+                    aria-label={`View text of ${r.name}`}
+                  >
+                    View text
+                  </button>
+                )}{" "}
+                <button type="button" class="danger" onClick={() => remove(r)} aria-label={`Delete ${r.name}`}>
+                  Delete
+                </button>
+              </td>
+            </tr>
+          )}
+        />
       )}
       {viewing && (
         <div id="ref-text">

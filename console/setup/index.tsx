@@ -1,7 +1,7 @@
 // First run: /console/setup?token=… creates the first administrator with POST /v1/auth/setup and signs in.
 import { useState } from "preact/hooks";
 import { api, type Session } from "../api";
-import { ErrorBox } from "../ui";
+import { ErrorBox, useAction } from "../ui";
 
 /** A rough hint, not a rule: the server decides what it accepts. */
 function strength(password: string): string {
@@ -21,21 +21,12 @@ export function SetupPage({ onSignedIn }: { onSignedIn: (s: Session) => void }) 
   const [email, setEmail] = useState("");
   const [password, setPassword] = useState("");
   const [again, setAgain] = useState("");
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<unknown>(null);
+  const { error, busy, run } = useAction();
   const mismatch = again !== "" && again !== password;
-  const submit = async (e: Event) => {
+  const submit = (e: Event) => {
     e.preventDefault();
     if (password !== again) return;
-    setBusy(true);
-    setError(null);
-    try {
-      onSignedIn(await api.setup(token, email, password));
-    } catch (err) {
-      setError(err);
-    } finally {
-      setBusy(false);
-    }
+    run(async () => onSignedIn(await api.setup(token, email, password)));
   };
   return (
     <main id="main" class="narrow">

@@ -2,21 +2,18 @@
 // deliveries with their attempts, next retry and "retry now".
 import { useState } from "preact/hooks";
 import { api, EVENT_TYPES, type WebhookEndpoint } from "../api";
-import { Checkboxes, ErrorBox, H1, Secret, Status, usePoll, when } from "../ui";
+import { Checkboxes, ErrorBox, H1, Secret, Status, Table, useAction, usePoll, when } from "../ui";
 
 function EditEvents({ endpoint, onSaved, onClose }: { endpoint: WebhookEndpoint; onSaved: () => void; onClose: () => void }) {
   const [events, setEvents] = useState<string[]>(endpoint.events);
-  const [error, setError] = useState<unknown>(null);
-  const save = async (e: Event) => {
+  const { error, run } = useAction();
+  const save = (e: Event) => {
     e.preventDefault();
-    setError(null);
-    try {
+    run(async () => {
       await api.updateWebhook(endpoint.id, { events });
       onSaved();
       onClose();
-    } catch (err) {
-      setError(err);
-    }
+    });
   };
   return (
     <form class="panel" onSubmit={save} aria-labelledby="whk-edit">
@@ -44,16 +41,12 @@ function Deliveries({ endpoint }: { endpoint: WebhookEndpoint }) {
     (p) => p.data.some((d) => d.status === "pending"),
     [endpoint.id],
   );
-  const [error, setError] = useState<unknown>(null);
-  const retry = async (id: string) => {
-    setError(null);
-    try {
+  const { error, run } = useAction();
+  const retry = (id: string) =>
+    run(async () => {
       await api.retryDelivery(endpoint.id, id);
       list.reload();
-    } catch (err) {
-      setError(err);
-    }
-  };
+    });
   return (
     <section aria-labelledby="whk-deliveries">
       <h2 id="whk-deliveries">Deliveries to {endpoint.url}</h2>
@@ -88,16 +81,9 @@ function Deliveries({ endpoint }: { endpoint: WebhookEndpoint }) {
 /** The event body a delivery sends (GET …/deliveries/{id}), fetched when asked for. */
 function Payload({ endpointId, deliveryId }: { endpointId: string; deliveryId: string }) {
   const [payload, setPayload] = useState<string | null>(null);
-  const [error, setError] = useState<unknown>(null);
-  const toggle = async () => {
-    if (payload !== null) return setPayload(null);
-    setError(null);
-    try {
-      setPayload(JSON.stringify((await api.delivery(endpointId, deliveryId)).payload, null, 2));
-    } catch (err) {
-      setError(err);
-    }
-  };
+  const { error, run } = useAction();
+  const toggle = () =>
+    payload !== null ? setPayload(null) : run(async () => setPayload(JSON.stringify((await api.delivery(endpointId, deliveryId)).payload, null, 2)));
   return (
     <div>
       <button type="button" aria-expanded={payload !== null} onClick={toggle}>
@@ -116,39 +102,28 @@ export function WebhooksPage() {
   const [created, setCreated] = useState<{ url: string; secret: string; warning: string } | null>(null);
   const [open, setOpen] = useState<WebhookEndpoint | null>(null);
   const [editing, setEditing] = useState<WebhookEndpoint | null>(null);
-  const [error, setError] = useState<unknown>(null);
+  const { error, run } = useAction();
 
-  const create = async (e: Event) => {
+  const create = (e: Event) => {
     e.preventDefault();
-    setError(null);
-    try {
+    run(async () => {
       setCreated(await api.createWebhook(url, events));
       setUrl("");
       list.reload();
-    } catch (err) {
-      setError(err);
-    }
+    });
   };
-  const toggle = async (ep: WebhookEndpoint) => {
-    setError(null);
-    try {
+  const toggle = (ep: WebhookEndpoint) =>
+    run(async () => {
       await api.updateWebhook(ep.id, { status: ep.status === "active" ? "disabled" : "active" });
       list.reload();
-    } catch (err) {
-      setError(err);
-    }
-  };
-  const remove = async (ep: WebhookEndpoint) => {
-    if (!confirm(`Delete the endpoint ${ep.url}?`)) return;
-    setError(null);
-    try {
+    });
+  const remove = (ep: WebhookEndpoint) =>
+    confirm(`Delete the endpoint ${ep.url}?`) &&
+    run(async () => {
       await api.deleteWebhook(ep.id);
       if (open?.id === ep.id) setOpen(null);
       list.reload();
-    } catch (err) {
-      setError(err);
-    }
-  };
+    });
 
   return (
     <>
@@ -171,56 +146,43 @@ export function WebhooksPage() {
       </form>
       {created && <Secret label={`Signing secret for ${created.url}:`} value={created.secret} warning={created.warning} />}
       <ErrorBox error={error || list.error} />
-      {list.value && list.value.data.length === 0 && <p>No endpoints yet.</p>}
-      {list.value && list.value.data.length > 0 && (
-        <div class="scroll">
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">URL</th>
-                <th scope="col">Events</th>
-                <th scope="col">Status</th>
-                <th scope="col">Created</th>
-                <th scope="col">
-                  <span class="sr">Actions</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {list.value.data.map((ep) => (
-                <tr key={ep.id} data-endpoint={ep.url}>
-                  <td>{ep.url}</td>
-                  <td>{ep.events.join(", ")}</td>
-                  <td>
-                    <Status value={ep.status} />
-                  </td>
-                  <td>{when(ep.created_at)}</td>
-                  <td class="actions">
-                    <button type="button" onClick={() => setOpen(ep)} aria-label={`Deliveries to ${ep.url}`}>
-                      Deliveries
-                    </button>
-                    <button
-                      type="button"
-                      onClick={() => {
-                        setEditing(ep);
-                        requestAnimationFrame(() => document.getElementById("whk-edit")?.focus());
-                      }}
-                      aria-label={`Edit events of ${ep.url}`}
-                    >
-                      Edit events
-                    </button>
-                    <button type="button" onClick={() => toggle(ep)} aria-label={`${ep.status === "active" ? "Pause" : "Resume"} ${ep.url}`}>
-                      {ep.status === "active" ? "Pause" : "Resume"}
-                    </button>
-                    <button type="button" class="danger" onClick={() => remove(ep)} aria-label={`Delete ${ep.url}`}>
-                      Delete
-                    </button>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+      {list.value && (
+        <Table
+          columns={["URL", "Events", "Status", "Created", ""]}
+          items={list.value.data}
+          empty="No endpoints yet."
+          row={(ep) => (
+            <tr key={ep.id} data-endpoint={ep.url}>
+              <td>{ep.url}</td>
+              <td>{ep.events.join(", ")}</td>
+              <td>
+                <Status value={ep.status} />
+              </td>
+              <td>{when(ep.created_at)}</td>
+              <td class="actions">
+                <button type="button" onClick={() => setOpen(ep)} aria-label={`Deliveries to ${ep.url}`}>
+                  Deliveries
+                </button>
+                <button
+                  type="button"
+                  onClick={() => {
+                    setEditing(ep);
+                    requestAnimationFrame(() => document.getElementById("whk-edit")?.focus());
+                  }}
+                  aria-label={`Edit events of ${ep.url}`}
+                >
+                  Edit events
+                </button>
+                <button type="button" onClick={() => toggle(ep)} aria-label={`${ep.status === "active" ? "Pause" : "Resume"} ${ep.url}`}>
+                  {ep.status === "active" ? "Pause" : "Resume"}
+                </button>
+                <button type="button" class="danger" onClick={() => remove(ep)} aria-label={`Delete ${ep.url}`}>
+                  Delete
+                </button>
+              </td>
+            </tr>
+          )}
+        />
       )}
       {editing && <EditEvents key={editing.id} endpoint={editing} onSaved={list.reload} onClose={() => setEditing(null)} />}
       {open && <Deliveries endpoint={open} />}

@@ -2,7 +2,7 @@
 // policy, mode, webhook); edit (name, prompt, schema); pause, resume, archive, restore, delete; start a run from one.
 import { useState } from "preact/hooks";
 import { api, CATEGORIES, MODEL_POLICIES, type ModelPolicy, OUTPUT_FORMATS, type OutputFormat, type Workflow } from "../api";
-import { ErrorBox, H1, Link, Status, usePoll, when } from "../ui";
+import { ErrorBox, H1, Link, Status, Table, useAction, usePoll, when } from "../ui";
 
 /** What the schema box says as you type: empty (no schema), an object schema, or what is wrong with it. */
 type SchemaCheck = { ok: true; value: Record<string, unknown> | null; words: string } | { ok: false; words: string };
@@ -285,16 +285,12 @@ export function WorkflowsPage() {
     0,
     () => false,
   );
-  const [error, setError] = useState<unknown>(null);
-  const act = async (fn: () => Promise<unknown>) => {
-    setError(null);
-    try {
+  const { error, run } = useAction();
+  const act = (fn: () => Promise<unknown>) =>
+    run(async () => {
       await fn();
       list.reload();
-    } catch (err) {
-      setError(err);
-    }
-  };
+    });
   const [editing, setEditing] = useState<Workflow | null>(null);
   const archive = (wf: Workflow) => act(() => api.updateWorkflow(wf.id, { status: wf.status === "archived" ? "active" : "archived" }));
   const pause = (wf: Workflow) => act(() => api.updateWorkflow(wf.id, { status: wf.status === "paused" ? "active" : "paused" }));
@@ -307,60 +303,46 @@ export function WorkflowsPage() {
     <>
       <H1>Workflows</H1>
       <ErrorBox error={error || list.error} />
-      {list.value && list.value.data.length === 0 && <p>No workflows yet.</p>}
-      {list.value && list.value.data.length > 0 && (
-        <div class="scroll">
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Product</th>
-                <th scope="col">Output</th>
-                <th scope="col">Status</th>
-                <th scope="col">Created</th>
-                <th scope="col">
-                  <span class="sr">Actions</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {list.value.data.map((wf) => (
-                <tr key={wf.id} data-workflow={wf.name}>
-                  <td>
-                    {wf.name}
-                    <div class="hint">
-                      {wf.id} · {wf.reference_document_ids.length} references · {wf.default_model_policy}
-                      {wf.output_schema ? " · own output schema" : ""}
-                    </div>
-                  </td>
-                  <td>{wf.product_code}</td>
-                  <td>{wf.output_format}</td>
-                  <td>
-                    <Status value={wf.status} />
-                  </td>
-                  <td>{when(wf.created_at)}</td>
-                  <td class="actions">
-                    {wf.status === "active" && <Link href={`/console/runs?workflow=${wf.id}`}>Start a run</Link>}
-                    <button type="button" onClick={() => edit(wf)} aria-label={`Edit ${wf.name}`}>
-                      Edit
-                    </button>
-                    {wf.status !== "archived" && (
-                      <button type="button" onClick={() => pause(wf)} aria-label={`${wf.status === "paused" ? "Resume" : "Pause"} ${wf.name}`}>
-                        {wf.status === "paused" ? "Resume" : "Pause"}
-                      </button>
-                    )}
-                    <button type="button" onClick={() => archive(wf)} aria-label={`${wf.status === "archived" ? "Restore" : "Archive"} ${wf.name}`}>
-                      {wf.status === "archived" ? "Restore" : "Archive"}
-                    </button>
-                    <button type="button" class="danger" onClick={() => remove(wf)} aria-label={`Delete ${wf.name}`}>
-                      Delete
-                    </button>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+      {list.value && (
+        <Table
+          columns={["Name", "Product", "Output", "Status", "Created", ""]}
+          items={list.value.data}
+          empty="No workflows yet."
+          row={(wf) => (
+            <tr key={wf.id} data-workflow={wf.name}>
+              <td>
+                {wf.name}
+                <div class="hint">
+                  {wf.id} · {wf.reference_document_ids.length} references · {wf.default_model_policy}
+                  {wf.output_schema ? " · own output schema" : ""}
+                </div>
+              </td>
+              <td>{wf.product_code}</td>
+              <td>{wf.output_format}</td>
+              <td>
+                <Status value={wf.status} />
+              </td>
+              <td>{when(wf.created_at)}</td>
+              <td class="actions">
+                {wf.status === "active" && <Link href={`/console/runs?workflow=${wf.id}`}>Start a run</Link>}
+                <button type="button" onClick={() => edit(wf)} aria-label={`Edit ${wf.name}`}>
+                  Edit
+                </button>
+                {wf.status !== "archived" && (
+                  <button type="button" onClick={() => pause(wf)} aria-label={`${wf.status === "paused" ? "Resume" : "Pause"} ${wf.name}`}>
+                    {wf.status === "paused" ? "Resume" : "Pause"}
+                  </button>
+                )}
+                <button type="button" onClick={() => archive(wf)} aria-label={`${wf.status === "archived" ? "Restore" : "Archive"} ${wf.name}`}>
+                  {wf.status === "archived" ? "Restore" : "Archive"}
+                </button>
+                <button type="button" class="danger" onClick={() => remove(wf)} aria-label={`Delete ${wf.name}`}>
+                  Delete
+                </button>
+              </td>
+            </tr>
+          )}
+        />
       )}
       {editing ? (
         <WorkflowForm key={editing.id} editing={editing} onDone={list.reload} onClose={() => setEditing(null)} />
