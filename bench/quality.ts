@@ -1,12 +1,13 @@
 // Agreement of the built-in local evaluator with human graders, through the real server (issue 14.2).
 //   bun run bench/quality.ts DIR [--prompt TEXT] [--concurrency N]
-// DIR holds essays.json ({scale, essays: [{id, human_score, traits, text}]}) and rubric.md (e.g. the ASAP set 7
+// DIR holds essays.json ({scale, essays: [{id, human_score, traits, text}]}) and the rubric as rubric.md, or as
+// rubric.<any format Assay reads> (rubric.docx, rubric.pdf …; --rubric FILE names another) (e.g. the ASAP set 7
 // calibration folder; its texts are never copied into the repository). Starts `src/main.ts serve` on a temporary data
-// dir with an admin, uploads rubric.md as a reference document, creates a workflow, submits every essay as a run with
+// dir with an admin, uploads the rubric as a reference document, creates a workflow, submits every essay as a run with
 // the local evaluator, polls each to succeeded, then prints Spearman, QWK, verdict and per-criterion agreement, the
 // word-count baseline, the best pass line (src/engine/agreement.ts) and, where the essays carry each rater's score, the
 // human ceiling: how often one rater agrees with the other.
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
@@ -16,11 +17,11 @@ import { freePort, untilHealthy } from "../src/lib/ports";
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
-  options: { prompt: { type: "string" }, concurrency: { type: "string", default: "4" }, "pass-at": { type: "string" } },
+  options: { prompt: { type: "string" }, concurrency: { type: "string", default: "4" }, "pass-at": { type: "string" }, rubric: { type: "string" } },
 });
 const dir = positionals[0];
 if (!dir) {
-  console.error("usage: bun run bench/quality.ts DIR [--prompt TEXT] [--concurrency N] [--pass-at N]");
+  console.error("usage: bun run bench/quality.ts DIR [--prompt TEXT] [--concurrency N] [--pass-at N] [--rubric FILE]");
   process.exit(2);
 }
 
@@ -33,7 +34,9 @@ interface Essay {
   text: string;
 }
 const set = JSON.parse(readFileSync(path.join(dir, "essays.json"), "utf8")) as { scale?: unknown; essays: Essay[] };
-const rubric = readFileSync(path.join(dir, "rubric.md"));
+const rubricPath = values.rubric ?? findRubric(dir);
+const rubric = readFileSync(rubricPath);
+const rubricName = path.basename(rubricPath);
 // The human scale: "scale" may be {min, max, pass}, [min, max] or absent (0–24, pass at 16: ASAP set 7's README).
 const scale = readScale(set.scale);
 
@@ -66,8 +69,9 @@ try {
   const keyed = api.withToken(key);
 
   const form = new FormData();
-  form.append("name", "rubric.md");
-  form.append("file", new File([rubric], "rubric.md", { type: "text/markdown" }));
+  form.append("name", rubricName);
+  // No content type: the server reads the format from the file's bytes and name, as for any upload.
+  form.append("file", new File([rubric], rubricName));
   const ref = await keyed.call("POST", "/reference-documents", form);
   for (let i = 0; ; i++) {
     const r = await keyed.call("GET", `/reference-documents/${ref.id}`);
@@ -103,6 +107,19 @@ try {
   server.kill();
   await server.exited;
   rmSync(tmp, { recursive: true, force: true });
+}
+
+/** DIR/rubric.md, else the one DIR/rubric.* (rubric.docx, rubric.pdf …); exits with a clear message otherwise. */
+function findRubric(folder: string): string {
+  const found = readdirSync(folder).filter((f) => /^rubric\.[a-z0-9]+$/i.test(f));
+  const pick = found.includes("rubric.md") ? "rubric.md" : found.length === 1 ? found[0] : null;
+  if (pick) return path.join(folder, pick);
+  console.error(
+    found.length
+      ? `${folder} holds several rubrics (${found.join(", ")}): name one with --rubric FILE`
+      : `${folder} has no rubric.md (or rubric.docx, rubric.pdf …)`,
+  );
+  process.exit(2);
 }
 
 async function waitHealthy(): Promise<void> {

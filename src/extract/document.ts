@@ -13,7 +13,7 @@ export function buildDocument(format: Format, sections: Section[], pageCount: nu
   for (const s of sections) {
     // NUL characters carry no text, and PostgreSQL's text type refuses them: dropped here, for every format at once.
     const text = s.text.replace(/\r\n?/g, "\n").replaceAll("\u0000", "").trim();
-    if (text.length > 0) kept.push({ location: s.location, text });
+    if (text.length > 0) kept.push({ location: s.location, text, ...(s.level ? { level: s.level } : {}) });
   }
   const text = kept.map((s) => s.text).join("\n\n");
   if (text.trim().length === 0) {

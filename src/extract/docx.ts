@@ -66,6 +66,7 @@ function commentSections(parts: Parts, paths: string[]): Section[] {
 
 interface Draft {
   heading?: string;
+  level?: number;
   lines: string[];
 }
 
@@ -79,13 +80,14 @@ function htmlSections(nodes: XmlNode[]): Section[] {
   const notes: Record<"footnotes" | "endnotes", string[]> = { footnotes: [], endnotes: [] };
   const sink = {
     line: (l: string) => drafts[drafts.length - 1].lines.push(l),
-    heading: (h: string) => drafts.push({ heading: h, lines: [h] }),
+    heading: (h: string, level: number) => drafts.push({ heading: h, level, lines: [h] }),
     note: (kind: "footnotes" | "endnotes", text: string) => notes[kind].push(`[${notes[kind].length + 1}] ${text}`),
   };
   blocks(root, sink, "");
   const sections: Section[] = drafts.map((d) => ({
     location: d.heading ? { heading: d.heading } : {},
     text: d.lines.join("\n"),
+    ...(d.level ? { level: d.level } : {}),
   }));
   for (const kind of ["footnotes", "endnotes"] as const) {
     if (notes[kind].length > 0) sections.push({ location: { section: kind }, text: notes[kind].join("\n") });
@@ -95,7 +97,7 @@ function htmlSections(nodes: XmlNode[]): Section[] {
 
 interface Sink {
   line(l: string): void;
-  heading?(h: string): void;
+  heading?(h: string, level: number): void;
   note?(kind: "footnotes" | "endnotes", text: string): void;
 }
 
@@ -135,7 +137,7 @@ function blocks(nodes: XmlNode[], sink: Sink, indent: string) {
     if (/^h[1-6]$/.test(tag)) {
       flush();
       const text = clean(inline(kids));
-      if (text) (sink.heading ?? sink.line)(text);
+      if (text) sink.heading ? sink.heading(text, Number(tag[1])) : sink.line(text);
     } else if (tag === "p") {
       flush();
       const text = clean(inline(kids));

@@ -16,6 +16,8 @@ export interface Location {
 export interface Section {
   location: Location;
   text: string;
+  /** A heading's section: the heading's depth, 1–6, where the format marks it (DOCX heading styles). Not in the API. */
+  level?: number;
 }
 
 export interface ExtractedDocument {

@@ -69,9 +69,10 @@ function toLines(sections: Section[]): Line[] {
         out.push({ kind: "heading", level: atx[1].length, text: atx[2] });
         continue;
       }
-      // DOCX and PPTX headings arrive as a section's first line, named in its location.
+      // DOCX and PPTX headings arrive as a section's first line, named in its location (at their depth where the
+      // format marks it: DOCX heading styles; else all at one level).
       if (i === 0 && hint && line.trim() === hint) {
-        out.push({ kind: "heading", level: 2, text: hint });
+        out.push({ kind: "heading", level: section.level ?? 2, text: hint });
         continue;
       }
       if (TABLE_SEPARATOR.test(line) && line.includes("-")) continue;
@@ -101,11 +102,24 @@ function toLines(sections: Section[]): Line[] {
         out.push({ kind: "item", indent: 0, text: line.trim() });
         continue;
       }
+      // A PDF wraps a long list item onto the next line ("● 3: … thoroughly" / "developed with specific details."):
+      // a line that continues the item's sentence belongs to it, as a lazy continuation does in Markdown.
+      const prev = out.at(-1);
+      if (prev?.kind === "item" && continuesItem(prev.text, line.trim())) {
+        prev.text = `${prev.text} ${line.trim()}`;
+        continue;
+      }
       out.push({ kind: "text", text: line.trim() });
     }
     out.push({ kind: "blank" });
   }
   return out;
+}
+
+/** A line goes on with the item above: it starts in lower case, or it ends the sentence the item left open. */
+function continuesItem(item: string, line: string): boolean {
+  if (/^\p{Ll}/u.test(line)) return true;
+  return !/[.!?:;)]$/.test(item) && /[.!?]$/.test(line) && line.split(/\s+/).length >= 3;
 }
 
 // ---------------------------------------------------------------------------

@@ -252,14 +252,24 @@ function topicRelevance(input: LocalInput, docCounts: Map<string, number>): Rele
   return { coverage, gate: 0.4 + 0.6 * Math.min(1, coverage / 0.25), missing, topic };
 }
 
+/** A line that reads as a heading: capitalised, at most eight words, no punctuation at its end or inside. */
+const titleLine = (line: string) => /^\p{Lu}[^.,;:!?]*$/u.test(line) && line.split(/\s+/).length <= 8;
+
 /** The text under a reference's task heading ("## Prompt", "Task:"), up to the next heading; empty when it has none. */
 function taskSection(text: string): string {
   const lines = text.split("\n");
   const at = lines.findIndex((l) => TASK_HEADING.test(l));
   if (at < 0) return "";
+  // Markdown ends the task at the next heading. Text without heading marks (DOCX, PDF, TXT) ends it where the next
+  // part of the rubric begins: a blank line after its words (as a prompt's task is its first paragraph), or a short
+  // capitalised line without punctuation after a finished sentence (a PDF's next heading: "How the essay is scored").
+  const heading = /^\s*#{1,6}\s/;
+  const marked = lines.some((l) => heading.test(l));
   const out: string[] = [];
   for (const line of lines.slice(at + 1)) {
-    if (/^\s*#{1,6}\s/.test(line)) break;
+    if (heading.test(line)) break;
+    const last = out.findLast((l) => l.trim() !== "")?.trim();
+    if (!marked && last !== undefined && (line.trim() === "" || (/[.!?]$/.test(last) && titleLine(line.trim())))) break;
     out.push(line);
   }
   return out.join("\n");
