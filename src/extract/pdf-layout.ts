@@ -51,25 +51,45 @@ const LABEL_WORDS = 8;
  * Whether the page's text boxes could hold a table (two strips in a row with the same two or more columns), from
  * where they are alone: the text of each run is read only for the pages where this is true.
  */
-export function mayHoldTable(boxes: Box[]): boolean {
-  const page = layout(boxes);
-  return page !== null && tableBands(page.cells, (c) => c.length >= 2).size > 0;
+export function mayHoldTable(boxes: Box[], carried: Columns | null = null): boolean {
+  const page = layout(boxes, carried !== null);
+  return page !== null && tableBands(page.cells, (c) => c.length >= 2, carried).size > 0;
 }
 
-/** The page's text with its tables as " | " rows, or null when it has no table (the caller keeps PDFium's text). */
-export function textWithTables(runs: TextRun[]): string | null {
-  const page = layout(runs.filter((r) => r.text.trim() !== ""));
+/**
+ * A table's columns where a page ends with one of its rows: the next page may go on with the table, a row or two at
+ * its top that alone would not make one.
+ */
+export type Columns = Cell<Box>[];
+
+/**
+ * The page's text with its tables as " | " rows, or null when it has no table (the caller keeps PDFium's text); and
+ * the columns of a table the page ends with (for the next page), else null.
+ */
+export function textWithTables(runs: TextRun[], carried: Columns | null = null): { text: string; last: Columns | null } | null {
+  const page = layout(
+    runs.filter((r) => r.text.trim() !== ""),
+    carried !== null,
+  );
   if (page === null) return null;
   const { lineHeight, bands, cells } = page;
-  const tableRows = tableBands(cells, isRow);
+  const tableRows = tableBands(cells, isRow, carried);
   if (tableRows.size === 0) return null;
-  return bands.map((band, i) => (tableRows.has(i) ? cells[i].map(cellText).join(" | ") : linesOf(band.runs, lineHeight).join("\n"))).join("\n");
+  const rowText = (i: number) =>
+    // The rest of a row the previous page began: its first cell (the criterion's name) stayed there, empty here.
+    i === 0 && carried !== null && cells[0].length === carried.length - 1
+      ? `| | ${cells[0].map(cellText).join(" | ")}`
+      : cells[i].map(cellText).join(" | ");
+  const text = bands.map((band, i) => (tableRows.has(i) ? rowText(i) : linesOf(band.runs, lineHeight).join("\n"))).join("\n");
+  const lastBand = bands.length - 1;
+  return { text, last: tableRows.has(lastBand) ? cells[lastBand].map((c) => ({ left: c.left, right: c.right, runs: c.runs })) : null };
 }
 
 /** The page's strips and each strip's cells, or null when too few runs are drawn to hold a table. */
-function layout<R extends Box>(runs: R[]): { lineHeight: number; bands: Band<R>[]; cells: Cell<R>[][] } | null {
+function layout<R extends Box>(runs: R[], continued = false): { lineHeight: number; bands: Band<R>[]; cells: Cell<R>[][] } | null {
   const visible = runs.filter((r) => r.top > r.bottom);
-  if (visible.length < 4) return null;
+  // A page that goes on with a table may hold only its last row: a label and a cell.
+  if (visible.length < (continued ? 2 : 4)) return null;
   const lineHeight = lineHeightOf(visible);
   const bands = bandsOf(visible, lineHeight);
   return { lineHeight, bands, cells: bands.map((b) => cellsOf(b.runs, lineHeight)) };
@@ -83,10 +103,12 @@ function lineHeightOf(boxes: Box[]): number {
 
 /**
  * Horizontal strips of the page that text fills without a gap: the lines of a paragraph (a line's spacing leaves a
- * small gap) or a table's row (its cells' wrapped lines side by side), set apart from the next by a wider gap.
+ * small gap) or a table's row (its cells' wrapped lines side by side), set apart from the next by a wider gap. A line
+ * without tall letters has a shorter box, so the gap between two lines of one cell reaches 0.4 of a line (LibreOffice's
+ * table cells); a table's rows are further apart (padding and a border).
  */
 function bandsOf<R extends Box>(runs: R[], lineHeight: number): Band<R>[] {
-  const gap = 0.3 * lineHeight;
+  const gap = 0.45 * lineHeight;
   const bands: Band<R>[] = [];
   for (const run of [...runs].sort((a, b) => b.top - a.top)) {
     const band = bands.at(-1);
@@ -118,16 +140,23 @@ function cellsOf<R extends Box>(runs: R[], lineHeight: number): Cell<R>[] {
 
 /**
  * Indexes of bands that are rows of a table: bands in a row with the same columns that each pass `isRow`, two or more
- * of them (three for two columns).
+ * of them (three for two columns). The band above them with the same columns is the table's header even when its
+ * cells are only numbers ("Trait | 3 | 2 | 1 | 0"), which alone would not make a row.
  */
-function tableBands<R extends Box>(cells: Cell<R>[][], isRow: (cells: Cell<R>[]) => boolean): Set<number> {
+function tableBands<R extends Box>(cells: Cell<R>[][], isRow: (cells: Cell<R>[]) => boolean, carried: Columns | null = null): Set<number> {
   const rows = new Set<number>();
+  if (cells.length === 0) return rows;
   let start = 0;
+  // The rows at the top of a page that go on with the previous page's table count as part of it, and so does the rest
+  // of a row the page break cut, all its columns but the first.
+  const goesOn =
+    carried !== null && isRow(cells[0]) && (sameColumns(carried, cells[0]) || (carried.length >= 3 && sameColumns(carried.slice(1), cells[0])));
   for (let i = 1; i <= cells.length; i++) {
     const continues = i < cells.length && isRow(cells[i]) && sameColumns(cells[i - 1], cells[i]);
     if (continues) continue;
-    const needed = cells[start].length >= MIN_COLUMNS ? 2 : 3;
-    if (i - start >= needed && isRow(cells[start])) for (let j = start; j < i; j++) rows.add(j);
+    const needed = start === 0 && goesOn ? 1 : cells[start].length >= MIN_COLUMNS ? 2 : 3;
+    const header = isRow(cells[start]) ? 0 : 1;
+    if (i - start - header >= needed) for (let j = start; j < i; j++) rows.add(j);
     start = i;
   }
   return rows;

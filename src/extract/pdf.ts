@@ -9,7 +9,7 @@
 import wasmPath from "@embedpdf/pdfium/pdfium.wasm" with { type: "file" };
 import { hasPdfHeader } from "./detect.ts";
 import { buildDocument, unprocessable } from "./document.ts";
-import { type Box, LINE_END_HYPHEN, mayHoldTable, type TextRun, textWithTables } from "./pdf-layout.ts";
+import { type Box, type Columns, LINE_END_HYPHEN, mayHoldTable, type TextRun, textWithTables } from "./pdf-layout.ts";
 import type { ExtractedDocument, Section } from "./types.ts";
 
 /** Pages read at most: a 5,000-page bundle is a real document; 100,000 empty pages are an attack on memory. */
@@ -63,13 +63,14 @@ const SYMBOL_BULLET = /^([^\S\n]*)[\uF0B7\uF0A7\uF076\uF0D8\uF0FC\uF0A8](?=\s)/g
 const plainText = (text: string) => text.replace(SYMBOL_BULLET, "$1•").replace(/\uFFFE/g, "-");
 
 /**
- * The page's text rebuilt with its tables as " | " rows (pdf-layout.ts), or null when it has none. The boxes of its
- * text runs come first; their text is read only when the boxes line up as a table could.
+ * The page's text rebuilt with its tables as " | " rows (pdf-layout.ts), or null when it has none; with the columns
+ * of a table it ends with, for the next page. The boxes of its text runs come first; their text is read only when the
+ * boxes line up as a table could (or go on with the previous page's table, `carried`).
  */
-function tableText(lib: Pdfium, textPage: number, chars: number): string | null {
+function tableText(lib: Pdfium, textPage: number, chars: number, carried: Columns | null): { text: string; last: Columns | null } | null {
   const count = lib.FPDFText_CountRects(textPage, 0, -1);
   // Past MAX_TABLE_RUNS the page is not a table anyone reads (and matching characters to runs grows with both).
-  if (count < 4 || count > MAX_TABLE_RUNS) return null;
+  if (count < (carried ? 2 : 4) || count > MAX_TABLE_RUNS) return null;
   // The per-character calls go to the WebAssembly exports directly: the library's wrappers (ccall) cost ten times more.
   const wasm = lib.pdfium.wasmExports as unknown as Record<
     "FPDFText_GetRect" | "FPDFText_GetCharBox" | "FPDFText_GetUnicode",
@@ -89,7 +90,7 @@ function tableText(lib: Pdfium, textPage: number, chars: number): string | null 
       const [left, top, right, bottom] = f64();
       boxes.push({ left, top, right, bottom });
     }
-    if (!mayHoldTable(boxes)) return null;
+    if (!mayHoldTable(boxes, carried)) return null;
     // Each box's text: the page's characters walked once, in the order PDFium made its rectangles in, each joined to
     // the box that holds its middle (a generated space, which has none, to the box before it).
     const runs: TextRun[] = boxes.map((b) => ({ ...b, text: "" }));
@@ -122,14 +123,20 @@ function tableText(lib: Pdfium, textPage: number, chars: number): string | null 
       } else runs[k].text += String.fromCodePoint(code);
     }
     // A half left alone would not survive storage (it is not text): the replacement character, as PDFium's text has.
-    return textWithTables(runs)?.toWellFormed() ?? null;
+    const tables = textWithTables(runs, carried);
+    return tables && { text: tables.text.toWellFormed(), last: tables.last };
   } finally {
     lib.pdfium.wasmExports.free(out);
   }
 }
 
-/** One page's text, or null when the page cannot be loaded (a damaged page object). */
-function pageText(lib: Pdfium, doc: number, index: number): string | null {
+/**
+ * One page's text, or null when the page cannot be loaded (a damaged page object). `table` carries the columns of a
+ * table the previous page ended with, and is left holding this page's.
+ */
+function pageText(lib: Pdfium, doc: number, index: number, table: { columns: Columns | null }): string | null {
+  const carried = table.columns;
+  table.columns = null;
   const page = lib.FPDF_LoadPage(doc, index);
   if (!page) return null;
   try {
@@ -138,8 +145,11 @@ function pageText(lib: Pdfium, doc: number, index: number): string | null {
     try {
       const chars = lib.FPDFText_CountChars(textPage);
       if (chars <= 0) return "";
-      const tables = tableText(lib, textPage, chars);
-      if (tables !== null) return plainText(tables);
+      const tables = tableText(lib, textPage, chars, carried);
+      if (tables !== null) {
+        table.columns = tables.last;
+        return plainText(tables.text);
+      }
       // UTF-16 with a terminating NUL.
       const buffer = lib.pdfium.wasmExports.malloc((chars + 1) * 2);
       try {
@@ -186,9 +196,10 @@ export async function extractPdf(bytes: Uint8Array): Promise<ExtractedDocument> 
       }
       const sections: Section[] = [];
       let failed = 0;
+      const table = { columns: null as Columns | null };
       for (let i = 0; i < pages; i++) {
         // One damaged page object should not cost the reader the rest of the document.
-        const text = pageText(lib, doc, i);
+        const text = pageText(lib, doc, i, table);
         if (text === null) failed++;
         else sections.push({ location: { page: i + 1 }, text });
       }

@@ -189,26 +189,34 @@ describe("criteria", () => {
     ]);
   });
 
-  test("one rubric as Markdown, DOCX and PDF is one rubric: the same criteria, levels, task and scores", async () => {
-    // A title over a line of text, a "Prompt" heading with the task, "How the essay is scored" notes, then four traits
-    // whose level descriptors wrap over two lines in the PDF. The DOCX keeps the heading levels (title, parts, traits);
-    // the PDF has no headings at all. Before: the DOCX title was a fifth criterion out of 10 and the task ran on into
-    // the traits (the topic became "english, focused …"); the PDF's wrapped lines became criteria of their own.
+  test("one rubric as Markdown, DOCX, PDF, XLSX or CSV, as lists or as a table, is one rubric: the same criteria, levels, task and scores", async () => {
+    // A title over a line of text, a "Prompt" with the task, "How the essay is scored" notes, then four traits, 3–0.
+    // As lists (narrative-traits.*): the DOCX keeps its heading levels, the PDF has none and wraps every descriptor
+    // over two lines. As a "Trait | 3 | 2 | 1 | 0" table (narrative-traits-table.*): the PDF's table runs onto a second
+    // page, cutting the last row in two; the XLSX and CSV have the prompt in a row of its own right above the table.
+    // Before: the DOCX title was a fifth criterion out of 10 and the task ran on into the traits; the PDF's wrapped
+    // lines became criteria; the PDF table was not read as one (its header holds only numbers) and a row that wraps
+    // with gaps between its lines broke apart; the spreadsheets read the prompt row as the table's header.
     const dir = new URL("../fixtures/rubrics/", import.meta.url);
     const rubric = async (file: string) => ({
       id: "ref_1",
       name: file,
       content: await extract(await Bun.file(new URL(file, dir)).bytes(), { filename: file }),
     });
-    const [md, docx, pdf] = await Promise.all(["narrative-traits.md", "narrative-traits.docx", "narrative-traits.pdf"].map(rubric));
+    const files = ["narrative-traits.md", "narrative-traits.docx", "narrative-traits.pdf"].concat(
+      ["docx", "pdf", "xlsx", "csv"].map((ext) => `narrative-traits-table.${ext}`),
+    );
+    const rubrics = await Promise.all(files.map(rubric));
+    // A table's level descriptors carry their column's name ("3: Tells a story …"); a list's do not.
     const shape = (doc: EngineDocument) =>
-      findCriteria([doc.content], null).criteria.map((c) => [c.title, c.maxScore, c.levels?.map((l) => collapse(l.descriptor))]);
-    expect(shape(md).map(([title]) => title)).toEqual(["Ideas", "Organization", "Style", "Conventions"]);
-    expect(shape(md)[0][2]).toContain(
+      findCriteria([doc.content], null).criteria.map((c) => [c.title, c.maxScore, c.levels?.map((l) => collapse(l.descriptor).replace(/^\d: /, ""))]);
+    const md = shape(rubrics[0]);
+    expect(md.map(([title]) => title)).toEqual(["Ideas", "Organization", "Style", "Conventions"]);
+    expect(md[0][2]).toContain(
       "Tells a story that stays on the promise throughout and develops it with specific, vivid details about what happened and why it mattered.",
     );
-    expect(shape(docx)).toEqual(shape(md));
-    expect(shape(pdf)).toEqual(shape(md));
+    expect(md[3][2]).toContain("Spelling, capitalization, punctuation and grammar are correct almost everywhere for the grade level.");
+    for (const [i, doc] of rubrics.entries()) expect([files[i], shape(doc)]).toEqual([files[i], md]);
 
     const story = await textDoc(
       "doc_story",
@@ -216,18 +224,17 @@ describe("criteria", () => {
       `Last spring I promised my little brother that I would teach him to ride his bike before his birthday. Then the weather turned cold and I had exams, and every evening I wanted to stay inside. I kept the promise anyway. Every day after school we went to the empty parking lot behind the library, and I held the back of his seat while he wobbled. On the fourth day he fell and cut his knee, and he said he never wanted to try again. I told him that I had promised, and that a promise does not stop because it gets hard. The next week he rode the whole length of the lot by himself, and on his birthday he rode to our grandmother's house.`,
     );
     const offTopic = await textDoc("doc_trees", "trees.txt", STRONG_ESSAY);
-    const verdicts: Evaluation[] = [];
+    const verdict = (e: Evaluation) => [e.score, e.verdict, e.summary, e.criteria.map((x) => [x.title, x.score, x.max_score])];
+    const firsts: Evaluation[] = [];
     for (const input of [story, offTopic]) {
-      const [a, b, c] = await Promise.all([md, docx, pdf].map((r) => run([r], [input])));
-      const verdict = (e: Evaluation) => [e.score, e.verdict, e.summary, e.criteria.map((x) => [x.title, x.score, x.max_score])];
-      expect(verdict(b)).toEqual(verdict(a));
-      expect(verdict(c)).toEqual(verdict(a));
-      verdicts.push(a);
+      const all = await Promise.all(rubrics.map((r) => run([r], [input])));
+      for (const [i, e] of all.entries()) expect([files[i], verdict(e)]).toEqual([files[i], verdict(all[0])]);
+      firsts.push(all[0]);
     }
     // The task is the prompt's: the story about a promise passes; the essay on trees is asked about in its words.
-    expect(verdicts[0].verdict).toBe("pass");
-    expect(verdicts[1].verdict).not.toBe("pass");
-    expect(verdicts[1].summary).toContain("such as promise,");
+    expect(firsts[0].verdict).toBe("pass");
+    expect(firsts[1].verdict).not.toBe("pass");
+    expect(firsts[1].summary).toContain("such as promise,");
   });
 
   test("rubrics as LibreOffice writes them (DOCX headings all at one level, PDF bullets as U+F0B7, PDF tables) are read as written", async () => {

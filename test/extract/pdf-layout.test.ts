@@ -30,7 +30,7 @@ describe("textWithTables", () => {
       ...row(["Evidence", "Facts support it.", "None."], 680),
       run("A closing paragraph of ordinary prose under the table.", 50, 620, 400),
     ];
-    expect(textWithTables([...runs].reverse())).toBe(
+    expect(textWithTables([...runs].reverse())?.text).toBe(
       [
         "Title of the rubric",
         "Criterion | Excellent (3) | Poor (1)",
@@ -70,7 +70,7 @@ describe("textWithTables", () => {
       run(label, 50, 700 - 30 * i, 120),
       run(`${i + 1}.5 2.${i} 3.1`, 300, 700 - 30 * i),
     ]);
-    expect(textWithTables(labels)).toBe("Skewness | 1.5 2.0 3.1\nKurtosis | 2.5 2.1 3.1\nAverage path length | 3.5 2.2 3.1");
+    expect(textWithTables(labels)?.text).toBe("Skewness | 1.5 2.0 3.1\nKurtosis | 2.5 2.1 3.1\nAverage path length | 3.5 2.2 3.1");
     // Two such rows are not enough to tell a table from two captions side by side.
     expect(textWithTables(labels.slice(0, 4))).toBeNull();
   });
@@ -85,6 +85,30 @@ describe("textWithTables", () => {
       // A browser's PDF draws a cell's closing full stop as a run of its own, a little lower and just after the word.
       run(".", 380.5, 627, 2),
     ];
-    expect(textWithTables(runs)).toBe("Suddenly some Japanese text:\nCell A | Cell B | Cell C\nCell D | Cell E | Cell F.");
+    expect(textWithTables(runs)?.text).toBe("Suddenly some Japanese text:\nCell A | Cell B | Cell C\nCell D | Cell E | Cell F.");
+  });
+
+  test("a header of level numbers over its rows is the table's header; a table that runs onto the next page goes on there", () => {
+    // "Trait | 3 | 2 | 1" : its number cells alone would not make a row, and a run of rows that began with it was lost.
+    const page1 = [
+      run("Traits", 50, 800),
+      ...row(["Trait", "3", "2"], 760),
+      ...row(["Ideas", "Clearly focused on the topic.", "Somewhat focused."], 720),
+      ...row(["Style", "Varied sentences.", "Clear sentences."], 680),
+    ];
+    const first = textWithTables(page1);
+    expect(first?.text).toBe(
+      ["Traits", "Trait | 3 | 2", "Ideas | Clearly focused on the topic. | Somewhat focused.", "Style | Varied sentences. | Clear sentences."].join(
+        "\n",
+      ),
+    );
+    // The page ends with the table: its last row, alone at the top of the next page, is a row of it.
+    expect(first?.last).not.toBeNull();
+    const page2 = [...row(["Conventions", "Few errors.", "Some errors."], 800), run("Notes under the table, as prose.", 50, 740, 300)];
+    expect(textWithTables(page2)).toBeNull();
+    expect(mayHoldTable(page2, first?.last ?? null)).toBe(true);
+    const second = textWithTables(page2, first?.last ?? null);
+    expect(second?.text).toBe("Conventions | Few errors. | Some errors.\nNotes under the table, as prose.");
+    expect(second?.last).toBeNull();
   });
 });

@@ -312,7 +312,7 @@ function tableSets(lines: Line[]): CandidateSet[] {
   const sets: CandidateSet[] = [];
   let rows: string[][] = [];
   const flush = () => {
-    rows = withMergedHeader(rows);
+    rows = fromHeader(withMergedHeader(rows));
     if (rows.length >= 2) {
       const items = tableCandidates(rows);
       if (items.length > 0) sets.push({ kind: "table", items });
@@ -320,8 +320,14 @@ function tableSets(lines: Line[]): CandidateSet[] {
     rows = [];
   };
   for (const line of lines) {
-    if (line.kind === "row") rows.push(line.cells.map((c) => c.replace(/\*\*|__/g, "").trim()));
-    else if (line.kind !== "blank") flush();
+    if (line.kind === "row") {
+      const cells = line.cells.map((c) => c.replace(/\*\*|__/g, "").trim());
+      const above = rows.at(-1);
+      // A row with no first cell under a row as wide goes on with it (a PDF row cut by a page break).
+      if (above && cells[0] === "" && cells.length === above.length && cells.slice(1).some(Boolean))
+        rows[rows.length - 1] = above.map((c, i) => [c, cells[i]].filter(Boolean).join(" "));
+      else rows.push(cells);
+    } else if (line.kind !== "blank") flush();
   }
   flush();
   return sets;
@@ -341,6 +347,31 @@ function withMergedHeader(rows: string[][]): string[][] {
   if (short.length !== width - 1 || !HEADER_TITLE.test(above[0] ?? "")) return rows;
   return [[above[0], ...short], ...rows.slice(firstFull)];
 }
+
+/**
+ * Rows above a table's level header are notes about the rubric, not its rows: a spreadsheet puts "Prompt | Write
+ * about …" in the rows right over "Trait | 3 | 2 | 1 | 0", with nothing between to part them.
+ */
+function fromHeader(rows: string[][]): string[][] {
+  const at = rows.findIndex((r, i) => i > 0 && levelHeader(r));
+  return at > 0 && rows.length - at >= 3 ? rows.slice(at) : rows;
+}
+
+/** A header over level columns: "Trait | 3 | 2 | 1 | 0", or two or more named levels ("Excellent (4)", "Proficient"). */
+function levelHeader(row: string[]): boolean {
+  return (
+    numberedLevels(row) ||
+    (row.every((c) => cellPoints(c) === null) && row.slice(1).filter((c) => isLevelTitle(c) || LEVEL_COLUMN_POINTS.test(c)).length >= 2)
+  );
+}
+
+/** "| Trait | 3 | 2 | 1 | 0 |": a criterion column's name over level columns numbered only. */
+function numberedLevels(row: string[]): boolean {
+  return (
+    HEADER_TITLE.test(row[0] ?? "") && row.length >= 3 && row.slice(1).every((c) => /^\d{1,3}(?:\.\d+)?(?:\s*(?:points?|pts?|marks?))?$/i.test(c))
+  );
+}
+const LEVEL_COLUMN_POINTS = /\(\s*\d+(?:\s*[-–]\s*\d+)?\s*(?:points?|pts)?\s*\)/i;
 
 const HEADER_TITLE =
   /criteri|categor|dimension|aspect|trait|element|area|component|skill|requirement|item|question|task|objective|standard|competenc|topic|feature|section|indicator/i;
@@ -385,13 +416,8 @@ function tableCandidates(rows: string[][]): Candidate[] {
   if (scale) return scale;
   const width = Math.max(...rows.map((r) => r.length));
   const first = rows[0];
-  // "| Trait | 3 | 2 | 1 | 0 |": a criterion column's name over level columns numbered only.
-  const numberedLevels =
-    HEADER_TITLE.test(first[0] ?? "") &&
-    first.length >= 3 &&
-    first.slice(1).every((c) => /^\d{1,3}(?:\.\d+)?(?:\s*(?:points?|pts?|marks?))?$/i.test(c));
   const isHeader =
-    numberedLevels ||
+    numberedLevels(first) ||
     (first.every((c) => cellPoints(c) === null) &&
       (first.some((c) => HEADER_TITLE.test(c) || HEADER_POINTS.test(c) || HEADER_DESC.test(c)) ||
         first.filter((c) => isLevelTitle(c) || /\(\s*\d+\s*(?:points?|pts)?\s*\)/i.test(c)).length >= 2));
@@ -403,7 +429,7 @@ function tableCandidates(rows: string[][]): Candidate[] {
   const levels: { index: number; value: number | null }[] = [];
   header.forEach((h, i) => {
     if (i === 0) return;
-    if (isLevelTitle(h) || /\(\s*\d+(?:\s*[-–]\s*\d+)?\s*(?:points?|pts)?\s*\)/i.test(h)) {
+    if (isLevelTitle(h) || LEVEL_COLUMN_POINTS.test(h)) {
       const nums = (h.match(/\d+(?:\.\d+)?/g) ?? []).map(Number);
       levels.push({ index: i, value: nums.length ? Math.max(...nums) : null });
     }

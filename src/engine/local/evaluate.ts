@@ -258,6 +258,11 @@ const titleLine = (line: string) => /^\p{Lu}[^.,;:!?]*$/u.test(line) && line.spl
 /** The text under a reference's task heading ("## Prompt", "Task:"), up to the next heading; empty when it has none. */
 function taskSection(text: string): string {
   const lines = text.split("\n");
+  // A spreadsheet's row "Prompt | Write about …": the task is the rest of the row.
+  for (const line of lines) {
+    const cells = line.split(" | ");
+    if (cells.length >= 2 && TASK_HEADING.test(cells[0])) return cells.slice(1).join("\n");
+  }
   const at = lines.findIndex((l) => TASK_HEADING.test(l));
   if (at < 0) return "";
   // Markdown ends the task at the next heading. Text without heading marks (DOCX, PDF, TXT) ends it where the next
