@@ -192,7 +192,7 @@ describe("criteria", () => {
   test("one rubric as Markdown, DOCX, PDF, XLSX or CSV, as lists or as a table, is one rubric: the same criteria, levels, task and scores", async () => {
     // A title over a line of text, a "Prompt" with the task, "How the essay is scored" notes, then four traits, 3–0.
     // As lists (narrative-traits.*): the DOCX keeps its heading levels, the PDF has none and wraps every descriptor
-    // over two lines. As a "Trait | 3 | 2 | 1 | 0" table (narrative-traits-table.*): the PDF's table runs onto a second
+    // over two lines; Chromium's print of the HTML draws the bullets, so its lines read "3: Tells a story …". As a "Trait | 3 | 2 | 1 | 0" table (narrative-traits-table.*): the PDF's table runs onto a second
     // page, cutting the last row in two; the XLSX and CSV have the prompt in a row of its own right above the table.
     // Before: the DOCX title was a fifth criterion out of 10 and the task ran on into the traits; the PDF's wrapped
     // lines became criteria; the PDF table was not read as one (its header holds only numbers) and a row that wraps
@@ -203,7 +203,7 @@ describe("criteria", () => {
       name: file,
       content: await extract(await Bun.file(new URL(file, dir)).bytes(), { filename: file }),
     });
-    const files = ["narrative-traits.md", "narrative-traits.docx", "narrative-traits.pdf"].concat(
+    const files = ["narrative-traits.md", "narrative-traits.docx", "narrative-traits.pdf", "narrative-traits-chromium.pdf"].concat(
       ["docx", "pdf", "xlsx", "csv"].map((ext) => `narrative-traits-table.${ext}`),
     );
     const rubrics = await Promise.all(files.map(rubric));

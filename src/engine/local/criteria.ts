@@ -97,8 +97,9 @@ function toLines(sections: Section[]): Line[] {
         out.push({ kind: "heading", level: 7, text: bold[1] });
         continue;
       }
-      // "Score 3: …" on a line of its own (a PDF or plain-text rubric) is one level of a list, as "- Score 3: …" is.
-      if (NAMED_LEVEL_LINE.test(line.trim())) {
+      // "Score 3: …" on a line of its own (a PDF or plain-text rubric) is one level of a list, as "- Score 3: …" is; so
+      // is "3: …" (a browser prints a list's bullets as drawings, not text).
+      if (NAMED_LEVEL_LINE.test(line.trim()) || BARE_LEVEL_LINE.test(line.trim())) {
         out.push({ kind: "item", indent: 0, text: line.trim() });
         continue;
       }
@@ -187,6 +188,7 @@ interface Candidate {
 // "Score 3", "Level 2", "A score of 4", "Band 5" before a level's value.
 const LEVEL_NAME = String.raw`(?:an?\s+)?(?:level|score|band|score point)(?:\s+of)?\s*`;
 const NAMED_LEVEL_LINE = new RegExp(String.raw`^${LEVEL_NAME}\d{1,2}(?:\.\d)?\s*(?:points?|pts?|marks?)?\s*[:\-–—.)=]\s*.{3,}$`, "i");
+const BARE_LEVEL_LINE = /^\d{1,2}(?:\.\d)?\s*[:–—]\s+\S.{2,}$/u;
 const LEVEL_LINE = new RegExp(
   String.raw`^(?:[-*•+]\s*)?(?:${LEVEL_NAME})?(\d{1,2}(?:\.\d)?)\s*(?:points?|pts?|marks?)?\s*[:\-–—.)=]\s*(.{3,})$`,
   "i",
