@@ -8,7 +8,19 @@ import { decide } from "../../src/engine/local/evaluate";
 import { placeSections } from "../../src/engine/passages";
 import type { EngineDocument, Evaluation } from "../../src/engine/types";
 import { extract } from "../../src/extract";
-import { CORPUS, collapse, corpusDoc, RUBRIC_MD, STRONG_ESSAY, textDoc, WEAK_ESSAY } from "./fixtures";
+import {
+  CORPUS,
+  collapse,
+  corpusDoc,
+  HOLISTIC_GUIDE,
+  PLAIN_LETTER,
+  RUBRIC_MD,
+  STRONG_ESSAY,
+  STRONG_LETTER,
+  THIN_LETTER,
+  textDoc,
+  WEAK_ESSAY,
+} from "./fixtures";
 
 async function criteriaOf(filename: string, text: string, prompt: string | null = null) {
   const doc = await textDoc("ref_1", filename, text);
@@ -235,6 +247,37 @@ describe("criteria", () => {
     expect(firsts[0].verdict).toBe("pass");
     expect(firsts[1].verdict).not.toBe("pass");
     expect(firsts[1].summary).toContain("such as promise,");
+  });
+
+  test("a holistic scale as a 'Score | Description' table in DOCX and PDF reads as the same scale as its Markdown list", async () => {
+    // A PDF cannot rebuild this table's rows (a number beside a long paragraph): LibreOffice and Chromium give each
+    // level's number on the line of its descriptor's first words ("6 A fully developed letter …"), under the
+    // "Score Description" header. Before, the PDFs fell back to the three generic criteria.
+    const dir = new URL("../fixtures/rubrics/", import.meta.url);
+    const files = ["holistic-letter-table.docx", "holistic-letter-table.pdf", "holistic-letter-table-chromium.pdf"];
+    const docs = [await textDoc("ref_1", "guide.md", HOLISTIC_GUIDE)];
+    for (const file of files)
+      docs.push({ id: "ref_1", name: file, content: await extract(await Bun.file(new URL(file, dir)).bytes(), { filename: file }) });
+    const scale = (doc: EngineDocument) =>
+      findCriteria([doc.content], null).criteria.map((c) => [
+        c.maxScore,
+        c.levels?.map((l) => [l.value, collapse(l.descriptor).replace(/^\d: /, "")]),
+      ]);
+    const md = scale(docs[0]);
+    expect(md).toHaveLength(1);
+    expect(md[0][1]).toHaveLength(6);
+    for (const [i, doc] of docs.entries()) expect([i, scale(doc)]).toEqual([i, md]);
+    for (const text of [THIN_LETTER, PLAIN_LETTER, STRONG_LETTER]) {
+      const letter = await textDoc("doc_letter", "letter.txt", text);
+      const scores = await Promise.all(docs.map(async (d) => (await run([d], [letter])).score));
+      expect(scores).toEqual(scores.map(() => scores[0]));
+    }
+    // Without a score column's header, numbered lines are a report's sections, not a scale.
+    const report = await criteriaOf(
+      "report.txt",
+      "Urban trees and summer heat\n\n1 Introduction\nCities are warmer than the land around them.\n2 Method\nWe measured forty streets in July.\n3 Results\nShaded streets were two degrees cooler.\n4 Discussion\nShade matters more than the number of trees.",
+    );
+    expect(report.source).toBe("generic");
   });
 
   test("rubrics as LibreOffice writes them (DOCX headings all at one level, PDF bullets as U+F0B7, PDF tables) are read as written", async () => {

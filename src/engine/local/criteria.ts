@@ -32,7 +32,7 @@ const MAX_CRITERIA = 30;
 
 type Line =
   | { kind: "heading"; level: number; text: string }
-  | { kind: "item"; indent: number; text: string }
+  | { kind: "item"; indent: number; text: string; open?: boolean }
   | { kind: "row"; cells: string[] }
   | { kind: "text"; text: string }
   | { kind: "blank" };
@@ -47,6 +47,7 @@ function toLines(sections: Section[]): Line[] {
   const out: Line[] = [];
   for (const section of sections) {
     const hint = section.location.heading?.trim();
+    const labelled = scoreColumn(section.text.split("\n"));
     let fence: string | null = null;
     for (const [i, raw] of section.text.split("\n").entries()) {
       const line = raw.replace(/\t/g, "    ").replace(/\s+$/, "");
@@ -105,9 +106,24 @@ function toLines(sections: Section[]): Line[] {
       }
       // A PDF wraps a long list item onto the next line ("● 3: … thoroughly" / "developed with specific details."):
       // a line that continues the item's sentence belongs to it, as a lazy continuation does in Markdown.
+      // A level's number alone on its line, its descriptor in the lines below: a PDF's "Score | Description" table
+      // whose long cells it could not rebuild as a table ("6" / "A well-developed response that …" / "5" / …), or the
+      // number on the line of the descriptor's first words, where the two share a baseline ("6 A well-developed …").
+      const label = /^(10|\d)(?:$|\s+(?=\p{Lu}))/u.exec(line.trim());
       const prev = out.at(-1);
-      if (prev?.kind === "item" && continuesItem(prev.text, line.trim())) {
+      if (label && (label[0] === line.trim() || labelled.has(i))) {
+        out.push({ kind: "item", indent: 0, text: `${label[1]}: ${line.trim().slice(label[0].length)}`.trim(), open: true });
+        continue;
+      }
+      if (prev?.kind === "item" && (prev.open || continuesItem(prev.text, line.trim()))) {
         prev.text = `${prev.text} ${line.trim()}`;
+        continue;
+      }
+      // A page break inside an item: its last words at the top of the next page.
+      const beforeBreak = out.at(-2);
+      if (prev?.kind === "blank" && beforeBreak?.kind === "item" && /^\p{Ll}/u.test(line.trim())) {
+        out.pop();
+        beforeBreak.text = `${beforeBreak.text} ${line.trim()}`;
         continue;
       }
       out.push({ kind: "text", text: line.trim() });
@@ -115,6 +131,31 @@ function toLines(sections: Section[]): Line[] {
     out.push({ kind: "blank" });
   }
   return out;
+}
+
+/**
+ * Lines that open with a level's number and its descriptor's first words ("6 A well-developed …", "5 A developed …",
+ * "4 …") under a score column's header ("Score Description"): three or more in a row of values, one apart. (Without
+ * the header, "1 Introduction", "2 Method" are a paper's sections.)
+ */
+function scoreColumn(lines: string[]): Set<number> {
+  const found = new Set<number>();
+  const numbered = lines.flatMap((l, i) => {
+    const m = /^(10|\d)\s+\p{Lu}/u.exec(l.trim());
+    return m ? [{ i, value: Number(m[1]) }] : [];
+  });
+  let start = 0;
+  for (let k = 1; k <= numbered.length; k++) {
+    const step = k < numbered.length ? numbered[k].value - numbered[k - 1].value : 0;
+    const first = numbered[start];
+    const direction = start + 1 < numbered.length ? numbered[start + 1].value - first.value : 0;
+    if (k < numbered.length && Math.abs(step) === 1 && (k === start + 1 || step === direction)) continue;
+    const above = lines.slice(0, first?.i ?? 0).findLast((l) => l.trim() !== "") ?? "";
+    if (k - start >= 3 && /^(?:score|level|points?|band|rating|grade|mark)s?\b/i.test(above.trim()))
+      for (const n of numbered.slice(start, k)) found.add(n.i);
+    start = k;
+  }
+  return found;
 }
 
 /** A line goes on with the item above: it starts in lower case, or it ends the sentence the item left open. */
