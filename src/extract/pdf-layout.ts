@@ -85,6 +85,45 @@ export function textWithTables(runs: TextRun[], carried: Columns | null = null):
   return { text, last: tableRows.has(lastBand) ? cells[lastBand].map((c) => ({ left: c.left, right: c.right, runs: c.runs })) : null };
 }
 
+/**
+ * A page's text with a blank line where a paragraph begins: where the white above a line is wider than between the
+ * lines of a paragraph by half a line or more (paragraph spacing, a heading's). PDFium's text has a line break at
+ * every line's end and nothing more, so a ten-paragraph essay read as one block. `boxes` are the page's runs in text
+ * order; the text is left as it is when its lines and the boxes' lines do not pair one to one.
+ */
+export function withParagraphBreaks(text: string, boxes: Box[]): string {
+  const lines = text.split(/\r\n|\n/);
+  const visible = boxes.filter((b) => b.top > b.bottom);
+  if (lines.length < 3 || visible.length === 0) return text;
+  const lineHeight = lineHeightOf(visible);
+  // The boxes' lines, in text order: a box whose middle is not on the line before starts the next.
+  const rows: Box[] = [];
+  for (const b of visible) {
+    const row = rows.at(-1);
+    const middle = (b.top + b.bottom) / 2;
+    if (row && middle <= row.top && middle >= row.bottom) {
+      row.top = Math.max(row.top, b.top);
+      row.bottom = Math.min(row.bottom, b.bottom);
+    } else rows.push({ ...b });
+  }
+  const textLines = lines.filter((l) => l.trim() !== "");
+  if (rows.length !== textLines.length) return text;
+  const gaps = rows.slice(1).map((r, i) => rows[i].bottom - r.top);
+  const usual = [...gaps].filter((g) => g >= 0).sort((a, b) => a - b)[Math.floor(gaps.length / 2)] ?? 0;
+  const out: string[] = [];
+  let row = 0;
+  for (const line of lines) {
+    if (line.trim() === "") {
+      out.push(line);
+      continue;
+    }
+    if (row > 0 && gaps[row - 1] > usual + 0.5 * lineHeight && out.at(-1)?.trim() !== "") out.push("");
+    out.push(line);
+    row++;
+  }
+  return out.join("\n");
+}
+
 /** The page's strips and each strip's cells, or null when too few runs are drawn to hold a table. */
 function layout<R extends Box>(runs: R[], continued = false): { lineHeight: number; bands: Band<R>[]; cells: Cell<R>[][] } | null {
   const visible = runs.filter((r) => r.top > r.bottom);

@@ -9,7 +9,7 @@
 import wasmPath from "@embedpdf/pdfium/pdfium.wasm" with { type: "file" };
 import { hasPdfHeader } from "./detect.ts";
 import { buildDocument, unprocessable } from "./document.ts";
-import { type Box, type Columns, LINE_END_HYPHEN, mayHoldTable, type TextRun, textWithTables } from "./pdf-layout.ts";
+import { type Box, type Columns, LINE_END_HYPHEN, mayHoldTable, type TextRun, textWithTables, withParagraphBreaks } from "./pdf-layout.ts";
 import type { ExtractedDocument, Section } from "./types.ts";
 
 /** Pages read at most: a 5,000-page bundle is a real document; 100,000 empty pages are an attack on memory. */
@@ -62,27 +62,27 @@ const SYMBOL_BULLET = /^([^\S\n]*)[\uF0B7\uF0A7\uF076\uF0D8\uF0FC\uF0A8](?=\s)/g
 // at all: it showed in text and evidence, and "well-developed" could not be found. It is a hyphen.
 const plainText = (text: string) => text.replace(SYMBOL_BULLET, "$1•").replace(/\uFFFE/g, "-");
 
-/**
- * The page's text rebuilt with its tables as " | " rows (pdf-layout.ts), or null when it has none; with the columns
- * of a table it ends with, for the next page. The boxes of its text runs come first; their text is read only when the
- * boxes line up as a table could (or go on with the previous page's table, `carried`).
- */
-function tableText(lib: Pdfium, textPage: number, chars: number, carried: Columns | null): { text: string; last: Columns | null } | null {
-  const count = lib.FPDFText_CountRects(textPage, 0, -1);
-  // Past MAX_TABLE_RUNS the page is not a table anyone reads (and matching characters to runs grows with both).
-  if (count < (carried ? 2 : 4) || count > MAX_TABLE_RUNS) return null;
-  // The per-character calls go to the WebAssembly exports directly: the library's wrappers (ccall) cost ten times more.
-  const wasm = lib.pdfium.wasmExports as unknown as Record<
-    "FPDFText_GetRect" | "FPDFText_GetCharBox" | "FPDFText_GetUnicode",
-    (...args: number[]) => number
-  >;
+/** A 32-byte scratch buffer in PDFium's heap and its four doubles, read through a view made again should the heap grow. */
+function scratch(lib: Pdfium) {
   const out = lib.pdfium.wasmExports.malloc(32);
-  // The four doubles PDFium writes at `out`, through a view made again should the heap grow (which detaches it).
   let view: Float64Array<ArrayBufferLike> = new Float64Array(0);
   const f64 = () => {
-    if (view.length === 0) view = new Float64Array((lib.pdfium as unknown as { HEAPU8: Uint8Array }).HEAPU8.buffer, out, 4);
+    if (view.length === 0 || view.buffer !== (lib.pdfium as unknown as { HEAPU8: Uint8Array }).HEAPU8.buffer)
+      view = new Float64Array((lib.pdfium as unknown as { HEAPU8: Uint8Array }).HEAPU8.buffer, out, 4);
     return view;
   };
+  return { out, f64, free: () => lib.pdfium.wasmExports.free(out) };
+}
+
+// The per-character calls go to the WebAssembly exports directly: the library's wrappers (ccall) cost ten times more.
+type TextExports = Record<"FPDFText_GetRect" | "FPDFText_GetCharBox" | "FPDFText_GetUnicode", (...args: number[]) => number>;
+
+/** Where the page's runs of text sit, in text order; none past MAX_TABLE_RUNS (not a page anyone reads as a table). */
+function textBoxes(lib: Pdfium, textPage: number): Box[] {
+  const count = lib.FPDFText_CountRects(textPage, 0, -1);
+  if (count > MAX_TABLE_RUNS) return [];
+  const wasm = lib.pdfium.wasmExports as unknown as TextExports;
+  const { out, f64, free } = scratch(lib);
   try {
     const boxes: Box[] = [];
     for (let i = 0; i < count; i++) {
@@ -90,7 +90,28 @@ function tableText(lib: Pdfium, textPage: number, chars: number, carried: Column
       const [left, top, right, bottom] = f64();
       boxes.push({ left, top, right, bottom });
     }
-    if (!mayHoldTable(boxes, carried)) return null;
+    return boxes;
+  } finally {
+    free();
+  }
+}
+
+/**
+ * The page's text rebuilt with its tables as " | " rows (pdf-layout.ts), or null when it has none; with the columns
+ * of a table it ends with, for the next page. The text of each run is read only when the boxes line up as a table
+ * could (or go on with the previous page's table, `carried`).
+ */
+function tableText(
+  lib: Pdfium,
+  textPage: number,
+  chars: number,
+  boxes: Box[],
+  carried: Columns | null,
+): { text: string; last: Columns | null } | null {
+  if (boxes.length < (carried ? 2 : 4) || !mayHoldTable(boxes, carried)) return null;
+  const wasm = lib.pdfium.wasmExports as unknown as TextExports;
+  const { out, f64, free } = scratch(lib);
+  try {
     // Each box's text: the page's characters walked once, in the order PDFium made its rectangles in, each joined to
     // the box that holds its middle (a generated space, which has none, to the box before it).
     const runs: TextRun[] = boxes.map((b) => ({ ...b, text: "" }));
@@ -126,7 +147,7 @@ function tableText(lib: Pdfium, textPage: number, chars: number, carried: Column
     const tables = textWithTables(runs, carried);
     return tables && { text: tables.text.toWellFormed(), last: tables.last };
   } finally {
-    lib.pdfium.wasmExports.free(out);
+    free();
   }
 }
 
@@ -145,7 +166,8 @@ function pageText(lib: Pdfium, doc: number, index: number, table: { columns: Col
     try {
       const chars = lib.FPDFText_CountChars(textPage);
       if (chars <= 0) return "";
-      const tables = tableText(lib, textPage, chars, carried);
+      const boxes = textBoxes(lib, textPage);
+      const tables = tableText(lib, textPage, chars, boxes, carried);
       if (tables !== null) {
         table.columns = tables.last;
         return plainText(tables.text);
@@ -154,7 +176,7 @@ function pageText(lib: Pdfium, doc: number, index: number, table: { columns: Col
       const buffer = lib.pdfium.wasmExports.malloc((chars + 1) * 2);
       try {
         const written = lib.FPDFText_GetText(textPage, 0, chars, buffer);
-        return written > 0 ? plainText(lib.pdfium.UTF16ToString(buffer)) : "";
+        return written > 0 ? plainText(withParagraphBreaks(lib.pdfium.UTF16ToString(buffer), boxes)) : "";
       } finally {
         lib.pdfium.wasmExports.free(buffer);
       }

@@ -280,6 +280,28 @@ describe("criteria", () => {
     expect(report.source).toBe("generic");
   });
 
+  test("an essay scores the same handed in as TXT, DOCX or PDF (LibreOffice's or Chromium's)", async () => {
+    // A PDF's text breaks at every line of the page: its lines used to count as paragraphs (or its paragraphs as one
+    // block), so the same essay was organised differently by format.
+    const dir = new URL("../fixtures/essays/", import.meta.url);
+    const guide = await textDoc("ref_holistic", "guide.md", HOLISTIC_GUIDE);
+    const rubric = await textDoc("ref_1", "rubric.md", RUBRIC_MD);
+    for (const [name, text, reference] of [
+      ["strong-letter", STRONG_LETTER, guide],
+      ["strong-essay", STRONG_ESSAY, rubric],
+    ] as const) {
+      const docs = [await textDoc("doc_1", `${name}.txt`, text)];
+      for (const file of [`${name}.docx`, `${name}.pdf`, `${name}-chromium.pdf`])
+        docs.push({ id: "doc_1", name: file, content: await extract(await Bun.file(new URL(file, dir)).bytes(), { filename: file }) });
+      const results = await Promise.all(docs.map((d) => run([reference], [d])));
+      const seen = (e: Evaluation) => [e.score, e.verdict, e.criteria.map((c) => [c.title, c.score])];
+      for (const [i, e] of results.entries()) expect([docs[i].name, seen(e)]).toEqual([docs[i].name, seen(results[0])]);
+      // The paragraphs are counted as the TXT's in every format.
+      const paragraphs = (e: Evaluation) => e.criteria.map((c) => /(\d+) paragraphs?/.exec(c.rationale)?.[1]);
+      for (const [i, e] of results.entries()) expect([docs[i].name, paragraphs(e)]).toEqual([docs[i].name, paragraphs(results[0])]);
+    }
+  });
+
   test("rubrics as LibreOffice writes them (DOCX headings all at one level, PDF bullets as U+F0B7, PDF tables) are read as written", async () => {
     const dir = new URL("../fixtures/rubrics/", import.meta.url);
     const read = async (file: string) => {

@@ -1,6 +1,6 @@
 // Tables in PDF text, rebuilt from where PDFium's text runs sit: what is a table and what is not.
 import { describe, expect, test } from "bun:test";
-import { mayHoldTable, type TextRun, textWithTables } from "../../src/extract/pdf-layout.ts";
+import { mayHoldTable, type TextRun, textWithTables, withParagraphBreaks } from "../../src/extract/pdf-layout.ts";
 
 const LINE = 12; // a run's height; lines of a paragraph sit 14 apart, rows of a table further
 
@@ -110,5 +110,19 @@ describe("textWithTables", () => {
     const second = textWithTables(page2, first?.last ?? null);
     expect(second?.text).toBe("Conventions | Few errors. | Some errors.\nNotes under the table, as prose.");
     expect(second?.last).toBeNull();
+  });
+});
+
+describe("withParagraphBreaks", () => {
+  test("a blank line goes where the white above a line is wider than a paragraph's line spacing; nothing else moves", () => {
+    // Lines 14 apart (a gap of 2), a paragraph's break 24 apart (a gap of 12).
+    const tops = [700, 686, 672, 648, 634, 610];
+    const boxes = tops.map((top) => run("a line of text", 50, top, 300));
+    const text = ["One first line", "one second line.", "One third line.", "Two first line", "two last line.", "Three."].join("\r\n");
+    expect(withParagraphBreaks(text, boxes)).toBe(
+      ["One first line", "one second line.", "One third line.", "", "Two first line", "two last line.", "", "Three."].join("\n"),
+    );
+    // Lines and boxes that do not pair one to one (text drawn in another order): the text is left as it is.
+    expect(withParagraphBreaks(text, boxes.slice(1))).toBe(text);
   });
 });

@@ -4,6 +4,7 @@ import { zipSync } from "fflate";
 import { extract } from "../../src/extract/index.ts";
 import { readSheetXml } from "../../src/extract/xlsx.ts";
 import { readPackage } from "../../src/extract/zip.ts";
+import { STRONG_ESSAY, STRONG_LETTER } from "../engine/fixtures.ts";
 import { corpusBytes, makePdf, textPage } from "./helpers.ts";
 
 const read = async (file: string) => extract(await corpusBytes(file), { filename: file.split("/").pop() });
@@ -56,6 +57,24 @@ describe("sections", () => {
     expect(various.text).toContain("Row 1 Col 1 | Row 1 Col 2 | Row 1 Col 3\nRow 2 Col 1 | Row 2 Col 2 | Row 2 Col 3");
     // Words PDFium hands over in two runs stay one word.
     expect(various.text).toContain("Suddenly some Japanese text");
+  });
+
+  test("PDF: paragraphs set apart by white come out as paragraphs, a blank line between (LibreOffice's and Chromium's)", async () => {
+    // PDFium's text breaks every line and marks no paragraph: an essay of five paragraphs read as one block.
+    const blocks = (text: string) =>
+      text
+        .split(/\n\s*\n/)
+        .map((b) => b.replace(/\s+/g, " ").trim())
+        .filter(Boolean);
+    for (const [name, text] of [
+      ["strong-letter", STRONG_LETTER],
+      ["strong-essay", STRONG_ESSAY],
+    ]) {
+      for (const file of [`${name}.pdf`, `${name}-chromium.pdf`]) {
+        const doc = await extract(await Bun.file(new URL(`../fixtures/essays/${file}`, import.meta.url)).bytes(), { filename: file });
+        expect([file, blocks(doc.text)]).toEqual([file, blocks(text)]);
+      }
+    }
   });
 
   test("PDF: a hyphen that ends a line inside a word is a hyphen (PDFium marks it U+FFFE, which is no character)", async () => {

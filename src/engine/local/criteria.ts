@@ -135,13 +135,13 @@ function toLines(sections: Section[]): Line[] {
 
 /**
  * Lines that open with a level's number and its descriptor's first words ("6 A well-developed …", "5 A developed …",
- * "4 …") under a score column's header ("Score Description"): three or more in a row of values, one apart. (Without
- * the header, "1 Introduction", "2 Method" are a paper's sections.)
+ * "4 …", or the number alone) under a score column's header ("Score Description"): three or more in a row of values,
+ * one apart. (Without the header, "1 Introduction", "2 Method" are a paper's sections.)
  */
 function scoreColumn(lines: string[]): Set<number> {
   const found = new Set<number>();
   const numbered = lines.flatMap((l, i) => {
-    const m = /^(10|\d)\s+\p{Lu}/u.exec(l.trim());
+    const m = /^(10|\d)(?:\s+\p{Lu}|$)/u.exec(l.trim());
     return m ? [{ i, value: Number(m[1]) }] : [];
   });
   let start = 0;

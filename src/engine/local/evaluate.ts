@@ -3,7 +3,17 @@ import { type Chunk, chunkDocument, rankChunksMany } from "../../retrieval";
 import { type Passage, passagesOf } from "../passages";
 import type { Criterion, EngineDocument, Evaluation, Evidence } from "../types";
 import { HOLISTIC_TITLE, type RubricCriterion, TASK_HEADING } from "./criteria";
-import { FACET_STEMS, type Facet, facetMarkers, formTargetWords, targetWords, WRITING_STEMS, type WritingSignals, writingSignals } from "./signals";
+import {
+  FACET_STEMS,
+  type Facet,
+  facetMarkers,
+  formTargetWords,
+  proseOf,
+  targetWords,
+  WRITING_STEMS,
+  type WritingSignals,
+  writingSignals,
+} from "./signals";
 import { contentTerms, isGenericStem, keyTermsOf, termCounts, titleTermsOf, tokenize, topicTermsOf } from "./terms";
 import { DEFAULT_PASS_PERCENT, type PassLevel, passLevel } from "./verdict";
 
@@ -62,7 +72,7 @@ export function evaluateLocally(input: LocalInput): Evaluation {
   const task = [input.prompt, ...input.referenceTexts];
   const target = targetWords(task);
   const measured = writingSignals(
-    input.inputs.map((d) => d.content.text),
+    input.inputs.map((d) => proseOf(d.content)),
     passages,
     target ?? formTargetWords(task),
   );

@@ -294,6 +294,41 @@ export function targetWords(texts: (string | null)[]): number | null {
   return null;
 }
 
+/**
+ * A document's text as paragraphs, one a line, the way TXT and DOCX give it. A PDF's text breaks every line where the
+ * page did, so a one-paragraph essay read as twenty "paragraphs" and another as the PDF of its DOCX scored differently.
+ * A PDF line goes on to the next unless it ends a sentence with room left for the next line's first word (a
+ * paragraph's last line: a wrapped line is only as short as the word that did not fit), or a blank line follows.
+ */
+export function proseOf(content: { format: string; text: string }): string {
+  if (content.format !== "pdf") return content.text;
+  const lines = content.text.split("\n").map((l) => l.trim());
+  const lengths = lines
+    .filter((l) => l.length >= 20)
+    .map((l) => l.length)
+    .sort((a, b) => a - b);
+  const usual = lengths.length ? lengths[Math.floor(lengths.length * 0.75)] : 0;
+  const paragraphs: string[] = [];
+  let current: string[] = [];
+  const end = () => {
+    if (current.length) paragraphs.push(current.join(" "));
+    current = [];
+  };
+  for (const [i, line] of lines.entries()) {
+    if (line === "") {
+      // A blank line in a PDF's text is a page break as often as a paragraph's end: a sentence left open goes on.
+      if (!/[.!?:"”’)]$/.test(current.at(-1) ?? ".")) continue;
+      end();
+      continue;
+    }
+    current.push(line);
+    const nextWord = lines[i + 1]?.split(" ")[0] ?? "";
+    if (/[.!?:"”’)]$/.test(line) && line.length + 1 + nextWord.length < 0.9 * usual) end();
+  }
+  end();
+  return paragraphs.join("\n");
+}
+
 const sat = (x: number, scale: number) => 1 - Math.exp(-Math.max(0, x) / scale);
 const clamp01 = (x: number) => Math.min(1, Math.max(0, x));
 const distinctMatches = (text: string, re: RegExp) => new Set((text.match(re) ?? []).map((m) => m.toLowerCase().replace(/\s+/g, " "))).size;
