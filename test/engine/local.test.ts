@@ -249,6 +249,31 @@ describe("criteria", () => {
     expect(firsts[1].summary).toContain("such as promise,");
   });
 
+  test("levels named and valued on lines of text ('Excellent (3): …') under bold trait lines, and a 'Prompt:' label, read alike in DOCX and PDF", async () => {
+    // No heading styles, no list: "Ideas (0–3 points)" in bold, then "Excellent (3): …" … "Inadequate (0): …" as
+    // paragraphs, wrapped (and once cut by the page) in the PDF; the task after a bold "Prompt:" on its own line.
+    const dir = new URL("../fixtures/rubrics/", import.meta.url);
+    const docs = [];
+    for (const file of ["narrative-traits-named.docx", "narrative-traits-named.pdf"])
+      docs.push({ id: "ref_1", name: file, content: await extract(await Bun.file(new URL(file, dir)).bytes(), { filename: file }) });
+    const shape = (doc: EngineDocument) =>
+      findCriteria([doc.content], null).criteria.map((c) => [c.title, c.maxScore, c.levels?.map((l) => [l.value, collapse(l.descriptor)])]);
+    const docx = shape(docs[0]);
+    expect(docx.map(([title]) => title)).toEqual(["Ideas", "Organization", "Style", "Conventions"]);
+    expect(docx[3][2]).toEqual([
+      [0, "Inadequate: Errors make the story very hard to read."],
+      [1, "Limited: Frequent errors in spelling, capitalization, punctuation or grammar slow the reader down."],
+      [2, "Adequate: Errors in spelling, capitalization, punctuation or grammar appear but do not get in the way of reading."],
+      [3, "Excellent: Spelling, capitalization, punctuation and grammar are correct almost everywhere for the grade level."],
+    ]);
+    expect(shape(docs[1])).toEqual(docx);
+    // The task is the text after "Prompt:": an essay on trees is asked about in its words, and the pass line is the
+    // level the rubric calls adequate.
+    const trees = await run([docs[1]], [await textDoc("doc_trees", "trees.txt", STRONG_ESSAY)]);
+    expect(trees.summary).toContain("such as promise,");
+    expect(trees.summary).toContain("passes at 67, the level the rubric calls adequate");
+  });
+
   test("a holistic scale as a 'Score | Description' table in DOCX and PDF reads as the same scale as its Markdown list", async () => {
     // A PDF cannot rebuild this table's rows (a number beside a long paragraph): LibreOffice and Chromium give each
     // level's number on the line of its descriptor's first words ("6 A fully developed letter …"), under the

@@ -115,13 +115,14 @@ function toLines(sections: Section[]): Line[] {
         out.push({ kind: "item", indent: 0, text: `${label[1]}: ${line.trim().slice(label[0].length)}`.trim(), open: true });
         continue;
       }
-      if (prev?.kind === "item" && (prev.open || continuesItem(prev.text, line.trim()))) {
+      // (A level on a line of text, "Excellent (3): …", is continued the same way.)
+      if (levelLike(prev) && ((prev.kind === "item" && prev.open) || continuesItem(prev.text, line.trim()))) {
         prev.text = `${prev.text} ${line.trim()}`;
         continue;
       }
       // A page break inside an item: its last words at the top of the next page.
       const beforeBreak = out.at(-2);
-      if (prev?.kind === "blank" && beforeBreak?.kind === "item" && /^\p{Ll}/u.test(line.trim())) {
+      if (prev?.kind === "blank" && levelLike(beforeBreak) && /^\p{Ll}/u.test(line.trim())) {
         out.pop();
         beforeBreak.text = `${beforeBreak.text} ${line.trim()}`;
         continue;
@@ -156,6 +157,11 @@ function scoreColumn(lines: string[]): Set<number> {
     start = k;
   }
   return found;
+}
+
+/** A list item, or a level on a line of text ("Excellent (3): …"): what a wrapped line can go on. */
+function levelLike(line: Line | undefined): line is Extract<Line, { kind: "item" | "text" }> {
+  return line?.kind === "item" || (line?.kind === "text" && NAMED_VALUE_LINE.test(line.text));
 }
 
 /** A line goes on with the item above: it starts in lower case, or it ends the sentence the item left open. */
@@ -229,6 +235,7 @@ interface Candidate {
 // "Score 3", "Level 2", "A score of 4", "Band 5" before a level's value.
 const LEVEL_NAME = String.raw`(?:an?\s+)?(?:level|score|band|score point)(?:\s+of)?\s*`;
 const NAMED_LEVEL_LINE = new RegExp(String.raw`^${LEVEL_NAME}\d{1,2}(?:\.\d)?\s*(?:points?|pts?|marks?)?\s*[:\-–—.)=]\s*.{3,}$`, "i");
+const NAMED_VALUE_LINE = /^(?:[-*•+]\s*)?(\p{L}[\p{L} -]{1,30}?)\s*\(\s*(\d{1,2})\s*(?:points?|pts?\.?)?\s*\)\s*[:\-–—.]\s*(.{3,})$/u;
 const BARE_LEVEL_LINE = /^\d{1,2}(?:\.\d)?\s*[:–—]\s+\S.{2,}$/u;
 const LEVEL_LINE = new RegExp(
   String.raw`^(?:[-*•+]\s*)?(?:${LEVEL_NAME})?(\d{1,2}(?:\.\d)?)\s*(?:points?|pts?|marks?)?\s*[:\-–—.)=]\s*(.{3,})$`,
@@ -243,10 +250,12 @@ function levelScale(body: string): Level[] | null {
   const levels: Level[] = [];
   for (const line of body.split("\n")) {
     const m = LEVEL_LINE.exec(line.trim());
-    if (!m) continue;
-    const value = Number(m[1]);
+    // "Excellent (3): …": the level's name stays in its descriptor, as a table's column name does (it can set the pass line).
+    const named = m ? null : NAMED_VALUE_LINE.exec(line.trim());
+    if (!m && !named) continue;
+    const value = Number(m ? m[1] : named?.[2]);
     if (levels.some((l) => l.value === value)) return null;
-    levels.push({ value, descriptor: m[2].trim() });
+    levels.push({ value, descriptor: m ? m[2].trim() : `${named?.[1].trim()}: ${named?.[3].trim()}` });
   }
   if (levels.length < 2 || Math.max(...levels.map((l) => l.value)) > 20) return null;
   return levels.sort((a, b) => a.value - b.value);

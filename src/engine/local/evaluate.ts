@@ -262,6 +262,8 @@ function topicRelevance(input: LocalInput, docCounts: Map<string, number>): Rele
   return { coverage, gate: 0.4 + 0.6 * Math.min(1, coverage / 0.25), missing, topic };
 }
 
+const TASK_LABEL = /^\s*(?:\*\*|__)?(?:the\s+)?(?:writing\s+|essay\s+)?(?:prompt|task|assignment|question|topic)\s*:\s*(?:\*\*|__)?\s*(?=\S)/i;
+
 /** A line that reads as a heading: capitalised, at most eight words, no punctuation at its end or inside. */
 const titleLine = (line: string) => /^\p{Lu}[^.,;:!?]*$/u.test(line) && line.split(/\s+/).length <= 8;
 
@@ -273,6 +275,9 @@ function taskSection(text: string): string {
     const cells = line.split(" | ");
     if (cells.length >= 2 && TASK_HEADING.test(cells[0])) return cells.slice(1).join("\n");
   }
+  // "Prompt: Write about …" on one line (a bold label in a DOCX): the task begins after the label.
+  const inline = lines.some((l) => TASK_HEADING.test(l)) ? -1 : lines.findIndex((l) => TASK_LABEL.test(l));
+  if (inline >= 0) lines.splice(inline, 1, "Prompt", lines[inline].replace(TASK_LABEL, ""));
   const at = lines.findIndex((l) => TASK_HEADING.test(l));
   if (at < 0) return "";
   // Markdown ends the task at the next heading. Text without heading marks (DOCX, PDF, TXT) ends it where the next
