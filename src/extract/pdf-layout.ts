@@ -87,7 +87,8 @@ export function textWithTables(runs: TextRun[], carried: Columns | null = null):
 
 /**
  * A page's text with a blank line where a paragraph begins: where the white above a line is wider than between the
- * lines of a paragraph by half a line or more (paragraph spacing, a heading's). PDFium's text has a line break at
+ * lines of a paragraph by half a line or more (paragraph spacing, a heading's), or where a line is indented after a
+ * short one (a paragraph's first line after the last line of the one before). PDFium's text has a line break at
  * every line's end and nothing more, so a ten-paragraph essay read as one block. `boxes` are the page's runs in text
  * order; the text is left as it is when its lines and the boxes' lines do not pair one to one.
  */
@@ -110,6 +111,19 @@ export function withParagraphBreaks(text: string, boxes: Box[]): string {
   if (rows.length !== textLines.length) return text;
   const gaps = rows.slice(1).map((r, i) => rows[i].bottom - r.top);
   const usual = [...gaps].filter((g) => g >= 0).sort((a, b) => a - b)[Math.floor(gaps.length / 2)] ?? 0;
+  const at = (values: number[], share: number) => [...values].sort((a, b) => a - b)[Math.floor(values.length * share)];
+  const margin = at(
+    rows.map((r) => r.left),
+    0.2,
+  );
+  const full = at(
+    rows.map((r) => r.right),
+    0.8,
+  );
+  // A first line indented after a paragraph's last line, which ends a sentence or stops short (paragraphs set apart
+  // by indents, not white). A list's wrapped item is indented after a full line that goes on, and stays one.
+  const indented = (k: number) =>
+    rows[k].left > margin + lineHeight && (rows[k - 1].right < full - 2 * lineHeight || /[.!?"”’]$/.test(textLines[k - 1].trim()));
   const out: string[] = [];
   let row = 0;
   for (const line of lines) {
@@ -117,7 +131,7 @@ export function withParagraphBreaks(text: string, boxes: Box[]): string {
       out.push(line);
       continue;
     }
-    if (row > 0 && gaps[row - 1] > usual + 0.5 * lineHeight && out.at(-1)?.trim() !== "") out.push("");
+    if (row > 0 && (gaps[row - 1] > usual + 0.5 * lineHeight || indented(row)) && out.at(-1)?.trim() !== "") out.push("");
     out.push(line);
     row++;
   }

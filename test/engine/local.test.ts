@@ -277,9 +277,15 @@ describe("criteria", () => {
   test("a holistic scale as a 'Score | Description' table in DOCX and PDF reads as the same scale as its Markdown list", async () => {
     // A PDF cannot rebuild this table's rows (a number beside a long paragraph): LibreOffice and Chromium give each
     // level's number on the line of its descriptor's first words ("6 A fully developed letter …"), under the
-    // "Score Description" header. Before, the PDFs fell back to the three generic criteria.
+    // "Score Description" header; with the cells centred, the number comes alone before its descriptor. Before, the
+    // PDFs fell back to the three generic criteria.
     const dir = new URL("../fixtures/rubrics/", import.meta.url);
-    const files = ["holistic-letter-table.docx", "holistic-letter-table.pdf", "holistic-letter-table-chromium.pdf"];
+    const files = [
+      "holistic-letter-table.docx",
+      "holistic-letter-table.pdf",
+      "holistic-letter-table-chromium.pdf",
+      "holistic-letter-table-centred.pdf",
+    ];
     const docs = [await textDoc("ref_1", "guide.md", HOLISTIC_GUIDE)];
     for (const file of files)
       docs.push({ id: "ref_1", name: file, content: await extract(await Bun.file(new URL(file, dir)).bytes(), { filename: file }) });
@@ -316,7 +322,7 @@ describe("criteria", () => {
       ["strong-essay", STRONG_ESSAY, rubric],
     ] as const) {
       const docs = [await textDoc("doc_1", `${name}.txt`, text)];
-      for (const file of [`${name}.docx`, `${name}.pdf`, `${name}-chromium.pdf`])
+      for (const file of [`${name}.docx`, `${name}.pdf`, `${name}-chromium.pdf`, `${name}-indent.pdf`, `${name}-double.pdf`])
         docs.push({ id: "doc_1", name: file, content: await extract(await Bun.file(new URL(file, dir)).bytes(), { filename: file }) });
       const results = await Promise.all(docs.map((d) => run([reference], [d])));
       const seen = (e: Evaluation) => [e.score, e.verdict, e.criteria.map((c) => [c.title, c.score])];

@@ -125,4 +125,25 @@ describe("withParagraphBreaks", () => {
     // Lines and boxes that do not pair one to one (text drawn in another order): the text is left as it is.
     expect(withParagraphBreaks(text, boxes.slice(1))).toBe(text);
   });
+
+  test("a first line indented after a line that ends a sentence begins a paragraph; a list item's indented second line does not", () => {
+    // Evenly spaced lines, 14 apart: paragraphs set apart only by indents (x 86 against the margin at 50).
+    const at = (left: number, i: number, width = 400) => run("text", left, 700 - 14 * i, width);
+    const boxes = [at(86, 0, 364), at(50, 1), at(50, 2, 200), at(86, 3, 364), at(50, 4), at(50, 5), at(86, 6, 364), at(50, 7, 150)];
+    const text = [
+      "First paragraph begins",
+      "and goes on",
+      "and ends.",
+      "Second paragraph begins",
+      "• a list item that wraps onto",
+      "• another item whose line is full and goes on",
+      "onto an indented second line",
+      "that ends here.",
+    ].join("\n");
+    expect(
+      withParagraphBreaks(text, boxes)
+        .split("\n\n")
+        .map((p) => p.split("\n")[0]),
+    ).toEqual(["First paragraph begins", "Second paragraph begins"]);
+  });
 });

@@ -59,7 +59,7 @@ describe("sections", () => {
     expect(various.text).toContain("Suddenly some Japanese text");
   });
 
-  test("PDF: paragraphs set apart by white come out as paragraphs, a blank line between (LibreOffice's and Chromium's)", async () => {
+  test("PDF: paragraphs set apart by white or by a first-line indent come out as paragraphs, a blank line between", async () => {
     // PDFium's text breaks every line and marks no paragraph: an essay of five paragraphs read as one block.
     const blocks = (text: string) =>
       text
@@ -70,7 +70,7 @@ describe("sections", () => {
       ["strong-letter", STRONG_LETTER],
       ["strong-essay", STRONG_ESSAY],
     ]) {
-      for (const file of [`${name}.pdf`, `${name}-chromium.pdf`]) {
+      for (const file of [`${name}.pdf`, `${name}-chromium.pdf`, `${name}-indent.pdf`, `${name}-double.pdf`]) {
         const doc = await extract(await Bun.file(new URL(`../fixtures/essays/${file}`, import.meta.url)).bytes(), { filename: file });
         expect([file, blocks(doc.text)]).toEqual([file, blocks(text)]);
       }

@@ -120,9 +120,11 @@ function toLines(sections: Section[]): Line[] {
         prev.text = `${prev.text} ${line.trim()}`;
         continue;
       }
-      // A page break inside an item: its last words at the top of the next page.
+      // A page break inside an item: its last words at the top of the next page. (A level's number alone, "6:", takes
+      // its descriptor across a break too: a PDF sets the two apart when the number stands in a column of its own.)
       const beforeBreak = out.at(-2);
-      if (prev?.kind === "blank" && levelLike(beforeBreak) && /^\p{Ll}/u.test(line.trim())) {
+      const bare = beforeBreak?.kind === "item" && beforeBreak.open && /^\d+:$/.test(beforeBreak.text);
+      if (prev?.kind === "blank" && levelLike(beforeBreak) && (bare || /^\p{Ll}/u.test(line.trim()))) {
         out.pop();
         beforeBreak.text = `${beforeBreak.text} ${line.trim()}`;
         continue;
