@@ -104,18 +104,18 @@ function toLines(sections: Section[]): Line[] {
         out.push({ kind: "item", indent: 0, text: line.trim() });
         continue;
       }
-      // A PDF wraps a long list item onto the next line ("● 3: … thoroughly" / "developed with specific details."):
-      // a line that continues the item's sentence belongs to it, as a lazy continuation does in Markdown.
       // A level's number alone on its line, its descriptor in the lines below: a PDF's "Score | Description" table
       // whose long cells it could not rebuild as a table ("6" / "A well-developed response that …" / "5" / …), or the
       // number on the line of the descriptor's first words, where the two share a baseline ("6 A well-developed …").
       const label = /^(10|\d)(?:$|\s+(?=\p{Lu}))/u.exec(line.trim());
-      const prev = out.at(-1);
       if (label && (label[0] === line.trim() || labelled.has(i))) {
         out.push({ kind: "item", indent: 0, text: `${label[1]}: ${line.trim().slice(label[0].length)}`.trim(), open: true });
         continue;
       }
-      // (A level on a line of text, "Excellent (3): …", is continued the same way.)
+      // A PDF wraps a long list item onto the next line ("● 3: … thoroughly" / "developed with specific details."):
+      // a line that continues the item's sentence belongs to it, as a lazy continuation does in Markdown. (So does a
+      // level on a line of text, "Excellent (3): …"; a level's number alone takes every line up to the next.)
+      const prev = out.at(-1);
       if (levelLike(prev) && ((prev.kind === "item" && prev.open) || continuesItem(prev.text, line.trim()))) {
         prev.text = `${prev.text} ${line.trim()}`;
         continue;
