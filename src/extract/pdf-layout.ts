@@ -120,10 +120,13 @@ export function withParagraphBreaks(text: string, boxes: Box[]): string {
     rows.map((r) => r.right),
     0.8,
   );
-  // A first line indented after a paragraph's last line, which ends a sentence or stops short (paragraphs set apart
-  // by indents, not white). A list's wrapped item is indented after a full line that goes on, and stays one.
-  const indented = (k: number) =>
-    rows[k].left > margin + lineHeight && (rows[k - 1].right < full - 2 * lineHeight || /[.!?"”’]$/.test(textLines[k - 1].trim()));
+  // A first line indented after a paragraph's last line, which ends a sentence (or a salutation, short and ending in
+  // a comma): paragraphs set apart by indents, not white. A list's wrapped item, or a table cell's second line, is
+  // indented after a line that goes on, and stays one.
+  const indented = (k: number) => {
+    const before = textLines[k - 1].trim();
+    return rows[k].left > margin + lineHeight && (/[.!?:"”’]$/.test(before) || (before.endsWith(",") && rows[k - 1].right < full - 2 * lineHeight));
+  };
   const out: string[] = [];
   let row = 0;
   for (const line of lines) {

@@ -206,6 +206,8 @@ describe("criteria", () => {
     // As lists (narrative-traits.*): the DOCX keeps its heading levels, the PDF has none and wraps every descriptor
     // over two lines; Chromium's print of the HTML draws the bullets, so its lines read "3: Tells a story …". As a "Trait | 3 | 2 | 1 | 0" table (narrative-traits-table.*): the PDF's table runs onto a second
     // page, cutting the last row in two; the XLSX and CSV have the prompt in a row of its own right above the table.
+    // Each trait a heading over its own "Score | Description" table (narrative-traits-scales.*), once read as one
+    // holistic scale: Chromium's PDF cannot rebuild those tables (each number on its descriptor's first line).
     // Before: the DOCX title was a fifth criterion out of 10 and the task ran on into the traits; the PDF's wrapped
     // lines became criteria; the PDF table was not read as one (its header holds only numbers) and a row that wraps
     // with gaps between its lines broke apart; the spreadsheets read the prompt row as the table's header.
@@ -217,6 +219,7 @@ describe("criteria", () => {
     });
     const files = ["narrative-traits.md", "narrative-traits.docx", "narrative-traits.pdf", "narrative-traits-chromium.pdf"].concat(
       ["docx", "pdf", "xlsx", "csv"].map((ext) => `narrative-traits-table.${ext}`),
+      ["narrative-traits-scales.docx", "narrative-traits-scales-chromium.pdf"],
     );
     const rubrics = await Promise.all(files.map(rubric));
     // A table's level descriptors carry their column's name ("3: Tells a story …"); a list's do not.

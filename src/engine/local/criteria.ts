@@ -45,11 +45,16 @@ const BOLD_LINE = /^\s*(?:\*\*|__)([^*_]{2,100})(?:\*\*|__)\s*:?\s*$/;
 
 function toLines(sections: Section[]): Line[] {
   const out: Line[] = [];
+  // Score columns are found across sections: a page may end with the column's header, the next begin its levels.
+  const { labelled, headers } = scoreColumn(sections.flatMap((s) => s.text.split("\n")));
+  let offset = 0;
   for (const section of sections) {
     const hint = section.location.heading?.trim();
-    const labelled = scoreColumn(section.text.split("\n"));
+    const sectionLines = section.text.split("\n");
+    const at = offset;
+    offset += sectionLines.length;
     let fence: string | null = null;
-    for (const [i, raw] of section.text.split("\n").entries()) {
+    for (const [i, raw] of sectionLines.entries()) {
       const line = raw.replace(/\t/g, "    ").replace(/\s+$/, "");
       // Code blocks hold code, not criteria ("# Open workbook" in a Python sample is a comment).
       const f = /^ {0,3}(`{3,}|~{3,})/.exec(line);
@@ -61,7 +66,8 @@ function toLines(sections: Section[]): Line[] {
         fence = f[1];
         continue;
       }
-      if (line.trim() === "") {
+      // "Score Description" over a score column is the header of a table the PDF could not rebuild, not a name.
+      if (line.trim() === "" || headers.has(at + i)) {
         out.push({ kind: "blank" });
         continue;
       }
@@ -108,7 +114,10 @@ function toLines(sections: Section[]): Line[] {
       // whose long cells it could not rebuild as a table ("6" / "A well-developed response that …" / "5" / …), or the
       // number on the line of the descriptor's first words, where the two share a baseline ("6 A well-developed …").
       const label = /^(10|\d)(?:$|\s+(?=\p{Lu}))/u.exec(line.trim());
-      if (label && (label[0] === line.trim() || labelled.has(i))) {
+      if (label && (label[0] === line.trim() || labelled.has(at + i))) {
+        // The white a table row's padding leaves between two levels is not the end of the list.
+        const gapAfter = out.at(-2);
+        if (out.at(-1)?.kind === "blank" && gapAfter?.kind === "item" && gapAfter.open) out.pop();
         out.push({ kind: "item", indent: 0, text: `${label[1]}: ${line.trim().slice(label[0].length)}`.trim(), open: true });
         continue;
       }
@@ -141,8 +150,9 @@ function toLines(sections: Section[]): Line[] {
  * "4 …", or the number alone) under a score column's header ("Score Description"): three or more in a row of values,
  * one apart. (Without the header, "1 Introduction", "2 Method" are a paper's sections.)
  */
-function scoreColumn(lines: string[]): Set<number> {
+function scoreColumn(lines: string[]): { labelled: Set<number>; headers: Set<number> } {
   const found = new Set<number>();
+  const headers = new Set<number>();
   const numbered = lines.flatMap((l, i) => {
     const m = /^(10|\d)(?:\s+\p{Lu}|$)/u.exec(l.trim());
     return m ? [{ i, value: Number(m[1]) }] : [];
@@ -153,13 +163,18 @@ function scoreColumn(lines: string[]): Set<number> {
     const first = numbered[start];
     const direction = start + 1 < numbered.length ? numbered[start + 1].value - first.value : 0;
     if (k < numbered.length && Math.abs(step) === 1 && (k === start + 1 || step === direction)) continue;
-    const above = lines.slice(0, first?.i ?? 0).findLast((l) => l.trim() !== "") ?? "";
-    if (k - start >= 3 && /^(?:score|level|points?|band|rating|grade|mark)s?\b/i.test(above.trim()))
+    const header = lines.slice(0, first?.i ?? 0).findLastIndex((l) => l.trim() !== "");
+    if (k - start >= 3 && /^(?:score|level|points?|band|rating|grade|mark)s?\b/i.test(lines[header]?.trim() ?? "")) {
       for (const n of numbered.slice(start, k)) found.add(n.i);
+      headers.add(header);
+    }
     start = k;
   }
-  return found;
+  return { labelled: found, headers };
 }
+
+/** A short line that names what follows, as a heading would: at most six words, capitalised, no closing stop. */
+const titleLike = (text: string) => /^\p{Lu}/u.test(text) && !/[.,;:!?]$/.test(text) && text.split(/\s+/).length <= 6;
 
 /** A list item, or a level on a line of text ("Excellent (3): …"): what a wrapped line can go on. */
 function levelLike(line: Line | undefined): line is Extract<Line, { kind: "item" | "text" }> {
@@ -365,23 +380,32 @@ function isLevelTitle(title: string): boolean {
 function tableSets(lines: Line[]): CandidateSet[] {
   const sets: CandidateSet[] = [];
   let rows: string[][] = [];
+  // The heading (or, in a PDF, the short line) above the table: a one-scale table ("Score | Description") under
+  // "Ideas" is the Ideas criterion's scale, as a list of levels under it is.
+  let above: string | undefined;
   const flush = () => {
     rows = fromHeader(withMergedHeader(rows));
     if (rows.length >= 2) {
       const items = tableCandidates(rows);
+      if (items.length === 1 && items[0].title === HOLISTIC_TITLE && above && !organising(above)) items[0].title = tidyTitle(above);
       if (items.length > 0) sets.push({ kind: "table", items });
     }
     rows = [];
   };
   for (const line of lines) {
+    if (line.kind !== "row" && line.kind !== "blank") {
+      flush();
+      if (line.kind === "heading" || (line.kind === "text" && titleLike(line.text))) above = line.text;
+      continue;
+    }
     if (line.kind === "row") {
       const cells = line.cells.map((c) => c.replace(/\*\*|__/g, "").trim());
-      const above = rows.at(-1);
+      const last = rows.at(-1);
       // A row with no first cell under a row as wide goes on with it (a PDF row cut by a page break).
-      if (above && cells[0] === "" && cells.length === above.length && cells.slice(1).some(Boolean))
-        rows[rows.length - 1] = above.map((c, i) => [c, cells[i]].filter(Boolean).join(" "));
+      if (last && cells[0] === "" && cells.length === last.length && cells.slice(1).some(Boolean))
+        rows[rows.length - 1] = last.map((c, i) => [c, cells[i]].filter(Boolean).join(" "));
       else rows.push(cells);
-    } else if (line.kind !== "blank") flush();
+    }
   }
   flush();
   return sets;
