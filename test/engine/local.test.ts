@@ -277,17 +277,21 @@ describe("criteria", () => {
     expect(trees.summary).toContain("passes at 67, the level the rubric calls adequate");
   });
 
-  test("a holistic scale as a 'Score | Description' table in DOCX and PDF reads as the same scale as its Markdown list", async () => {
+  test("a holistic scale as a 'Score | Description' table, or as 'Score 6' headings, in DOCX and PDF reads as the same scale as its Markdown list", async () => {
     // A PDF cannot rebuild this table's rows (a number beside a long paragraph): LibreOffice and Chromium give each
     // level's number on the line of its descriptor's first words ("6 A fully developed letter …"), under the
-    // "Score Description" header; with the cells centred, the number comes alone before its descriptor. Before, the
-    // PDFs fell back to the three generic criteria.
+    // "Score Description" header; with the cells centred, the number comes alone before its descriptor. As "Score 6"
+    // … "Score 1" headings over a paragraph each, a PDF gives "Score 6" as a line of its own. Before, the PDFs fell back
+    // to the three generic criteria.
     const dir = new URL("../fixtures/rubrics/", import.meta.url);
     const files = [
       "holistic-letter-table.docx",
       "holistic-letter-table.pdf",
       "holistic-letter-table-chromium.pdf",
       "holistic-letter-table-centred.pdf",
+      "holistic-letter-headings.docx",
+      "holistic-letter-headings.pdf",
+      "holistic-letter-headings-chromium.pdf",
     ];
     const docs = [await textDoc("ref_1", "guide.md", HOLISTIC_GUIDE)];
     for (const file of files)
@@ -295,7 +299,7 @@ describe("criteria", () => {
     const scale = (doc: EngineDocument) =>
       findCriteria([doc.content], null).criteria.map((c) => [
         c.maxScore,
-        c.levels?.map((l) => [l.value, collapse(l.descriptor).replace(/^\d: /, "")]),
+        c.levels?.map((l) => [l.value, collapse(l.descriptor).replace(/^(?:Score )?\d: /, "")]),
       ]);
     const md = scale(docs[0]);
     expect(md).toHaveLength(1);

@@ -113,7 +113,8 @@ function toLines(sections: Section[]): Line[] {
       // A level's number alone on its line, its descriptor in the lines below: a PDF's "Score | Description" table
       // whose long cells it could not rebuild as a table ("6" / "A well-developed response that …" / "5" / …), or the
       // number on the line of the descriptor's first words, where the two share a baseline ("6 A well-developed …").
-      const label = /^(10|\d)(?:$|\s+(?=\p{Lu}))/u.exec(line.trim());
+      // So is "Score 6" (or "Level 4") alone on its line: a heading in the document the PDF was printed from.
+      const label = /^(10|\d)(?:$|\s+(?=\p{Lu}))/u.exec(line.trim()) ?? LEVEL_ALONE.exec(line.trim());
       if (label && (label[0] === line.trim() || labelled.has(at + i))) {
         // The white a table row's padding leaves between two levels is not the end of the list.
         const gapAfter = out.at(-2);
@@ -252,6 +253,7 @@ interface Candidate {
 // "Score 3", "Level 2", "A score of 4", "Band 5" before a level's value.
 const LEVEL_NAME = String.raw`(?:an?\s+)?(?:level|score|band|score point)(?:\s+of)?\s*`;
 const NAMED_LEVEL_LINE = new RegExp(String.raw`^${LEVEL_NAME}\d{1,2}(?:\.\d)?\s*(?:points?|pts?|marks?)?\s*[:\-–—.)=]\s*.{3,}$`, "i");
+const LEVEL_ALONE = new RegExp(String.raw`^${LEVEL_NAME}(\d{1,2})$`, "i");
 const NAMED_VALUE_LINE = /^(?:[-*•+]\s*)?(\p{L}[\p{L} -]{1,30}?)\s*\(\s*(\d{1,2})\s*(?:points?|pts?\.?)?\s*\)\s*[:\-–—.]\s*(.{3,})$/u;
 const BARE_LEVEL_LINE = /^\d{1,2}(?:\.\d)?\s*[:–—]\s+\S.{2,}$/u;
 const LEVEL_LINE = new RegExp(
