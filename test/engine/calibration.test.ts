@@ -7,7 +7,17 @@ import { levelPassShare, passLevel, statedPassShare } from "../../src/engine/loc
 import { passagesOf } from "../../src/engine/passages";
 import type { EngineDocument, Evaluation } from "../../src/engine/types";
 import { extract } from "../../src/extract";
-import { HOLISTIC_GUIDE, LONG_PLAIN_LETTER, PLAIN_LETTER, STRONG_ESSAY, STRONG_LETTER, THIN_LETTER, textDoc } from "./fixtures";
+import {
+  HOLISTIC_GUIDE,
+  LONG_PLAIN_LETTER,
+  PLAIN_LETTER,
+  RUBRIC_MD,
+  STRONG_ESSAY,
+  STRONG_LETTER,
+  THIN_LETTER,
+  textDoc,
+  WEAK_ESSAY,
+} from "./fixtures";
 
 // A descriptor rubric with levels 0–3 per trait, written for these tests.
 const LEVEL_RUBRIC = `# Narrative writing: a story about kindness
@@ -151,6 +161,27 @@ describe("a holistic scale", () => {
     const on = await run([guide], [await textDoc("doc_letter", "letter.txt", STRONG_LETTER)]);
     expect(off.verdict).toBe("fail");
     expect(off.score).toBeLessThan(on.score - 30);
+  });
+});
+
+describe("a student's heading", () => {
+  test("a name, teacher, class, date and title above the essay change nothing: they are not the writing", async () => {
+    // Before, the heading's date counted as figures (evidence), its capitals as care (conventions) and its title's words
+    // as the subject: the off-topic beach essay rose from 12 to 26, a plain letter from level 2 to 3.
+    const heading = "Maya Torres\nMs. Alvarez\nEnglish 8, Period 3\n14 October 2026\n\nTrees for Our City\n\n";
+    const rubricDoc = await textDoc("ref_1", "rubric.md", RUBRIC_MD);
+    const guide = await textDoc("ref_holistic", "guide.md", HOLISTIC_GUIDE);
+    for (const [reference, text] of [
+      [rubricDoc, WEAK_ESSAY],
+      [rubricDoc, STRONG_ESSAY],
+      [guide, PLAIN_LETTER],
+    ] as const) {
+      const bare = await run([reference], [await textDoc("doc_1", "essay.txt", text)]);
+      const headed = await run([reference], [await textDoc("doc_1", "essay.txt", heading + text)]);
+      expect([headed.score, headed.criteria.map((c) => c.score)]).toEqual([bare.score, bare.criteria.map((c) => c.score)]);
+      // Nor is the heading quoted as evidence.
+      for (const c of headed.criteria) for (const e of c.evidence) expect(heading).not.toContain(e.quote);
+    }
   });
 });
 

@@ -8,6 +8,7 @@ import {
   type Facet,
   facetMarkers,
   formTargetWords,
+  frontMatterEnd,
   proseOf,
   targetWords,
   WRITING_STEMS,
@@ -66,16 +67,17 @@ interface Prepared {
 
 /** Evaluates the inputs against the criteria. Deterministic: the same documents always give the same result. */
 export function evaluateLocally(input: LocalInput): Evaluation {
-  const passages = input.inputs.flatMap(passagesOf);
+  // The writing judged, quoted and counted starts below a name-and-date heading or a title (frontMatterEnd).
+  const passages = input.inputs.flatMap((d) => {
+    const start = frontMatterEnd(d.content);
+    return passagesOf(d).filter((p) => p.start >= start);
+  });
   const passageTerms = passages.map((p) => new Set(contentTerms(p.text)));
-  const docCounts = termCounts(input.inputs.flatMap((d) => contentTerms(d.content.text)));
+  const prose = input.inputs.map((d) => proseOf(d.content));
+  const docCounts = termCounts(prose.flatMap((text) => contentTerms(text)));
   const task = [input.prompt, ...input.referenceTexts];
   const target = targetWords(task);
-  const measured = writingSignals(
-    input.inputs.map((d) => proseOf(d.content)),
-    passages,
-    target ?? formTargetWords(task),
-  );
+  const measured = writingSignals(prose, passages, target ?? formTargetWords(task));
   // A CV or a contract is not better for being longer: length is judged where a length is asked for, or in essays.
   const signals = target === null && input.lengthCounts === false ? { ...measured, development: 1 } : measured;
   const relevance = topicRelevance(input, docCounts);

@@ -301,8 +301,9 @@ export function targetWords(texts: (string | null)[]): number | null {
  * paragraph's last line: a wrapped line is only as short as the word that did not fit), or a blank line follows.
  */
 export function proseOf(content: { format: string; text: string }): string {
-  if (content.format !== "pdf") return content.text;
-  const lines = content.text.split("\n").map((l) => l.trim());
+  const text = content.text.slice(frontMatterEnd(content));
+  if (content.format !== "pdf") return text;
+  const lines = text.split("\n").map((l) => l.trim());
   const lengths = lines
     .filter((l) => l.length >= 20)
     .map((l) => l.length)
@@ -328,6 +329,27 @@ export function proseOf(content: { format: string; text: string }): string {
   end();
   return paragraphs.join("\n");
 }
+
+/**
+ * Where the writing begins: after the short lines above its first sentence, a student's name, teacher, class and
+ * date, and a title ("Maya Torres / Ms. Alvarez / English 8 / 14 October 2026 / Trees for Our City"); 0 when there
+ * are none. They are not the writing: their dates counted as figures, their capitals as care and their words as the
+ * subject, and five such lines lifted a weak essay from 12 to 26.
+ */
+export function frontMatterEnd(content: { format: string; text: string }): number {
+  // Written work comes as prose documents; a slide's title or a sheet's first row is part of the document.
+  if (!PROSE_FORMATS.has(content.format)) return 0;
+  const text = content.text;
+  let at = 0;
+  for (const line of text.split("\n")) {
+    if (line.trim() !== "" && !frontLine(line.trim())) break;
+    at += line.length + 1;
+  }
+  // Only when prose follows: a text of short lines is all there is to judge.
+  return at > 0 && at < text.length && text.slice(at).split(/\s+/).length >= 50 ? at : 0;
+}
+const PROSE_FORMATS = new Set(["txt", "md", "docx", "pdf"]);
+const frontLine = (line: string) => line.split(/\s+/).length <= 6 && !/[.!?,;:]$/.test(line);
 
 const sat = (x: number, scale: number) => 1 - Math.exp(-Math.max(0, x) / scale);
 const clamp01 = (x: number) => Math.min(1, Math.max(0, x));
