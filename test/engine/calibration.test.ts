@@ -330,6 +330,18 @@ describe("the pass line", () => {
     // A length the prompt names counts in any product.
     const asked = await run([jd], [cv], "Screen the CV (at least 400 words expected).", undefined, "hr");
     expect(asked.summary).toContain("short for the task");
+    // A CV's first lines are its content, not a student's heading: skills listed one a line at the top count.
+    const listed = await textDoc(
+      "doc_cv",
+      "cv.txt",
+      "Jane Doe\njane@example.com\nSkills\nPython\nSQL and PostgreSQL\nApache Airflow\nAWS and GCP\n\n" +
+        "Senior Data Engineer at a retailer from 2018 to 2025, where I built the pipelines that feed the company's reports, " +
+        "designed the schemas of its warehouse and looked after the scheduler that runs the nightly jobs. Before that I was a " +
+        "data engineer at a bank for three years, writing the jobs that load and check its daily figures and the reports built on them.",
+    );
+    const topListed = await run([jd], [listed], null, undefined, "hr");
+    expect(topListed.criteria.flatMap((c) => c.evidence.map((e) => e.quote)).join(" ")).toMatch(/Python|Airflow|PostgreSQL/);
+    expect(topListed.verdict).toBe("pass");
   });
 
   test("a response is not an essay: a task asking for one expects fewer words when it names no length", async () => {

@@ -67,13 +67,12 @@ interface Prepared {
 
 /** Evaluates the inputs against the criteria. Deterministic: the same documents always give the same result. */
 export function evaluateLocally(input: LocalInput): Evaluation {
-  // The writing judged, quoted and counted starts below a name-and-date heading or a title (frontMatterEnd).
-  const passages = input.inputs.flatMap((d) => {
-    const start = frontMatterEnd(d.content);
-    return passagesOf(d).filter((p) => p.start >= start);
-  });
+  // In written work the writing judged, quoted and counted starts below a name-and-date heading or a title
+  // (frontMatterEnd). A CV's or a contract's first lines (a name, contact lines, a list of skills) are its content.
+  const start = (d: EngineDocument) => (input.lengthCounts === false ? 0 : frontMatterEnd(d.content));
+  const passages = input.inputs.flatMap((d) => passagesOf(d).filter((p) => p.start >= start(d)));
   const passageTerms = passages.map((p) => new Set(contentTerms(p.text)));
-  const prose = input.inputs.map((d) => proseOf(d.content));
+  const prose = input.inputs.map((d) => proseOf({ format: d.content.format, text: d.content.text.slice(start(d)) }));
   const docCounts = termCounts(prose.flatMap((text) => contentTerms(text)));
   const task = [input.prompt, ...input.referenceTexts];
   const target = targetWords(task);

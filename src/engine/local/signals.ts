@@ -301,9 +301,8 @@ export function targetWords(texts: (string | null)[]): number | null {
  * paragraph's last line: a wrapped line is only as short as the word that did not fit), or a blank line follows.
  */
 export function proseOf(content: { format: string; text: string }): string {
-  const text = content.text.slice(frontMatterEnd(content));
-  if (content.format !== "pdf") return text;
-  const lines = text.split("\n").map((l) => l.trim());
+  if (content.format !== "pdf") return content.text;
+  const lines = content.text.split("\n").map((l) => l.trim());
   const lengths = lines
     .filter((l) => l.length >= 20)
     .map((l) => l.length)
