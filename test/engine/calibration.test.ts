@@ -1,5 +1,6 @@
 // Scores mean what the rubric means: criteria on the rubric's own scale, verdicts at its pass line, a strong piece passes.
 import { describe, expect, test } from "bun:test";
+import { CommentRangeEnd, CommentRangeStart, CommentReference, Document, Header, Packer, Paragraph, TextRun } from "docx";
 import { type EvaluateInput, evaluate } from "../../src/engine";
 import { findCriteria } from "../../src/engine/local/criteria";
 import { writingSignals } from "../../src/engine/local/signals";
@@ -164,7 +165,7 @@ describe("a holistic scale", () => {
   });
 });
 
-describe("a student's heading", () => {
+describe("what is not the writing", () => {
   test("a name, teacher, class, date and title above the essay change nothing: they are not the writing", async () => {
     // Before, the heading's date counted as figures (evidence), its capitals as care (conventions) and its title's words
     // as the subject: the off-topic beach essay rose from 12 to 26, a plain letter from level 2 to 3.
@@ -181,6 +182,47 @@ describe("a student's heading", () => {
       expect([headed.score, headed.criteria.map((c) => c.score)]).toEqual([bare.score, bare.criteria.map((c) => c.score)]);
       // Nor is the heading quoted as evidence.
       for (const c of headed.criteria) for (const e of c.evidence) expect(heading).not.toContain(e.quote);
+    }
+  });
+
+  test("a teacher's comment on a DOCX and its page header change nothing: someone else's words, a name and a date", async () => {
+    // The comment names the task's subject and gives figures: counted as the student's, it lifted the beach essay from
+    // 12 to 44, and the header's line cost a strong essay its concluding paragraph.
+    const rubricDoc = await textDoc("ref_1", "rubric.md", RUBRIC_MD);
+    const note =
+      "Urban trees: cite the 2022 study from the US Environmental Protection Agency on stormwater runoff, shade and air quality, with figures (20 percent, 3 degrees).";
+    for (const text of [WEAK_ESSAY, STRONG_ESSAY]) {
+      const paras = text.split(/\n\s*\n/).map((p) => p.replace(/\s*\n\s*/g, " ").trim());
+      const docx = async (annotated: boolean) => {
+        const first = annotated
+          ? new Paragraph({
+              children: [
+                new CommentRangeStart(0),
+                new TextRun(paras[0]),
+                new CommentRangeEnd(0),
+                new TextRun({ children: [new CommentReference(0)] }),
+              ],
+            })
+          : new Paragraph({ text: paras[0] });
+        const document = new Document({
+          ...(annotated ? { comments: { children: [{ id: 0, author: "Ms. Alvarez", children: [new Paragraph({ text: note })] }] } } : {}),
+          sections: [
+            {
+              ...(annotated
+                ? { headers: { default: new Header({ children: [new Paragraph({ text: "Maya Torres, English 8, Period 3, 14 October 2026" })] }) } }
+                : {}),
+              children: [first, ...paras.slice(1).map((p) => new Paragraph({ text: p }))],
+            },
+          ],
+        });
+        const content = await extract(new Uint8Array(await Packer.toBuffer(document)), { filename: "essay.docx" });
+        return { id: "doc_1", name: "essay.docx", content };
+      };
+      const annotated = await docx(true);
+      expect(annotated.content.sections.map((s) => s.location.section ?? "body")).toEqual(["body", "comments", "header"]);
+      const [plain, marked] = await Promise.all([run([rubricDoc], [await docx(false)]), run([rubricDoc], [annotated])]);
+      expect([marked.score, marked.criteria.map((c) => c.score)]).toEqual([plain.score, plain.criteria.map((c) => c.score)]);
+      for (const c of marked.criteria) for (const e of c.evidence) expect(note).not.toContain(e.quote);
     }
   });
 });

@@ -65,14 +65,30 @@ interface Prepared {
   holistic: boolean;
 }
 
+/**
+ * The part of an input that is its writing, as text for the counts and as a test for its passages. Never the comments
+ * on it (someone else's words: a teacher's note naming the topic and a figure lifted a weak essay from 12 to 44). In
+ * written work, not its page header and footer (a name, a date, a page number) nor the heading above its first
+ * sentence (frontMatterEnd); a CV's or a contract's first lines (a name, contact lines, a list of skills) are its content.
+ */
+function writingOf(d: EngineDocument, written: boolean): { text: string; holds: (p: Passage) => boolean } {
+  const aside = new Set(written ? ["comments", "header", "footer"] : ["comments"]);
+  const body = d.content.sections.filter((s) => !aside.has(s.location.section ?? ""));
+  const text = body.map((s) => s.text).join("\n\n");
+  const front = written ? frontMatterEnd({ format: d.content.format, text }) : 0;
+  const start = written ? frontMatterEnd(d.content) : 0;
+  return {
+    text: proseOf({ format: d.content.format, text: text.slice(front) }),
+    holds: (p) => p.start >= start && !aside.has(d.content.sections[p.section]?.location.section ?? ""),
+  };
+}
+
 /** Evaluates the inputs against the criteria. Deterministic: the same documents always give the same result. */
 export function evaluateLocally(input: LocalInput): Evaluation {
-  // In written work the writing judged, quoted and counted starts below a name-and-date heading or a title
-  // (frontMatterEnd). A CV's or a contract's first lines (a name, contact lines, a list of skills) are its content.
-  const start = (d: EngineDocument) => (input.lengthCounts === false ? 0 : frontMatterEnd(d.content));
-  const passages = input.inputs.flatMap((d) => passagesOf(d).filter((p) => p.start >= start(d)));
+  const writing = input.inputs.map((d) => writingOf(d, input.lengthCounts !== false));
+  const passages = input.inputs.flatMap((d, i) => passagesOf(d).filter(writing[i].holds));
   const passageTerms = passages.map((p) => new Set(contentTerms(p.text)));
-  const prose = input.inputs.map((d) => proseOf({ format: d.content.format, text: d.content.text.slice(start(d)) }));
+  const prose = writing.map((w) => w.text);
   const docCounts = termCounts(prose.flatMap((text) => contentTerms(text)));
   const task = [input.prompt, ...input.referenceTexts];
   const target = targetWords(task);
