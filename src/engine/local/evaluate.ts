@@ -72,7 +72,9 @@ interface Prepared {
  * sentence (frontMatterEnd); a CV's or a contract's first lines (a name, contact lines, a list of skills) are its content.
  */
 function writingOf(d: EngineDocument, written: boolean): { text: string; holds: (p: Passage) => boolean } {
-  const aside = new Set(written ? ["comments", "header", "footer"] : ["comments"]);
+  // (Office documents name these parts so; a JSON or XML input's "comments" is a path of its own content.)
+  const office = d.content.format === "docx" || d.content.format === "pptx";
+  const aside = new Set(!office ? [] : written ? ["comments", "header", "footer"] : ["comments"]);
   const body = d.content.sections.filter((s) => !aside.has(s.location.section ?? ""));
   const text = body.map((s) => s.text).join("\n\n");
   const front = written ? frontMatterEnd({ format: d.content.format, text }) : 0;
