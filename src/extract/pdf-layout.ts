@@ -82,7 +82,7 @@ export function textWithTables(runs: TextRun[], carried: Columns | null = null):
       : cells[i].map(cellText).join(" | ");
   const text = bands.map((band, i) => (tableRows.has(i) ? rowText(i) : linesOf(band.runs, lineHeight).join("\n"))).join("\n");
   const lastBand = bands.length - 1;
-  return { text, last: tableRows.has(lastBand) ? cells[lastBand].map((c) => ({ left: c.left, right: c.right, runs: c.runs })) : null };
+  return { text, last: tableRows.has(lastBand) ? cells[lastBand] : null };
 }
 
 /**

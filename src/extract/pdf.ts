@@ -67,8 +67,8 @@ function scratch(lib: Pdfium) {
   const out = lib.pdfium.wasmExports.malloc(32);
   let view: Float64Array<ArrayBufferLike> = new Float64Array(0);
   const f64 = () => {
-    if (view.length === 0 || view.buffer !== (lib.pdfium as unknown as { HEAPU8: Uint8Array }).HEAPU8.buffer)
-      view = new Float64Array((lib.pdfium as unknown as { HEAPU8: Uint8Array }).HEAPU8.buffer, out, 4);
+    // A grown heap detaches the old buffer, and a view of a detached buffer has length 0.
+    if (view.length === 0) view = new Float64Array((lib.pdfium as unknown as { HEAPU8: Uint8Array }).HEAPU8.buffer, out, 4);
     return view;
   };
   return { out, f64, free: () => lib.pdfium.wasmExports.free(out) };

@@ -114,7 +114,7 @@ function toLines(sections: Section[]): Line[] {
       // whose long cells it could not rebuild as a table ("6" / "A well-developed response that …" / "5" / …), or the
       // number on the line of the descriptor's first words, where the two share a baseline ("6 A well-developed …").
       // So is "Score 6" (or "Level 4") alone on its line: a heading in the document the PDF was printed from.
-      const label = /^(10|\d)(?:$|\s+(?=\p{Lu}))/u.exec(line.trim()) ?? LEVEL_ALONE.exec(line.trim());
+      const label = LEVEL_NUMBER.exec(line.trim()) ?? LEVEL_ALONE.exec(line.trim());
       if (label && (label[0] === line.trim() || labelled.has(at + i))) {
         // The white a table row's padding leaves between two levels is not the end of the list.
         const gapAfter = out.at(-2);
@@ -155,7 +155,7 @@ function scoreColumn(lines: string[]): { labelled: Set<number>; headers: Set<num
   const found = new Set<number>();
   const headers = new Set<number>();
   const numbered = lines.flatMap((l, i) => {
-    const m = /^(10|\d)(?:\s+\p{Lu}|$)/u.exec(l.trim());
+    const m = LEVEL_NUMBER.exec(l.trim());
     return m ? [{ i, value: Number(m[1]) }] : [];
   });
   let start = 0;
@@ -164,7 +164,7 @@ function scoreColumn(lines: string[]): { labelled: Set<number>; headers: Set<num
     const first = numbered[start];
     const direction = start + 1 < numbered.length ? numbered[start + 1].value - first.value : 0;
     if (k < numbered.length && Math.abs(step) === 1 && (k === start + 1 || step === direction)) continue;
-    const header = lines.slice(0, first?.i ?? 0).findLastIndex((l) => l.trim() !== "");
+    const header = lines.slice(0, first.i).findLastIndex((l) => l.trim() !== "");
     if (k - start >= 3 && /^(?:score|level|points?|band|rating|grade|mark)s?\b/i.test(lines[header]?.trim() ?? "")) {
       for (const n of numbered.slice(start, k)) found.add(n.i);
       headers.add(header);
@@ -253,6 +253,8 @@ interface Candidate {
 // "Score 3", "Level 2", "A score of 4", "Band 5" before a level's value.
 const LEVEL_NAME = String.raw`(?:an?\s+)?(?:level|score|band|score point)(?:\s+of)?\s*`;
 const NAMED_LEVEL_LINE = new RegExp(String.raw`^${LEVEL_NAME}\d{1,2}(?:\.\d)?\s*(?:points?|pts?|marks?)?\s*[:\-–—.)=]\s*.{3,}$`, "i");
+/** A level's number (0–10) alone on its line, or before its descriptor's first word: "6", "6 A well-developed …". */
+const LEVEL_NUMBER = /^(10|\d)(?:$|\s+(?=\p{Lu}))/u;
 const LEVEL_ALONE = new RegExp(String.raw`^${LEVEL_NAME}(\d{1,2})$`, "i");
 const NAMED_VALUE_LINE = /^(?:[-*•+]\s*)?(\p{L}[\p{L} -]{1,30}?)\s*\(\s*(\d{1,2})\s*(?:points?|pts?\.?)?\s*\)\s*[:\-–—.]\s*(.{3,})$/u;
 const BARE_LEVEL_LINE = /^\d{1,2}(?:\.\d)?\s*[:–—]\s+\S.{2,}$/u;
@@ -311,8 +313,11 @@ interface CandidateSet {
 const META_HEADING =
   /^(?:overview|introduction to (?:the )?rubric|instructions?|directions|notes?|total(?: score| points)?|scoring(?: guide)?|grading(?: scale| guide)?|rubric|marking (?:scheme|guide|rubric)|criteria|assessment criteria|(?:table of )?contents|summary|purpose|background|references|appendix|submission(?: guidelines| instructions)?|format(?:ting)?(?: requirements)?|deadline|due date|levels?|performance levels|scale|key|legend|flag.*|output|what to check.*|check)$/i;
 const TOTAL_ROW = /^(?:total|sum|overall(?: score| total)?|grand total|final (?:score|grade))\b/i;
+const TASK_WORD = String.raw`(?:the\s+)?(?:writing\s+|essay\s+)?(?:prompt|task|assignment|question|topic)`;
 /** A heading (or "Task:" line) that states the assignment: the work's task, never a criterion of it. */
-export const TASK_HEADING = /^\s*(?:#{1,6}\s*)?(?:the\s+)?(?:writing\s+|essay\s+)?(?:prompt|task|assignment|question|topic)\s*:?\s*$/i;
+export const TASK_HEADING = new RegExp(String.raw`^\s*(?:#{1,6}\s*)?${TASK_WORD}\s*:?\s*$`, "i");
+/** "Prompt: Write about …": the label on the task's own line (a bold label in a DOCX). */
+export const TASK_LABEL = new RegExp(String.raw`^\s*(?:\*\*|__)?${TASK_WORD}\s*:\s*(?:\*\*|__)?\s*(?=\S)`, "i");
 /** "How the essay is scored": notes on scoring (raters, sums), not a criterion. */
 const SCORING_NOTE = /^how\b.*\b(?:scored|graded|marked|assessed|evaluated|rated)\b/i;
 /** Headings that organise a rubric or state its task: neither they nor the lists under them are criteria. */

@@ -2,7 +2,7 @@
 import { type Chunk, chunkDocument, rankChunksMany } from "../../retrieval";
 import { type Passage, passagesOf } from "../passages";
 import type { Criterion, EngineDocument, Evaluation, Evidence } from "../types";
-import { HOLISTIC_TITLE, type RubricCriterion, TASK_HEADING } from "./criteria";
+import { HOLISTIC_TITLE, type RubricCriterion, TASK_HEADING, TASK_LABEL } from "./criteria";
 import {
   FACET_STEMS,
   type Facet,
@@ -77,10 +77,10 @@ function writingOf(d: EngineDocument, written: boolean): { text: string; holds: 
   const aside = new Set(!office ? [] : written ? ["comments", "header", "footer"] : ["comments"]);
   const body = d.content.sections.filter((s) => !aside.has(s.location.section ?? ""));
   const text = body.map((s) => s.text).join("\n\n");
-  const front = written ? frontMatterEnd({ format: d.content.format, text }) : 0;
-  const start = written ? frontMatterEnd(d.content) : 0;
+  // The body comes first in content.text (the parts set aside follow it), so one offset serves the text and passages.
+  const start = written ? frontMatterEnd({ format: d.content.format, text }) : 0;
   return {
-    text: proseOf({ format: d.content.format, text: text.slice(front) }),
+    text: proseOf({ format: d.content.format, text: text.slice(start) }),
     holds: (p) => p.start >= start && !aside.has(d.content.sections[p.section]?.location.section ?? ""),
   };
 }
@@ -280,8 +280,6 @@ function topicRelevance(input: LocalInput, docCounts: Map<string, number>): Rele
   // Work that shares almost no words with its task is off-topic: every criterion is held down.
   return { coverage, gate: 0.4 + 0.6 * Math.min(1, coverage / 0.25), missing, topic };
 }
-
-const TASK_LABEL = /^\s*(?:\*\*|__)?(?:the\s+)?(?:writing\s+|essay\s+)?(?:prompt|task|assignment|question|topic)\s*:\s*(?:\*\*|__)?\s*(?=\S)/i;
 
 /** A line that reads as a heading: capitalised, at most eight words, no punctuation at its end or inside. */
 const titleLine = (line: string) => /^\p{Lu}[^.,;:!?]*$/u.test(line) && line.split(/\s+/).length <= 8;

@@ -294,6 +294,8 @@ export function targetWords(texts: (string | null)[]): number | null {
   return null;
 }
 
+const SENTENCE_END = /[.!?:"”’)]$/;
+
 /**
  * A document's text as paragraphs, one a line, the way TXT and DOCX give it. A PDF's text breaks every line where the
  * page did, so a one-paragraph essay read as twenty "paragraphs" and another as the PDF of its DOCX scored differently.
@@ -317,13 +319,13 @@ export function proseOf(content: { format: string; text: string }): string {
   for (const [i, line] of lines.entries()) {
     if (line === "") {
       // A blank line in a PDF's text is a page break as often as a paragraph's end: a sentence left open goes on.
-      if (!/[.!?:"”’)]$/.test(current.at(-1) ?? ".")) continue;
+      if (!SENTENCE_END.test(current.at(-1) ?? ".")) continue;
       end();
       continue;
     }
     current.push(line);
     const nextWord = lines[i + 1]?.split(" ")[0] ?? "";
-    if (/[.!?:"”’)]$/.test(line) && line.length + 1 + nextWord.length < 0.9 * usual) end();
+    if (SENTENCE_END.test(line) && line.length + 1 + nextWord.length < 0.9 * usual) end();
   }
   end();
   return paragraphs.join("\n");
