@@ -110,8 +110,14 @@ export function withParagraphBreaks(text: string, boxes: Box[]): string {
   const textLines = lines.filter((l) => l.trim() !== "");
   if (rows.length !== textLines.length) return text;
   const gaps = rows.slice(1).map((r, i) => rows[i].bottom - r.top);
-  const usual = [...gaps].filter((g) => g >= 0).sort((a, b) => a - b)[Math.floor(gaps.length / 2)] ?? 0;
   const at = (values: number[], share: number) => [...values].sort((a, b) => a - b)[Math.floor(values.length * share)];
+  // The median gap between lines that follow each other down the page (text that goes back up, to a next column,
+  // has no gap to measure).
+  const usual =
+    at(
+      gaps.filter((g) => g >= 0),
+      0.5,
+    ) ?? 0;
   const margin = at(
     rows.map((r) => r.left),
     0.2,

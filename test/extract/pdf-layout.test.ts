@@ -126,6 +126,16 @@ describe("withParagraphBreaks", () => {
     expect(withParagraphBreaks(text, boxes.slice(1))).toBe(text);
   });
 
+  test("a paragraph's break is measured against the lines that go down the page, however often the text goes back up", () => {
+    // Short blocks of two lines, each drawn above the last (a page whose text order climbs: gaps 3, -40, 3, -40, 3,
+    // -40), then a line 10 below its block: wider than the usual gap of 3 by more than half a line, so a paragraph.
+    const gaps = [3, -40, 3, -40, 3, -40, 10];
+    const tops = gaps.reduce((t, gap) => [...t, (t.at(-1) as number) - LINE - gap], [700]);
+    const boxes = tops.map((top) => run("a line of text", 50, top, 300));
+    const text = ["A1", "a2.", "B1", "b2.", "C1", "c2.", "D1", "Last."].join("\n");
+    expect(withParagraphBreaks(text, boxes).split("\n\n")).toEqual(["A1\na2.\nB1\nb2.\nC1\nc2.\nD1", "Last."]);
+  });
+
   test("a first line indented after a line that ends a sentence begins a paragraph; a list item's indented second line does not", () => {
     // Evenly spaced lines, 14 apart: paragraphs set apart only by indents (x 86 against the margin at 50).
     const at = (left: number, i: number, width = 400) => run("text", left, 700 - 14 * i, width);
