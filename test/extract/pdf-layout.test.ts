@@ -130,7 +130,8 @@ describe("withParagraphBreaks", () => {
     // Short blocks of two lines, each drawn above the last (a page whose text order climbs: gaps 3, -40, 3, -40, 3,
     // -40), then a line 10 below its block: wider than the usual gap of 3 by more than half a line, so a paragraph.
     const gaps = [3, -40, 3, -40, 3, -40, 10];
-    const tops = gaps.reduce((t, gap) => [...t, (t.at(-1) as number) - LINE - gap], [700]);
+    const tops = [700];
+    for (const gap of gaps) tops.push((tops.at(-1) as number) - LINE - gap);
     const boxes = tops.map((top) => run("a line of text", 50, top, 300));
     const text = ["A1", "a2.", "B1", "b2.", "C1", "c2.", "D1", "Last."].join("\n");
     expect(withParagraphBreaks(text, boxes).split("\n\n")).toEqual(["A1\na2.\nB1\nb2.\nC1\nc2.\nD1", "Last."]);
