@@ -140,6 +140,26 @@ describe("a holistic scale", () => {
     expect(strong[0].rationale).toContain("Writing signals for evidence, organisation, language, argument:");
   });
 
+  test("a scale named for the whole work beside another ('Writing applications', 'Language conventions') is holistic too", async () => {
+    // ASAP set 2's guide: two domains. Its writing domain was judged like a subject criterion, by relevance, so every
+    // on-topic letter of some length got 6 of 6 (95 essays people scored 1 to 5 all did).
+    const twoDomains = HOLISTIC_GUIDE.replace("## Score points", "## Domains\n\n### Writing applications").concat(
+      "\n### Language conventions\n\n",
+      "- 4: A superior command of grammar, usage, spelling, capitalization and punctuation; no errors that impair communication.\n",
+      "- 3: A good command of the conventions; errors are of the first-draft kind.\n",
+      "- 2: A fair command of the conventions; errors may impair the flow of communication.\n",
+      "- 1: A minimal command of the conventions; frequent, severe errors impair communication.\n",
+    );
+    const guide = await textDoc("ref_domains", "guide.md", twoDomains);
+    const writing = async (text: string) => (await run([guide], [await textDoc("doc_letter", "letter.txt", text)])).criteria[0];
+    const [thin, long, strong] = await Promise.all([THIN_LETTER, LONG_PLAIN_LETTER, STRONG_LETTER].map(writing));
+    expect([strong.title, strong.max_score]).toEqual(["Writing applications", 6]);
+    expect(strong.score).toBeGreaterThanOrEqual(5);
+    expect(long.score).toBeLessThan(strong.score);
+    expect(thin.score).toBeLessThanOrEqual(2);
+    expect(strong.rationale).toContain("Writing signals for evidence, organisation, language, argument:");
+  });
+
   test("levels that name the subject earn no extra credit for repeating it: the same letters get the same levels", async () => {
     // The same guide with the task's own words written into every level ("… sleep, tired mornings and the school
     // bus"). A letter that uses those words in several passages used to get up to a level more for it.
@@ -316,6 +336,19 @@ describe("the pass line", () => {
     });
     expect(levelPassShare([crit(["Missing", "Not adequate", "Proficient work", "Exemplary work"])])).toBeCloseTo(2 / 3);
     expect(levelPassShare([crit(["Poor", "Fair", "Good"])])).toBeNull();
+    // ASAP set 2's writing guide names adequacy at its level 2 only to say the work falls short of it.
+    const writing = [
+      "No response.",
+      "Fails to accomplish the task; very brief or rambling.",
+      "Only partially accomplishes the task; may be too brief to provide sufficient development of the topic or evidence of adequate organization.",
+      "Minimally accomplishes the task; development and organization are weak.",
+      "Accomplishes the task: some supporting details, a generally clear organization, and adequate word choice.",
+      "Fully accomplishes the task with a solid performance.",
+      "Fully accomplishes the task in a thorough and insightful manner.",
+    ];
+    expect(levelPassShare([crit(writing)])).toBeCloseTo(4 / 6);
+    expect(levelPassShare([crit(["None", "Lacks adequate support", "Support is adequate", "Strong support"])])).toBeCloseTo(2 / 3);
+    expect(levelPassShare([crit(["None", "Less than adequate", "Adequate", "Strong"])])).toBeCloseTo(2 / 3);
   });
 
   test("level columns named only in words are a scale as long as the columns, passing at the one named 'Meets'", async () => {

@@ -182,17 +182,23 @@ function prepare(criteria: RubricCriterion[]): Prepared[] {
       craft: WRITING_STEMS.has(stem),
     }));
     terms.sort((a, b) => b.weight - a.weight || a.stem.localeCompare(b.stem));
-    // A rubric of one scale is holistic: its levels describe the whole work, so every facet they grade is judged.
-    // (A lone criterion named after a craft, "Organisation", stays about that craft; levels that name no craft, "a
-    // full grasp of the text", grade what the work says.)
+    // A rubric of one scale is holistic: its levels describe the whole work, so every facet they grade is judged. So
+    // is a scale named for the whole work beside others ("Writing applications" beside "Language conventions", ASAP
+    // set 2): judged by relevance as a subject, every on-topic essay got 6 of 6. (A lone criterion named after a
+    // craft, "Organisation", stays about that craft; levels that name no craft, "a full grasp of the text", grade
+    // what the work says.)
     const own = facetsOf(r.title, r.counts);
-    const graded = criteria.length === 1 && (r.c.levels?.length ?? 0) >= 2 && !own.named ? gradedFacets(r.c.levels ?? []) : [];
+    const whole = criteria.length === 1 || WHOLE_WORK.test(r.c.title);
+    const graded = whole && (r.c.levels?.length ?? 0) >= 2 && !own.named ? gradedFacets(r.c.levels ?? []) : [];
     const holistic = graded.length > 0;
     return { criterion: r.c, terms: terms.slice(0, MAX_KEY_TERMS), ...(holistic ? { facets: graded, named: false } : own), holistic };
   });
 }
 
 const ALL_FACETS = Object.keys(FACET_STEMS) as Facet[];
+
+/** A criterion title that names the work as a whole: "Writing", "Overall impression", "Holistic score", "Composition". */
+const WHOLE_WORK = /\b(?:writing|overall|holistic|composition)\b/i;
 
 /** The facets any of these stems names. */
 function facetsNamedBy(stems: Iterable<string>): Facet[] {

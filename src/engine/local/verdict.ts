@@ -30,9 +30,14 @@ export function statedPassShare(text: string, total: number): number | null {
 }
 
 // The level a descriptor calls good enough: "Adequate command…", "Proficient", "Meets expectations", "Satisfactory".
-const ADEQUATE = /\b(?:adequate|adequately|proficient|meets|satisfactory|competent|sufficient|acceptable|pass)\b/i;
-const NEGATED =
-  /\b(?:not|never|partially|fails? to|does not|doesn't)\s+(?:\w+\s+)?(?:adequate|adequately|proficient|meets|satisfactory|competent|sufficient|acceptable|pass)\b/i;
+const ADEQUATE_WORDS = "adequate|adequately|proficient|meets|satisfactory|competent|sufficient|acceptable|pass";
+const ADEQUATE = new RegExp(`\\b(?:${ADEQUATE_WORDS})\\b`, "i");
+// A level that says what falls short of adequate ("does not meet", "lacks adequate support", "too brief to provide
+// sufficient development": ASAP's set 2 guide, level 2 of 6) is not the adequate level.
+const NEGATED = new RegExp(
+  `\\b(?:not|never|no|rarely|seldom|partially|without|lacks?|lacking|less than|fails? to|does not|doesn't|too \\w+ to)\\s+(?:\\w+\\s+){0,2}?(?:${ADEQUATE_WORDS})\\b`,
+  "i",
+);
 
 /** The share the rubric's level descriptors put the pass line at (weighted by each criterion's maximum), or null. */
 export function levelPassShare(criteria: RubricCriterion[]): number | null {
