@@ -134,7 +134,8 @@ async function waitHealthy(): Promise<void> {
  */
 function ratersAgreement(essays: Essay[]): string | null {
   if (!essays.every((e) => e.raters && e.raters.length >= 2)) return null;
-  const summed = essays.every((e) => e.raters?.reduce((a, b) => a + b, 0) === e.human_score);
+  // The final score is the raters' sum where most essays say so (ASAP set 8: a third rater settled some essays).
+  const summed = essays.filter((e) => e.raters?.reduce((a, b) => a + b, 0) === e.human_score).length * 2 > essays.length;
   const onScale = (r: number, e: Essay) => (summed ? r * (e.raters?.length ?? 1) : r);
   const first = essays.map((e) => onScale(e.raters?.[0] ?? 0, e));
   const second = essays.map((e) => onScale(e.raters?.[1] ?? 0, e));
