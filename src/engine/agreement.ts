@@ -31,6 +31,9 @@ function pearson(a: number[], b: number[]): number {
   return sa === 0 || sb === 0 ? Number.NaN : sab / Math.sqrt(sa * sb);
 }
 
+/** The mean of a list; NaN when it is empty. */
+const mean = (xs: number[]) => (xs.length ? xs.reduce((s, x) => s + x, 0) / xs.length : Number.NaN);
+
 /** Spearman's rank correlation (Pearson on tie-averaged ranks). */
 export function spearman(a: number[], b: number[]): number {
   return pearson(ranks(a), ranks(b));
@@ -104,6 +107,8 @@ interface CriterionAgreement {
   /** Share within one point. */
   adjacent: number;
   meanAbsoluteError: number;
+  /** The engine's score less the human one, on average: above 0 the engine is more generous than the graders. */
+  meanDifference: number;
 }
 
 export interface Agreement {
@@ -118,6 +123,8 @@ export interface Agreement {
   verdicts: Record<"pass" | "fail" | "needs_review", number>;
   humanPasses: number;
   meanAbsoluteError: number;
+  /** The engine's mapped score less the human score, on average (above 0: more generous than the graders). */
+  meanDifference: number;
   wordCountSpearman: number | null;
   /**
    * The pass line on the engine's 0–100 score whose pass/fail (score at or above it passes) agrees best with the
@@ -157,7 +164,8 @@ export function agreement(items: GradedItem[], opts: AgreementOptions): Agreemen
     needsReview: verdicts.needs_review,
     verdicts,
     humanPasses: items.filter((i) => i.human >= opts.passAt).length,
-    meanAbsoluteError: items.length ? items.reduce((s, i, k) => s + Math.abs(i.human - mapped[k]), 0) / items.length : Number.NaN,
+    meanAbsoluteError: mean(items.map((i, k) => Math.abs(i.human - mapped[k]))),
+    meanDifference: mean(items.map((i, k) => mapped[k] - i.human)),
     wordCountSpearman: words && words.length > 1 ? spearman(words, human) : null,
     bestLine: bestLine(items, opts.passAt),
     criteria: criterionAgreement(items),
@@ -207,7 +215,8 @@ function criterionAgreement(items: GradedItem[]): CriterionAgreement[] {
       spearman: spearman(es, hs),
       exact: pairs.filter(([h, e]) => Math.round(h) === Math.round(e)).length / pairs.length,
       adjacent: pairs.filter(([h, e]) => Math.abs(h - e) <= 1).length / pairs.length,
-      meanAbsoluteError: pairs.reduce((s, [h, e]) => s + Math.abs(h - e), 0) / pairs.length,
+      meanAbsoluteError: mean(pairs.map(([h, e]) => Math.abs(h - e))),
+      meanDifference: mean(pairs.map(([h, e]) => e - h)),
     });
   }
   return out;
@@ -217,11 +226,12 @@ function criterionAgreement(items: GradedItem[]): CriterionAgreement[] {
 export function formatAgreement(a: Agreement, opts: AgreementOptions): string {
   const f = (x: number | null, d = 3) => (x === null || Number.isNaN(x) ? "n/a" : x.toFixed(d));
   const pct = (x: number) => (Number.isNaN(x) ? "n/a" : `${(100 * x).toFixed(1)} %`);
+  const signed = (x: number) => (Number.isNaN(x) ? "n/a" : `${x >= 0 ? "+" : "−"}${Math.abs(x).toFixed(2)}`);
   const lines = [
     `items                     ${a.n} (human passes at ≥ ${opts.passAt}: ${a.humanPasses})`,
     `Spearman (score, human)   ${f(a.spearman)}`,
     `word-count baseline       ${f(a.wordCountSpearman)}`,
-    `QWK on ${opts.min}–${opts.max}${" ".repeat(Math.max(1, 19 - `${opts.min}–${opts.max}`.length))}${f(a.qwk)}  (score/100 × ${opts.max - opts.min}, rounded; mean abs. error ${f(a.meanAbsoluteError, 2)})`,
+    `QWK on ${opts.min}–${opts.max}${" ".repeat(Math.max(1, 19 - `${opts.min}–${opts.max}`.length))}${f(a.qwk)}  (score/100 × ${opts.max - opts.min}, rounded; mean abs. error ${f(a.meanAbsoluteError, 2)}; engine − human ${signed(a.meanDifference)})`,
     `verdict agreement         ${pct(a.verdictAgreement)}  (pass ${a.verdicts.pass}, fail ${a.verdicts.fail}, needs_review ${a.verdicts.needs_review}; among decided: ${pct(a.decidedAgreement)})`,
   ];
   if (a.bestLine) {
@@ -231,7 +241,7 @@ export function formatAgreement(a: Agreement, opts: AgreementOptions): string {
   }
   for (const c of a.criteria) {
     lines.push(
-      `criterion ${c.title.padEnd(15)} Spearman ${f(c.spearman)}, exact ${pct(c.exact)}, within 1 ${pct(c.adjacent)}, mean abs. error ${f(c.meanAbsoluteError, 2)} (n ${c.n})`,
+      `criterion ${c.title.padEnd(15)} Spearman ${f(c.spearman)}, exact ${pct(c.exact)}, within 1 ${pct(c.adjacent)}, mean abs. error ${f(c.meanAbsoluteError, 2)}, engine − human ${signed(c.meanDifference)} (n ${c.n})`,
     );
   }
   return lines.join("\n");

@@ -64,6 +64,13 @@ describe("agreement", () => {
     expect(a.wordCountSpearman).toBeCloseTo(1);
     expect(a.criteria).toEqual([expect.objectContaining({ title: "ideas", n: 3, exact: 2 / 3, adjacent: 1 })]);
     expect(formatAgreement(a, { min: 0, max: 24, passAt: 16 })).toContain("QWK on 0–24");
+    // Which way the engine errs: scores 24, 5 and 14 on the human scale against 24, 6 and 16 (−1 and −2: harsher), and
+    // the criterion 3, 0, 2 against 3, 1, 2.
+    expect(a.meanDifference).toBeCloseTo(-1);
+    expect(a.criteria[0].meanDifference).toBeCloseTo(-1 / 3);
+    const text = formatAgreement(a, { min: 0, max: 24, passAt: 16 });
+    expect(text).toContain("engine − human −1.00)");
+    expect(text).toContain("engine − human −0.33 (n 3)");
   });
 
   test("human score columns find their criterion in any case and spacing, or by the first words of its title", () => {
