@@ -185,6 +185,40 @@ describe("a holistic scale", () => {
   });
 });
 
+describe("a task's words as the response uses them", () => {
+  test("a response about the story's setting shares the task's word 'setting' (it is not the verb 'set')", async () => {
+    // Porter stems "setting" to "set", an everyday verb that never counts as a topic word: a response about the setting
+    // that says "rider" and "hills" instead of "cyclist" and "features" shared no word with its task, was held down to
+    // 40 %, and failed (ASAP set 3: two answers people gave full marks scored 1 of 3).
+    const guide = await textDoc(
+      "ref_reading",
+      "guide.md",
+      [
+        "# Reading response",
+        "",
+        "## Prompt",
+        "",
+        "Write a response that explains how the features of the setting affect the cyclist. In your response, include examples from the essay that support your conclusion.",
+        "",
+        "## Score points",
+        "",
+        "- 3: Shows an understanding of the complexities of the text and goes beyond the literal.",
+        "- 2: Shows a partial or literal understanding of the text.",
+        "- 1: Shows a minimal understanding of the text.",
+        "- 0: Irrelevant, incorrect, or blank.",
+      ].join("\n"),
+    );
+    const answer =
+      "The setting makes the ride harder at every turn. The road runs through empty desert, so there is no shade and no town for miles. " +
+      "The heat of the afternoon dries the rider's water bottles long before he finds a place to fill them, and the hills that rise one after another drain the strength from his legs. " +
+      "When he reaches an abandoned factory instead of the shop he hoped for, the setting crushes his hope as well as his body. " +
+      "Only when a bait shop appears at the bottom of a hill does the landscape give him back some of what it took.";
+    const out = await run([guide], [await textDoc("doc_answer", "answer.txt", answer)]);
+    expect(out.summary).not.toContain("shares no words with the task's topic");
+    expect(out.verdict).toBe("pass");
+  });
+});
+
 describe("what is not the writing", () => {
   test("a name, teacher, class, date and title above the essay change nothing: they are not the writing", async () => {
     // Before, the heading's date counted as figures (evidence), its capitals as care (conventions) and its title's words

@@ -467,10 +467,12 @@ function pickEvidence(p: Prepared, passages: Passage[], passageTerms: Set<string
       .sort((a, b) => a.i - b.i);
   let chosen = top(scored.filter((x) => x.s > 0 && hasWords(x, 3)));
   // A criterion with level descriptors ("understanding of the complexities of the text") names qualities, not words
-  // to find, and is scored on how much the work is about its task: the sentences most about the task show that.
+  // to find, and is scored on how much the work is about its task: the sentences most about the task show that (two of
+  // its topic words, or one when a short task names four or fewer: "the features of the setting affect the cyclist").
   if (chosen.length === 0 && p.criterion.levels && topic.size > 0) {
     const onTopic = scored.map((x) => ({ ...x, s: [...passageTerms[x.i]].filter((stem) => topic.has(stem)).length }));
-    chosen = top(onTopic.filter((x) => x.s >= 2 && hasWords(x, 5)));
+    const least = topic.size <= 4 ? 1 : 2;
+    chosen = top(onTopic.filter((x) => x.s >= least && hasWords(x, 5)));
   }
   // Criteria about language have no words to find: the opening sentences show how the input is written.
   if (chosen.length === 0 && (p.facets.includes("language") || p.facets.includes("mechanics"))) {

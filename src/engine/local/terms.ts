@@ -84,6 +84,9 @@ function foldSpelling(w: string): string {
 
 const stemCache = new Map<string, string>();
 
+/** Nouns whose Porter stem is an everyday verb's ("setting" → "set"): a story's setting is a subject, "set" is not. */
+const OWN_STEM: Record<string, string> = { setting: "setting", settings: "setting" };
+
 /** A word's comparable form: lower case, possessive dropped, spelling folded, Porter-stemmed. */
 export function stemWord(raw: string): string {
   const lower = raw
@@ -92,7 +95,7 @@ export function stemWord(raw: string): string {
     .replace(/['’]/g, "");
   let s = stemCache.get(lower);
   if (s === undefined) {
-    s = /^\p{N}+$/u.test(lower) ? lower : porterStem(foldSpelling(lower));
+    s = /^\p{N}+$/u.test(lower) ? lower : (OWN_STEM[lower] ?? porterStem(foldSpelling(lower)));
     if (stemCache.size > 50_000) stemCache.clear();
     stemCache.set(lower, s);
   }
