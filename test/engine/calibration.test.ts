@@ -4,6 +4,7 @@ import { CommentRangeEnd, CommentRangeStart, CommentReference, Document, Header,
 import { type EvaluateInput, evaluate } from "../../src/engine";
 import { findCriteria } from "../../src/engine/local/criteria";
 import { writingSignals } from "../../src/engine/local/signals";
+import { topicTermsOf } from "../../src/engine/local/terms";
 import { levelPassShare, passLevel, statedPassShare } from "../../src/engine/local/verdict";
 import { passagesOf } from "../../src/engine/passages";
 import type { EngineDocument, Evaluation } from "../../src/engine/types";
@@ -216,6 +217,9 @@ describe("a task's words as the response uses them", () => {
     const out = await run([guide], [await textDoc("doc_answer", "answer.txt", answer)]);
     expect(out.summary).not.toContain("shares no words with the task's topic");
     expect(out.verdict).toBe("pass");
+    // Everyday by the word as written: "kindness" and "feelings" name a subject though they stem to "kind" and "feel";
+    // "things" and "make" do not.
+    expect(topicTermsOf("Write about the kindness, feelings and setting of the things you make.")).toEqual(["kind", "feel", "set"]);
   });
 });
 

@@ -240,7 +240,7 @@ interface Relevance {
  * many words from counting as on-topic. Their geometric mean is the coverage.
  */
 function topicRelevance(input: LocalInput, docCounts: Map<string, number>): Relevance {
-  const topicOf = (text: string) => topicTermsOf(text).filter((s) => !WRITING_STEMS.has(s) && !isGenericStem(s));
+  const topicOf = (text: string) => topicTermsOf(text).filter((s) => !WRITING_STEMS.has(s));
   const taskText = [input.prompt ?? "", ...input.referenceTexts].join("\n");
   // The prompt's first paragraph states the task ("Grade essays on urban tree planting"); the rest is
   // reviewing guidance that names no topic.

@@ -60,6 +60,10 @@ const GENERIC_WORDS =
   "people person many much lot little less least more most several various number numbers example examples type types " +
   "use used uses using work works worked working need needs needed etc also thus therefore however although";
 const GENERIC_STEMS = new Set<string>();
+const GENERIC = new Set(GENERIC_WORDS.split(" "));
+
+/** Whether a (lower-cased) word is an everyday word rather than a subject word. */
+const isGenericWord = (word: string) => GENERIC.has(word);
 
 /** Whether a stem is an everyday word rather than a subject word. */
 export function isGenericStem(stem: string): boolean {
@@ -84,9 +88,6 @@ function foldSpelling(w: string): string {
 
 const stemCache = new Map<string, string>();
 
-/** Nouns whose Porter stem is an everyday verb's ("setting" → "set"): a story's setting is a subject, "set" is not. */
-const OWN_STEM: Record<string, string> = { setting: "setting", settings: "setting" };
-
 /** A word's comparable form: lower case, possessive dropped, spelling folded, Porter-stemmed. */
 export function stemWord(raw: string): string {
   const lower = raw
@@ -95,7 +96,7 @@ export function stemWord(raw: string): string {
     .replace(/['’]/g, "");
   let s = stemCache.get(lower);
   if (s === undefined) {
-    s = /^\p{N}+$/u.test(lower) ? lower : (OWN_STEM[lower] ?? porterStem(foldSpelling(lower)));
+    s = /^\p{N}+$/u.test(lower) ? lower : porterStem(foldSpelling(lower));
     if (stemCache.size > 50_000) stemCache.clear();
     stemCache.set(lower, s);
   }
@@ -154,10 +155,14 @@ export function titleTermsOf(text: string): string[] {
     .map((t) => t.stem);
 }
 
-/** Stems of the topic words of an instruction (the workflow prompt): no rubric words, no reviewer instructions. */
+/**
+ * Stems of the topic words of an instruction (the workflow prompt): no rubric words, no reviewer instructions, no
+ * everyday words. Everyday by the word as written, not its stem: "setting", "kindness" and "feelings" name a subject,
+ * though Porter stems them to "set", "kind" and "feel".
+ */
 export function topicTermsOf(text: string): string[] {
   return tokenize(text)
-    .filter((t) => isContentWord(t.word) && !RUBRIC_WORDS.has(t.word) && !INSTRUCTION_WORDS.has(t.word))
+    .filter((t) => isContentWord(t.word) && !RUBRIC_WORDS.has(t.word) && !INSTRUCTION_WORDS.has(t.word) && !isGenericWord(t.word))
     .map((t) => t.stem);
 }
 
