@@ -161,6 +161,44 @@ describe("a holistic scale", () => {
     expect(strong.rationale).toContain("Writing signals for evidence, organisation, language, argument:");
   });
 
+  test("a CV's 'Overall impression' beside 'Skills' is about the candidate: only written work's whole-work scale is holistic", async () => {
+    const guide = await textDoc(
+      "ref_screen",
+      "screen.md",
+      [
+        "# Screening: data analyst",
+        "",
+        "## Skills",
+        "- 3: SQL, Python and dashboards, each shown in a role.",
+        "- 2: Two of SQL, Python and dashboards.",
+        "- 1: One of them.",
+        "",
+        "## Overall impression",
+        "- 3: A strong analyst for the team: clear, well organised experience with analytics results in every role.",
+        "- 2: A plausible analyst: clear experience, some analytics results.",
+        "- 1: A weak match: little analytics experience.",
+      ].join("\n"),
+    );
+    const cv = await textDoc(
+      "doc_cv",
+      "cv.txt",
+      "Jordan Lee\nData analyst\n\nExperience\nAnalyst, Northwind Retail, 2021–2026: built SQL pipelines and Python models; dashboards for the sales team cut weekly reporting from two days to one hour.\nJunior analyst, Contoso Bank, 2019–2021: SQL reports and analytics for risk.\n",
+    );
+    // "Overall impression" is a criterion, not the rubric's total ("Overall", "Overall score"), which it was read as.
+    expect((await run([guide], [cv], null, undefined, "hr")).criteria.map((c) => c.title)).toEqual(["Skills", "Overall impression"]);
+    const table = await textDoc(
+      "ref_table",
+      "points.md",
+      "| Criterion | Points |\n| --- | --- |\n| Skills | 10 |\n| Overall impression | 10 |\n| Overall score | 20 |\n",
+    );
+    expect(findCriteria([table.content], null).criteria.map((c) => c.title)).toEqual(["Skills", "Overall impression"]);
+    const overall = async (product: string) => (await run([guide], [cv], null, undefined, product)).criteria[1];
+    // Screening a CV, the scale is read as what it asks for (its key terms: analyst, experience, results …).
+    expect((await overall("hr")).rationale).toContain("key terms");
+    // In written work the same title names the writing as a whole: judged by its qualities, not its words.
+    expect((await overall("education")).rationale).not.toContain("key terms");
+  });
+
   test("levels that name the subject earn no extra credit for repeating it: the same letters get the same levels", async () => {
     // The same guide with the task's own words written into every level ("… sleep, tired mornings and the school
     // bus"). A letter that uses those words in several passages used to get up to a level more for it.

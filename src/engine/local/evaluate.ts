@@ -98,7 +98,7 @@ export function evaluateLocally(input: LocalInput): Evaluation {
   // A CV or a contract is not better for being longer: length is judged where a length is asked for, or in essays.
   const signals = target === null && input.lengthCounts === false ? { ...measured, development: 1 } : measured;
   const relevance = topicRelevance(input, docCounts);
-  const prepared = prepare(input.criteria);
+  const prepared = prepare(input.criteria, input.lengthCounts !== false);
   const ranked = rankedPassages(input.inputs, passages, prepared);
 
   const criteria: Criterion[] = prepared.map((p, i) => {
@@ -160,7 +160,7 @@ function toScale(criterion: RubricCriterion, strength: number): number {
 // ---------------------------------------------------------------------------
 // Criteria -> weighted key terms and facets
 
-function prepare(criteria: RubricCriterion[]): Prepared[] {
+function prepare(criteria: RubricCriterion[], written: boolean): Prepared[] {
   const raw = criteria.map((c) => {
     // The name Assay gives a holistic scale ("Overall quality") is not the rubric's: its words are not to be found.
     const title = c.title === HOLISTIC_TITLE ? [] : titleTermsOf(c.title);
@@ -188,7 +188,8 @@ function prepare(criteria: RubricCriterion[]): Prepared[] {
     // craft, "Organisation", stays about that craft; levels that name no craft, "a full grasp of the text", grade
     // what the work says.)
     const own = facetsOf(r.title, r.counts);
-    const whole = criteria.length === 1 || WHOLE_WORK.test(r.c.title);
+    // (In written work: a CV's "Overall impression" beside "Skills" is about the candidate, not the writing.)
+    const whole = criteria.length === 1 || (written && WHOLE_WORK.test(r.c.title));
     const graded = whole && (r.c.levels?.length ?? 0) >= 2 && !own.named ? gradedFacets(r.c.levels ?? []) : [];
     const holistic = graded.length > 0;
     return { criterion: r.c, terms: terms.slice(0, MAX_KEY_TERMS), ...(holistic ? { facets: graded, named: false } : own), holistic };
