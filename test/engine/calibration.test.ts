@@ -189,7 +189,7 @@ describe("a holistic scale", () => {
     const table = await textDoc(
       "ref_table",
       "points.md",
-      "| Criterion | Points |\n| --- | --- |\n| Skills | 10 |\n| Overall impression | 10 |\n| Overall score | 20 |\n",
+      "| Criterion | Points |\n| --- | --- |\n| Skills | 10 |\n| Overall impression | 10 |\n| Overall score | 20 |\n| Overall points | 20 |\n| Overall | 20 |\n",
     );
     expect(findCriteria([table.content], null).criteria.map((c) => c.title)).toEqual(["Skills", "Overall impression"]);
     const overall = async (product: string) => (await run([guide], [cv], null, undefined, product)).criteria[1];

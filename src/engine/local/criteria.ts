@@ -313,7 +313,7 @@ interface CandidateSet {
 const META_HEADING =
   /^(?:overview|introduction to (?:the )?rubric|instructions?|directions|notes?|total(?: score| points)?|scoring(?: guide)?|grading(?: scale| guide)?|rubric|marking (?:scheme|guide|rubric)|criteria|assessment criteria|(?:table of )?contents|summary|purpose|background|references|appendix|submission(?: guidelines| instructions)?|format(?:ting)?(?: requirements)?|deadline|due date|levels?|performance levels|scale|key|legend|flag.*|output|what to check.*|check)$/i;
 // "Overall" alone or as "Overall score" sums the rubric; "Overall impression" or "Overall quality" is a criterion.
-const TOTAL_ROW = /^(?:total|sum|overall(?: score| total)?(?!\s+\p{L})|grand total|final (?:score|grade))\b/iu;
+const TOTAL_ROW = /^(?:total|sum|overall(?:\s+(?:score|total|points|marks?|grade|rating|result))?(?!\s+\p{L})|grand total|final (?:score|grade))\b/iu;
 const TASK_WORD = String.raw`(?:the\s+)?(?:writing\s+|essay\s+)?(?:prompt|task|assignment|question|topic)`;
 /** A heading (or "Task:" line) that states the assignment: the work's task, never a criterion of it. */
 export const TASK_HEADING = new RegExp(String.raw`^\s*(?:#{1,6}\s*)?${TASK_WORD}\s*:?\s*$`, "i");
