@@ -399,6 +399,29 @@ describe("the pass line", () => {
     expect(statedPassShare("pass at 16 out of 24", 9)).toBeCloseTo(16 / 24);
     expect(statedPassShare("The pass mark is 6", 9)).toBeCloseTo(6 / 9);
     expect(statedPassShare("Read the passage twice.", 9)).toBeNull();
+    expect(statedPassShare("A pass is 60% of the marks; pass at least 60%.", 9)).toBeCloseTo(0.6);
+  });
+
+  test("a story the students read, uploaded beside the rubric, states no pass mark: 'he passed 3 houses' is not one", async () => {
+    // A reading response's source text is a reference too. Its "passed 3" set the pass line at 3 of 3, so every
+    // answer below full marks failed.
+    for (const phrase of [
+      "He passed 3 houses before the hill.",
+      "The bus passes at 5 every morning.",
+      "Two riders passed at 40 miles an hour.",
+      "The pass is 3 miles long.",
+    ]) {
+      expect(statedPassShare(phrase, 3)).toBeNull();
+    }
+    const story = await textDoc(
+      "ref_story",
+      "story.txt",
+      "The Long Ride\n\nThe road ran through the desert. He passed 3 houses before the hill, and then no more.",
+    );
+    const out = await run([rubric, story], [await textDoc("doc_story", "story.txt", KIND_STORY)]);
+    const alone = await run([rubric], [await textDoc("doc_story", "story.txt", KIND_STORY)]);
+    expect(out.summary).toContain("the level the rubric calls adequate");
+    expect(out.verdict).toBe(alone.verdict);
   });
 
   test("the level a rubric calls adequate is its pass level; 'not adequate' is not", () => {

@@ -10,13 +10,23 @@ export interface PassLevel {
   source: "prompt" | "rubric" | "levels" | "setting";
 }
 
-// "pass mark: 16/24", "passing score 60%", "pass at 16", "passes at 70 percent", "pass threshold of 3 out of 4".
-const STATED =
-  /\bpass(?:es|ed|ing)?(?:\s+(?:mark|score|level|threshold|grade|line))?\s*(?:is|:|=|at|of|from|>=|≥)?\s*(?:at least\s*|of\s*)?(\d{1,4}(?:\.\d+)?)\s*(%|percent\b|\/\s*(\d{1,4})|out of\s*(\d{1,4})|of\s*(\d{1,4}))?/i;
+// "pass mark: 16/24", "passing score 60%", "pass at 16", "passes at 70 percent", "pass threshold of 3 out of 4". Not a
+// story's "he passed 3 houses" or "the bus passes at 5": a reference may be the text the students read.
+const MARK = String.raw`(?:at least\s*)?(\d{1,4}(?:\.\d+)?)`;
+const OF = String.raw`\s*(%|percent\b|\/\s*(\d{1,4})|out of\s*(\d{1,4})|of\s*(\d{1,4}))`;
+const LINK = String.raw`\s*(?:is|:|=|at|of|from|>=|≥)?\s*`;
+const STATED = [
+  // "pass mark is 6", "passing score: 60%": named as a mark, any number.
+  new RegExp(String.raw`\bpass(?:ing)?\s+(?:mark|score|level|threshold|grade|line)${LINK}${MARK}(?:${OF})?`, "i"),
+  // "Pass at 16", "Pass: 16/24": the word itself, then the number.
+  new RegExp(String.raw`\bpass\s*(?::|=|>=|≥|at least|at|from)\s*${MARK}(?:${OF})?`, "i"),
+  // "passes at 70 percent", "a pass is 60%": with a share ("the pass is 3 miles long" is a mountain's).
+  new RegExp(String.raw`\bpass(?:es|ing)?\s*(?::|=|>=|≥|at least|at|from|is)\s*${MARK}${OF}`, "i"),
+];
 
 /** A pass mark a text states, as a share of `total` (the rubric's maximum); null when it states none. */
 export function statedPassShare(text: string, total: number): number | null {
-  const m = STATED.exec(text);
+  const m = STATED.map((re) => re.exec(text)).find((x) => x !== null);
   if (!m) return null;
   const value = Number(m[1]);
   const of = Number(m[3] ?? m[4] ?? m[5] ?? Number.NaN);
