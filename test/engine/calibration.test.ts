@@ -402,6 +402,26 @@ describe("the pass line", () => {
     expect(statedPassShare("A pass is 60% of the marks; pass at least 60%.", 9)).toBeCloseTo(0.6);
   });
 
+  test("an article the students read, uploaded beside the rubric, adds no criteria: its sections and lists are material", async () => {
+    // Its headings and numbered list became criteria out of 10 each beside the rubric's four out of 3.
+    const article = await textDoc(
+      "ref_article",
+      "article.md",
+      "# The Mooring Mast\n\n## A mast for airships\n\nThe builders planned a mast so that airships could dock on the building.\n\n" +
+        "## Obstacles\n\n1. Winds at the top were violent.\n2. The law forbade airships over the city.\n3. The ships used flammable hydrogen.\n\n" +
+        "## The end of the plan\n\nAfter a few tries the idea was dropped.\n",
+    );
+    const titles = (refs: EngineDocument[]) =>
+      findCriteria(
+        refs.map((r) => r.content),
+        null,
+      ).criteria.map((c) => c.title);
+    expect(titles([rubric, article])).toEqual(titles([rubric]));
+    expect(titles([article, rubric])).toEqual(titles([rubric]));
+    // Alone, with nothing that scores beside it, a document's sections are what there is to check.
+    expect(titles([article])).toEqual(["A mast for airships", "Obstacles", "The end of the plan"]);
+  });
+
   test("a story the students read, uploaded beside the rubric, states no pass mark: 'he passed 3 houses' is not one", async () => {
     // A reading response's source text is a reference too. Its "passed 3" set the pass line at 3 of 3, so every
     // answer below full marks failed.

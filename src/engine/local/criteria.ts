@@ -886,7 +886,11 @@ const GENERIC: Candidate[] = [
  * (instructions about quoting and output left out); else three generic ones.
  */
 export function findCriteria(references: { sections: Section[] }[], prompt: string | null): { criteria: RubricCriterion[]; source: CriteriaSource } {
-  let found: Candidate[] = references.flatMap((r) => parseCriteria(r.sections));
+  const perReference = references.map((r) => parseCriteria(r.sections));
+  // A reference that scores (points or levels) is the rubric. Beside it, one whose sections carry neither is material
+  // to read, not criteria: the article a reading response is about, a job description beside a scoring sheet.
+  const scores = (found: Candidate[]) => found.some((c) => c.points !== null || (c.levels?.length ?? 0) > 0);
+  let found: Candidate[] = (perReference.some(scores) ? perReference.filter(scores) : perReference).flat();
   let source: CriteriaSource = "references";
   if (found.length === 0 && prompt) {
     found = parseCriteria([{ location: {}, text: prompt }], { instructions: true });
