@@ -37,8 +37,9 @@ const set = JSON.parse(readFileSync(path.join(dir, "essays.json"), "utf8")) as {
 const rubricPath = values.rubric ?? findRubric(dir);
 const rubric = readFileSync(rubricPath);
 const rubricName = path.basename(rubricPath);
-// The human scale: "scale" may be {min, max, pass}, [min, max] or absent (0–24, pass at 16: ASAP set 7's README).
-const scale = readScale(set.scale);
+// The human scale: "scale" may be {min, max, pass}, [min, max] or absent; what is absent defaults as `assay calibrate`
+// does (from 0 to the highest human score, passing two thirds of the way up).
+const scale = readScale(set.scale, Math.max(...set.essays.map((e) => e.human_score)));
 
 const root = path.resolve(import.meta.dir, "..");
 const tmp = mkdtempSync(path.join(os.tmpdir(), "assay-quality-"));
@@ -145,17 +146,13 @@ function ratersAgreement(essays: Essay[]): string | null {
   return `human ceiling             rater against rater: verdict agreement ${(100 * verdicts).toFixed(1)} %, QWK ${qwk.toFixed(3)} (n ${essays.length})`;
 }
 
-function readScale(raw: unknown): { min: number; max: number; passAt: number } {
-  const passAt = values["pass-at"] ? Number(values["pass-at"]) : undefined;
-  if (Array.isArray(raw) && raw.length === 2) {
-    const [min, max] = raw.map(Number);
-    return { min, max, passAt: passAt ?? min + ((max - min) * 2) / 3 };
-  }
-  if (raw && typeof raw === "object") {
-    const s = raw as Record<string, unknown>;
-    const min = Number(s.min ?? 0);
-    const max = Number(s.max ?? 24);
-    return { min, max, passAt: passAt ?? Number(s.pass ?? s.pass_at ?? min + ((max - min) * 2) / 3) };
-  }
-  return { min: 0, max: 24, passAt: passAt ?? 16 };
+function readScale(raw: unknown, highest: number): { min: number; max: number; passAt: number } {
+  const given = values["pass-at"] ? Number(values["pass-at"]) : undefined;
+  const s = (Array.isArray(raw) && raw.length === 2 ? { min: raw[0], max: raw[1] } : raw && typeof raw === "object" ? raw : {}) as Record<
+    string,
+    unknown
+  >;
+  const min = Number(s.min ?? 0);
+  const max = Number(s.max ?? highest);
+  return { min, max, passAt: given ?? Number(s.pass ?? s.pass_at ?? min + ((max - min) * 2) / 3) };
 }
