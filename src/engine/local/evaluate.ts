@@ -87,7 +87,9 @@ function writingOf(d: EngineDocument, written: boolean): { text: string; holds: 
 
 /** Evaluates the inputs against the criteria. Deterministic: the same documents always give the same result. */
 export function evaluateLocally(input: LocalInput): Evaluation {
-  const writing = input.inputs.map((d) => writingOf(d, input.lengthCounts !== false));
+  // Written work (essays, reports) rather than documents checked for what they contain (CVs, contracts).
+  const written = input.lengthCounts !== false;
+  const writing = input.inputs.map((d) => writingOf(d, written));
   const passages = input.inputs.flatMap((d, i) => passagesOf(d).filter(writing[i].holds));
   const passageTerms = passages.map((p) => new Set(contentTerms(p.text)));
   const prose = writing.map((w) => w.text);
@@ -96,9 +98,9 @@ export function evaluateLocally(input: LocalInput): Evaluation {
   const target = targetWords(task);
   const measured = writingSignals(prose, passages, target ?? formTargetWords(task));
   // A CV or a contract is not better for being longer: length is judged where a length is asked for, or in essays.
-  const signals = target === null && input.lengthCounts === false ? { ...measured, development: 1 } : measured;
+  const signals = target === null && !written ? { ...measured, development: 1 } : measured;
   const relevance = topicRelevance(input, docCounts);
-  const prepared = prepare(input.criteria, input.lengthCounts !== false);
+  const prepared = prepare(input.criteria, written);
   const ranked = rankedPassages(input.inputs, passages, prepared);
 
   const criteria: Criterion[] = prepared.map((p, i) => {

@@ -59,15 +59,12 @@ const GENERIC_WORDS =
   "first last second new old today now yet since around else anything something everything nothing someone everyone " +
   "people person many much lot little less least more most several various number numbers example examples type types " +
   "use used uses using work works worked working need needs needed etc also thus therefore however although";
-const GENERIC_STEMS = new Set<string>();
 const GENERIC = new Set(GENERIC_WORDS.split(" "));
-
-/** Whether a (lower-cased) word is an everyday word rather than a subject word. */
-const isGenericWord = (word: string) => GENERIC.has(word);
+const GENERIC_STEMS = new Set<string>();
 
 /** Whether a stem is an everyday word rather than a subject word. */
 export function isGenericStem(stem: string): boolean {
-  if (GENERIC_STEMS.size === 0) for (const w of GENERIC_WORDS.split(" ")) GENERIC_STEMS.add(stemWord(w));
+  if (GENERIC_STEMS.size === 0) for (const w of GENERIC) GENERIC_STEMS.add(stemWord(w));
   return GENERIC_STEMS.has(stem);
 }
 
@@ -162,7 +159,7 @@ export function titleTermsOf(text: string): string[] {
  */
 export function topicTermsOf(text: string): string[] {
   return tokenize(text)
-    .filter((t) => isContentWord(t.word) && !RUBRIC_WORDS.has(t.word) && !INSTRUCTION_WORDS.has(t.word) && !isGenericWord(t.word))
+    .filter((t) => isContentWord(t.word) && !RUBRIC_WORDS.has(t.word) && !INSTRUCTION_WORDS.has(t.word) && !GENERIC.has(t.word))
     .map((t) => t.stem);
 }
 
