@@ -259,6 +259,40 @@ describe("a task's words as the response uses them", () => {
     // "things" and "make" do not.
     expect(topicTermsOf("Write about the kindness, feelings and setting of the things you make.")).toEqual(["kind", "feel", "set"]);
   });
+
+  test("a story about being impatient uses the task's word 'patience' (Porter leaves 'impatient' no stem in common with it)", async () => {
+    // A story told about impatience shared no word with a task about patience, so a well-told one that people passed
+    // was left to a person as possibly off-topic (ASAP set 7: an essay scored 17 of 24).
+    const guide = await textDoc(
+      "ref_patience",
+      "rubric.md",
+      LEVEL_RUBRIC.replace(
+        /# Narrative writing: a story about kindness\n\n## Task\n\n.*\n/,
+        [
+          "# Narrative writing: a story about patience",
+          "",
+          "## Task",
+          "",
+          "Write about patience. A patient person is understanding and tolerant, and faces difficulties without complaining. Tell a story about a time when you or someone you know was patient.",
+          "",
+        ].join("\n"),
+      ).replaceAll("kindness", "patience"),
+    );
+    const story = [
+      "Last spring my little brother Leo decided that he would learn to ride a bike before his seventh birthday, and I was the one who had to teach him.",
+      "",
+      "On the first afternoon I was impatient from the start. I held the back of his seat, ran beside him along the path in the park, and let go far too early. He wobbled, tipped over into the grass and cried. I told him to stop being a baby, which made everything worse, and we walked home without a word.",
+      "",
+      "That night my father asked me how it went. When I explained, he reminded me that somebody had once spent a whole summer running beside my own bike. I felt ashamed, because I knew he was right.",
+      "",
+      "The next day I tried again, slowly this time. First we practised gliding with his feet just above the ground. Then I kept one hand on his shoulder for ten minutes, then for five, then only for a few steps. Whenever he fell, I helped him up, checked his knees and told him what he had done well.",
+      "",
+      "After a week, Leo rode all the way around the pond on his own. He shouted my name as he passed, and I realised that the slow days had taught me as much as they had taught him. Being impatient had cost us a whole afternoon; going slowly had given him a bike he could ride.",
+    ].join("\n");
+    const out = await run([guide], [await textDoc("doc_story", "story.txt", story)]);
+    expect(out.summary).not.toContain("shares no words with the task's topic");
+    expect(out.verdict).toBe("pass");
+  });
 });
 
 describe("what is not the writing", () => {

@@ -15,7 +15,7 @@ import {
   type WritingSignals,
   writingSignals,
 } from "./signals";
-import { contentTerms, isGenericStem, keyTermsOf, termCounts, titleTermsOf, tokenize, topicTermsOf } from "./terms";
+import { contentTerms, isGenericStem, keyTermsOf, negatedBases, termCounts, titleTermsOf, tokenize, topicTermsOf } from "./terms";
 import { DEFAULT_PASS_PERCENT, type PassLevel, passLevel } from "./verdict";
 
 export interface LocalInput {
@@ -99,7 +99,7 @@ export function evaluateLocally(input: LocalInput): Evaluation {
   const measured = writingSignals(prose, passages, target ?? formTargetWords(task));
   // A CV or a contract is not better for being longer: length is judged where a length is asked for, or in essays.
   const signals = target === null && !written ? { ...measured, development: 1 } : measured;
-  const relevance = topicRelevance(input, docCounts);
+  const relevance = topicRelevance(input, docCounts, negatedBases(prose));
   const prepared = prepare(input.criteria, written);
   const ranked = rankedPassages(input.inputs, passages, prepared);
 
@@ -240,9 +240,10 @@ interface Relevance {
  * How much the input is about the task's topic, from both sides: the share of the task's topic
  * words (the prompt's first paragraph's, else the references') the input uses, and the share of the input's own
  * most frequent words the task uses. The second keeps a long document that happens to contain
- * many words from counting as on-topic. Their geometric mean is the coverage.
+ * many words from counting as on-topic. Their geometric mean is the coverage. A word that negates a topic word
+ * ("impatient" for "patience", in `bases`) uses it.
  */
-function topicRelevance(input: LocalInput, docCounts: Map<string, number>): Relevance {
+function topicRelevance(input: LocalInput, docCounts: Map<string, number>, bases: Map<string, string>): Relevance {
   const topicOf = (text: string) => topicTermsOf(text).filter((s) => !WRITING_STEMS.has(s));
   const taskText = [input.prompt ?? "", ...input.referenceTexts].join("\n");
   // The prompt's first paragraph states the task ("Grade essays on urban tree planting"); the rest is
@@ -265,11 +266,12 @@ function topicRelevance(input: LocalInput, docCounts: Map<string, number>): Rele
   let found = 0;
   const missing: string[] = [];
   const topic = new Set<string>();
+  const used = new Set([...docCounts.keys(), ...bases.values()]);
   for (const [stem, count] of byCount(counts).slice(0, TOPIC_TERMS)) {
     topic.add(stem);
     const w = 1 + Math.log(count);
     total += w;
-    if (docCounts.has(stem)) found += w;
+    if (used.has(stem)) found += w;
     else missing.push(words.get(stem) ?? stem);
   }
   const taskTerms = new Set(contentTerms(taskText));
@@ -279,7 +281,7 @@ function topicRelevance(input: LocalInput, docCounts: Map<string, number>): Rele
   for (const [stem, count] of byCount(own).slice(0, INPUT_TERMS)) {
     const w = 1 + Math.log(count);
     ownTotal += w;
-    if (taskTerms.has(stem)) ownFound += w;
+    if (taskTerms.has(stem) || taskTerms.has(bases.get(stem) ?? "")) ownFound += w;
   }
   const taskSide = found / total;
   const ownSide = ownTotal > 0 ? ownFound / ownTotal : 0;

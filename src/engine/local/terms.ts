@@ -163,6 +163,24 @@ export function topicTermsOf(text: string): string[] {
     .map((t) => t.stem);
 }
 
+// A negating prefix before a word of four letters or more: "impatient", "unfair", "dishonest", "irresponsible".
+const NEGATING = /^(?:un|in|im|il|ir|dis|non)(?=\p{L}{4,}$)/u;
+
+/**
+ * For each word of the texts that negates another ("impatient"), its stem and its base's stem ("impati" → "patient").
+ * A story about being impatient is about patience, but Porter leaves the two no stem in common.
+ */
+export function negatedBases(texts: string[]): Map<string, string> {
+  const bases = new Map<string, string>();
+  for (const text of texts) {
+    for (const t of tokenize(text)) {
+      const prefix = NEGATING.exec(t.word)?.[0];
+      if (prefix && isContentWord(t.word)) bases.set(t.stem, stemWord(t.word.slice(prefix.length)));
+    }
+  }
+  return bases;
+}
+
 /** term -> count */
 export function termCounts(terms: Iterable<string>): Map<string, number> {
   const m = new Map<string, number>();
