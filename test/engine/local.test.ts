@@ -117,6 +117,52 @@ describe("criteria", () => {
     ]);
   });
 
+  test("a row whose lower cells read 'Incomplete | Missing' is a criterion of the table, not a second header over it", async () => {
+    // Both are level words: the Method row was taken as the table's header, so Hypothesis and Method were lost and the
+    // rest scored out of 2.
+    const text = [
+      "| Criterion | Excellent (4) | Good (3) | Fair (2) | Poor (1) |",
+      "|---|---|---|---|---|",
+      "| Hypothesis | Clear, testable hypothesis grounded in background | Testable hypothesis | Vague hypothesis | Missing |",
+      "| Method | Replicable procedure with controls | Mostly replicable | Incomplete | Missing |",
+      "| Results | Data in labelled tables and graphs | Minor labelling issues | Poorly presented | Missing |",
+      "| Discussion | Interprets results against the hypothesis | Interprets results | Restates results | Missing |",
+    ].join("\n");
+    const { criteria } = await criteriaOf("rubric.md", text);
+    expect(criteria.map((c) => [c.title, c.maxScore, c.levels?.map((l) => l.value)])).toEqual(
+      ["Hypothesis", "Method", "Results", "Discussion"].map((t) => [t, 4, [1, 2, 3, 4]]),
+    );
+  });
+
+  test("'(weight 25%)' after a heading, leader dots to a bare number, and '(Yes/No)' are points and answers, not title words", async () => {
+    const weighted = await criteriaOf(
+      "review.md",
+      "# Contract review\n\n## Termination (weight 25%)\nEither party may end it with notice.\n\n## Liability cap (weight 75%)\nCapped at the fees paid.\n",
+    );
+    expect(weighted.criteria.map((c) => [c.title, c.maxScore])).toEqual([
+      ["Termination", 25],
+      ["Liability cap", 75],
+    ]);
+    const sheet = await criteriaOf(
+      "sheet.txt",
+      "ESSAY SCORING SHEET\n\nFocus and thesis ........ 25\nDevelopment and support ........ 25\nOrganization ........ 50\n\nTotal ........ 100\n",
+    );
+    expect(sheet.criteria.map((c) => [c.title, c.maxScore])).toEqual([
+      ["Focus and thesis", 25],
+      ["Development and support", 25],
+      ["Organization", 50],
+    ]);
+    const checklist = await criteriaOf(
+      "screening.txt",
+      "Screening\n\n- At least 3 years of Python development (Yes/No)\n- Experience with PostgreSQL (Y/N)\n- Clear, error-free writing (yes / no)\n",
+    );
+    expect(checklist.criteria.map((c) => c.title)).toEqual([
+      "At least 3 years of Python development",
+      "Experience with PostgreSQL",
+      "Clear, error-free writing",
+    ]);
+  });
+
   test("a holistic scale (Score 6 … Score 1) is one criterion out of its top score, not six", async () => {
     const text = "# Holistic scoring guide\n\n## Score 6\nInsightful, well developed.\n\n## Score 4\nAdequate.\n\n## Score 1\nMinimal.\n";
     const { criteria } = await criteriaOf("guide.md", text);

@@ -195,11 +195,16 @@ const NUM = String.raw`(\d{1,4}(?:\.\d+)?)`;
 const UNIT = String.raw`(?:points?|pts?\.?|marks?|%|percent)`;
 // Each pattern's last capture group is the maximum.
 const POINT_PATTERNS: RegExp[] = [
-  new RegExp(String.raw`[(\[]\s*(?:max(?:imum)?\.?\s*|up to\s*|0\s*[-–]\s*)?${NUM}\s*${UNIT}?\s*(?:total)?\s*[)\]]`, "i"),
+  new RegExp(
+    String.raw`[(\[]\s*(?:max(?:imum)?\.?\s*|up to\s*|worth\s*|weight(?:ing)?\s*:?\s*|0\s*[-–]\s*)?${NUM}\s*${UNIT}?\s*(?:total)?\s*[)\]]`,
+    "i",
+  ),
   new RegExp(String.raw`\b${NUM}\s*[-–]\s*${NUM}\s*${UNIT}`, "i"),
   new RegExp(String.raw`(?:^|[\s:–—-])${NUM}\s*${UNIT}(?![\p{L}])`, "iu"),
   new RegExp(String.raw`(?:out of|max(?:imum)?(?: of)?|worth|weight(?:ing)?\s*:?)\s*${NUM}\s*${UNIT}?`, "i"),
   new RegExp(String.raw`(?:^|\s)/\s*${NUM}\b`, "i"),
+  // Leader dots to a number at the line's end, as a printed scoring sheet sets them: "Organization ........ 25".
+  new RegExp(String.raw`(?:\s*\.){3,}\s*${NUM}\s*${UNIT}?\s*$`, "i"),
 ];
 
 /** The maximum points a line states ("(20 points)", "— 10 marks", "20%", "/10", "0-4 pts"), and the line without them (untidied). */
@@ -234,7 +239,7 @@ function tidyTitle(s: string): string {
     .replace(/\s*[:\-–—|,;]+\s*$/, "")
     .replace(/\s*(?:\.\s*){3,}$|\s*…+$/, "") // leader dots: "Thesis statement ........ 10 pts"
     .replace(/^\s*[:\-–—|,;]+\s*/, "")
-    .replace(/\(\s*\)|\[\s*\]/g, "")
+    .replace(/\(\s*\)|\[\s*\]|\(\s*(?:yes|y)\s*\/\s*(?:no|n)\s*\)/gi, "") // "(Yes/No)": how a checklist is answered
     .replace(/\s+/g, " ")
     .trim();
 }
@@ -439,6 +444,9 @@ function withMergedHeader(rows: string[][]): string[][] {
  * about …" in the rows right over "Trait | 3 | 2 | 1 | 0", with nothing between to part them.
  */
 function fromHeader(rows: string[][]): string[][] {
+  // A table that opens with its level header keeps every row: a criterion whose cells read "Incomplete | Missing" is
+  // a row of it, not a second header.
+  if (rows[0] && levelHeader(rows[0])) return rows;
   const at = rows.findIndex((r, i) => i > 0 && levelHeader(r));
   return at > 0 && rows.length - at >= 3 ? rows.slice(at) : rows;
 }
