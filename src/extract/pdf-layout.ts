@@ -76,9 +76,10 @@ export function textWithTables(runs: TextRun[], carried: Columns | null = null):
   const tableRows = tableBands(cells, isRow, carried);
   if (tableRows.size === 0) return null;
   const rowText = (i: number) =>
-    // The rest of a row the previous page began: its first cell (the criterion's name) stayed there, empty here.
+    // The rest of a row the previous page began: its first cell (the criterion's name) stayed there, empty here, and
+    // the row opens with its separator as a DOCX row with an empty first cell does.
     i === 0 && carried !== null && cells[0].length === carried.length - 1
-      ? `| | ${cells[0].map(cellText).join(" | ")}`
+      ? `| ${cells[0].map(cellText).join(" | ")}`
       : cells[i].map(cellText).join(" | ");
   const text = bands.map((band, i) => (tableRows.has(i) ? rowText(i) : linesOf(band.runs, lineHeight).join("\n"))).join("\n");
   const lastBand = bands.length - 1;

@@ -163,6 +163,133 @@ describe("criteria", () => {
     ]);
   });
 
+  test("bands of points under a criterion ('18-20: …', '36-40: …') are its levels, each worth the top of its band", async () => {
+    // Before, "18-20" read as level 18 (the criterion's maximum fell from 20 to 18) and "36-40" as no scale at all.
+    const text = [
+      "# Marking bands",
+      "",
+      "## Argument",
+      "- 18-20: Original, sustained argument",
+      "- 14-17: Clear argument",
+      "- 10-13: Some argument",
+      "- 0-9: No clear argument",
+      "",
+      "## Content (40 marks)",
+      "- 36–40: Thorough, accurate and insightful",
+      "- 28–35: Accurate with some depth",
+      "- 20–27: Partly accurate",
+      "- 0–19: Inaccurate or missing",
+    ].join("\n");
+    const { criteria } = await criteriaOf("bands.md", text);
+    expect(criteria.map((c) => [c.title, c.maxScore, c.levels?.map((l) => l.value)])).toEqual([
+      ["Argument", 20, [9, 13, 17, 20]],
+      ["Content", 40, [19, 27, 35, 40]],
+    ]);
+    expect(criteria[0].description).toContain("Original, sustained argument");
+    expect(criteria[0].levels?.[3].descriptor).toBe("Original, sustained argument");
+  });
+
+  test("level tables as teachers make them: a blank corner, a single-point rubric, a name and its description in one cell", async () => {
+    // Each read wrongly before: a blank top-left cell lost the level columns (criteria out of 10, or shifted one column
+    // in a CSV); a single-point rubric's rows, their first cell empty, were joined into one as if cut by a page break.
+    const shape = async (filename: string, text: string) =>
+      (await criteriaOf(filename, text)).criteria.map((c) => [c.title, c.maxScore, c.levels?.map((l) => l.value) ?? null]);
+    const corner = [
+      ["Topic sentence", "Clear and engaging", "Clear", "Unclear", "Missing"],
+      ["Supporting details", "Three or more relevant details", "Two details", "One detail", "No details"],
+    ];
+    const fourLevels = [
+      ["Topic sentence", 4, [1, 2, 3, 4]],
+      ["Supporting details", 4, [1, 2, 3, 4]],
+    ];
+    expect(
+      await shape("rubric.md", ["|  | 4 | 3 | 2 | 1 |", "|---|---|---|---|---|", ...corner.map((r) => `| ${r.join(" | ")} |`)].join("\n")),
+    ).toEqual(fourLevels);
+    expect(await shape("rubric.csv", [",Excellent (4),Good (3),Fair (2),Poor (1)", ...corner.map((r) => r.join(","))].join("\n"))).toEqual(
+      fourLevels,
+    );
+
+    const singlePoint = [
+      "| Concerns | Criteria | Advanced |",
+      "|---|---|---|",
+      "| | **Hook (10 pts)** – The opening grabs the reader's attention. | |",
+      "| | **Narrative sequence (30 pts)** – Events unfold in a clear order. | |",
+      "| | **Reflection (20 pts)** – The ending reflects on what the experience meant. | |",
+    ].join("\n");
+    expect(await shape("single-point.md", singlePoint)).toEqual([
+      ["Hook", 10, null],
+      ["Narrative sequence", 30, null],
+      ["Reflection", 20, null],
+    ]);
+    // Without points, under an "Areas for growth" column left empty for the marker.
+    const growth = singlePoint.replace("Concerns", "Areas for growth").replace(/ \(\d+ pts\)/g, "");
+    expect((await shape("single-point.md", growth)).map(([title]) => title)).toEqual(["Hook", "Narrative sequence", "Reflection"]);
+
+    const { criteria } = await criteriaOf(
+      "rubric.md",
+      [
+        "| Criteria | Excellent | Good | Needs improvement | Points |",
+        "|---|---|---|---|---|",
+        "| Thesis — states a clear, arguable claim | Insightful claim | Clear claim | No claim | /20 |",
+        "| Evidence — supports claims with quotations | Well chosen | Relevant | Missing | /30 |",
+      ].join("\n"),
+    );
+    expect(criteria.map((c) => [c.title, c.maxScore])).toEqual([
+      ["Thesis", 20],
+      ["Evidence", 30],
+    ]);
+    expect(criteria[0].description).toContain("states a clear, arguable claim");
+    // Level cells that open with their band of points: the criterion is out of the top band's top.
+    expect(
+      await shape(
+        "rubric.md",
+        [
+          "| Criteria | Excellent | Good | Needs improvement |",
+          "|---|---|---|---|",
+          "| Thesis | 18-20 pts: Clear, arguable thesis | 14-17 pts: General thesis | 0-13 pts: Thesis missing |",
+        ].join("\n"),
+      ),
+    ).toEqual([["Thesis", 20, [13, 17, 20]]]);
+  });
+
+  test("checklists and plain-text rubrics: a numbered 'Item' column, a 'Clause' column, levels under a 'Preparation (0-10 points)' line", async () => {
+    const contract = [
+      "| Item | Requirement | Yes | No | Comments |",
+      "|---|---|---|---|---|",
+      "| 1 | Parties are correctly named with legal entity names | | | |",
+      "| 2 | Term and renewal provisions are clearly stated | | | |",
+      "| 3 | Limitation of liability is capped at fees paid | | | |",
+    ].join("\n");
+    expect((await criteriaOf("checklist.md", contract)).criteria.map((c) => c.title)).toEqual([
+      "Parties are correctly named with legal entity names",
+      "Term and renewal provisions are clearly stated",
+      "Limitation of liability is capped at fees paid",
+    ]);
+    const clauses =
+      "No.,Clause,Check,Yes/No,Notes\n1,Parties,Legal entity names and addresses are correct,,\n2,Term,Initial term and renewal are stated,,\n";
+    const read = (await criteriaOf("checklist.csv", clauses)).criteria;
+    expect(read.map((c) => c.title)).toEqual(["Parties", "Term"]);
+    expect(read[1].description).toContain("renewal are stated");
+
+    const participation = [
+      "Class participation rubric",
+      "",
+      "Preparation (0-10 points)",
+      "Excellent (10): Has read all assigned material and brings notes.",
+      "Good (7): Has read most of the material.",
+      "Poor (3): Rarely prepared.",
+      "",
+      "Listening (0-5 points)",
+      "Excellent (5): Responds to and builds on others' ideas.",
+      "Good (3): Listens attentively.",
+      "Poor (1): Interrupts or is distracted.",
+    ].join("\n");
+    expect((await criteriaOf("participation.txt", participation)).criteria.map((c) => [c.title, c.maxScore, c.levels?.map((l) => l.value)])).toEqual([
+      ["Preparation", 10, [3, 7, 10]],
+      ["Listening", 5, [1, 3, 5]],
+    ]);
+  });
+
   test("a holistic scale (Score 6 … Score 1) is one criterion out of its top score, not six", async () => {
     const text = "# Holistic scoring guide\n\n## Score 6\nInsightful, well developed.\n\n## Score 4\nAdequate.\n\n## Score 1\nMinimal.\n";
     const { criteria } = await criteriaOf("guide.md", text);

@@ -84,11 +84,11 @@ function toLines(sections: Section[]): Line[] {
       }
       if (TABLE_SEPARATOR.test(line) && line.includes("-")) continue;
       if (line.includes(" | ") || /^\s*\|.*\|\s*$/.test(line)) {
-        const cells = line
-          .replace(/^\s*\|/, "")
-          .replace(/\|\s*$/, "")
-          .split("|")
-          .map((c) => c.trim());
+        // A Markdown row closes with a pipe. A row from a DOCX, a sheet or a CSV never does (its empty cells at the end
+        // are dropped) and opens with one only when its first cell is empty ("| Excellent (4) | …", under a table's
+        // blank corner): that cell is kept.
+        const markdown = /\|\s*$/.test(line);
+        const cells = (markdown ? line.replace(/^\s*\|/, "").replace(/\|\s*$/, "") : line).split("|").map((c) => c.trim());
         if (cells.length >= 2) {
           out.push({ kind: "row", cells });
           continue;
@@ -220,12 +220,13 @@ function parsePoints(text: string): { points: number | null; rest: string } {
   return { points: null, rest: text };
 }
 
-// A level's cell that opens with its points: "10 points: five sources", "7 pts – three sources".
-const LEADING_POINTS = /^\s*(\d{1,3}(?:\.\d+)?)\s*(?:points?|pts?|marks?)\b\s*[:\-–—.)]?/i;
+// A level's cell that opens with its points: "10 points: five sources", "7 pts – three sources", "18-20 pts: …" (worth
+// the top of its band).
+const LEADING_POINTS = /^\s*(?:\d{1,3}\s*[-–]\s*)?(\d{1,3}(?:\.\d+)?)\s*(?:points?|pts?|marks?)\b\s*[:\-–—.)]?/i;
 
-/** A table cell that is only a number of points ("20", "20 pts", "15%"). */
+/** A table cell that is only a number of points ("20", "20 pts", "15%", "/20" for a mark to be written in). */
 function cellPoints(cell: string): number | null {
-  const m = new RegExp(String.raw`^\s*(?:\d{1,4}(?:\.\d+)?\s*[-–]\s*)?${NUM}\s*${UNIT}?\s*$`, "i").exec(cell.replace(/\*/g, ""));
+  const m = new RegExp(String.raw`^\s*(?:\/\s*|\d{1,4}(?:\.\d+)?\s*[-–]\s*)?${NUM}\s*${UNIT}?\s*$`, "i").exec(cell.replace(/\*/g, ""));
   if (!m) return null;
   const v = Number(m[1]);
   return v > 0 && v <= 1000 ? v : null;
@@ -263,8 +264,9 @@ const LEVEL_NUMBER = /^(10|\d)(?:$|\s+(?=\p{Lu}))/u;
 const LEVEL_ALONE = new RegExp(String.raw`^${LEVEL_NAME}(\d{1,2})$`, "i");
 const NAMED_VALUE_LINE = /^(?:[-*•+]\s*)?(\p{L}[\p{L} -]{1,30}?)\s*\(\s*(\d{1,2})\s*(?:points?|pts?\.?)?\s*\)\s*[:\-–—.]\s*(.{3,})$/u;
 const BARE_LEVEL_LINE = /^\d{1,2}(?:\.\d)?\s*[:–—]\s+\S.{2,}$/u;
+// A band of points ("18–20: …", "36-40 marks: …") is a level worth its top.
 const LEVEL_LINE = new RegExp(
-  String.raw`^(?:[-*•+]\s*)?(?:${LEVEL_NAME})?(\d{1,2}(?:\.\d)?)\s*(?:points?|pts?|marks?)?\s*[:\-–—.)=]\s*(.{3,})$`,
+  String.raw`^(?:[-*•+]\s*)?(?:${LEVEL_NAME})?(?:(\d{1,3})\s*[-–]\s*(?=\d))?(\d{1,3}(?:\.\d)?)\s*(?:points?|pts?|marks?)?\s*[:\-–—.)=]\s*(.{3,})$`,
   "i",
 );
 
@@ -279,11 +281,13 @@ function levelScale(body: string): Level[] | null {
     // "Excellent (3): …": the level's name stays in its descriptor, as a table's column name does (it can set the pass line).
     const named = m ? null : NAMED_VALUE_LINE.exec(line.trim());
     if (!m && !named) continue;
-    const value = Number(m ? m[1] : named?.[2]);
+    const value = Number(m ? m[2] : named?.[2]);
+    // A band runs up ("36-40"); a number above 20 is a level only at the top of one (a list of years is no scale).
+    if (m?.[1] !== undefined ? Number(m[1]) >= value : value > 20) return null;
     if (levels.some((l) => l.value === value)) return null;
-    levels.push({ value, descriptor: m ? m[2].trim() : `${named?.[1].trim()}: ${named?.[3].trim()}` });
+    levels.push({ value, descriptor: m ? m[3].trim() : `${named?.[1].trim()}: ${named?.[3].trim()}` });
   }
-  if (levels.length < 2 || Math.max(...levels.map((l) => l.value)) > 20) return null;
+  if (levels.length < 2 || Math.max(...levels.map((l) => l.value)) > 100) return null;
   return levels.sort((a, b) => a.value - b.value);
 }
 
@@ -397,7 +401,7 @@ function tableSets(lines: Line[]): CandidateSet[] {
   // "Ideas" is the Ideas criterion's scale, as a list of levels under it is.
   let above: string | undefined;
   const flush = () => {
-    rows = fromHeader(withMergedHeader(rows));
+    rows = fromHeader(withMergedHeader(pageBreaksJoined(rows)));
     if (rows.length >= 2) {
       const items = tableCandidates(rows);
       if (items.length === 1 && items[0].title === HOLISTIC_TITLE && above && !organising(above)) items[0].title = tidyTitle(above);
@@ -411,17 +415,27 @@ function tableSets(lines: Line[]): CandidateSet[] {
       if (line.kind === "heading" || (line.kind === "text" && titleLike(line.text))) above = line.text;
       continue;
     }
-    if (line.kind === "row") {
-      const cells = line.cells.map((c) => c.replace(/\*\*|__/g, "").trim());
-      const last = rows.at(-1);
-      // A row with no first cell under a row as wide goes on with it (a PDF row cut by a page break).
-      if (last && cells[0] === "" && cells.length === last.length && cells.slice(1).some(Boolean))
-        rows[rows.length - 1] = last.map((c, i) => [c, cells[i]].filter(Boolean).join(" "));
-      else rows.push(cells);
-    }
+    if (line.kind === "row") rows.push(line.cells.map((c) => c.replace(/\*\*|__/g, "").trim()));
   }
   flush();
   return sets;
+}
+
+/**
+ * A row with no first cell under a row as wide goes on with it: a PDF row cut by a page break. Not when most rows have
+ * none: a single-point rubric ("Concerns | Criteria | Advanced") leaves its first column empty for the marker.
+ */
+function pageBreaksJoined(rows: string[][]): string[][] {
+  const blankFirst = rows.slice(1).filter((r) => r[0] === "").length;
+  if (blankFirst * 2 >= rows.length - 1) return rows;
+  const out: string[][] = [];
+  for (const cells of rows) {
+    const last = out.at(-1);
+    if (last && cells[0] === "" && cells.length === last.length && cells.slice(1).some(Boolean))
+      out[out.length - 1] = last.map((c, i) => [c, cells[i]].filter(Boolean).join(" "));
+    else out.push(cells);
+  }
+  return out;
 }
 
 /**
@@ -459,16 +473,18 @@ function levelHeader(row: string[]): boolean {
   );
 }
 
-/** "| Trait | 3 | 2 | 1 | 0 |": a criterion column's name over level columns numbered only. */
+/** "| Trait | 3 | 2 | 1 | 0 |": a criterion column's name (or a blank corner) over level columns numbered only. */
 function numberedLevels(row: string[]): boolean {
   return (
-    HEADER_TITLE.test(row[0] ?? "") && row.length >= 3 && row.slice(1).every((c) => /^\d{1,3}(?:\.\d+)?(?:\s*(?:points?|pts?|marks?))?$/i.test(c))
+    (HEADER_TITLE.test(row[0] ?? "") || row[0] === "") &&
+    row.length >= 3 &&
+    row.slice(1).every((c) => /^\d{1,3}(?:\.\d+)?(?:\s*(?:points?|pts?|marks?))?$/i.test(c))
   );
 }
 const LEVEL_COLUMN_POINTS = /\(\s*\d+(?:\s*[-–]\s*\d+)?\s*(?:points?|pts)?\s*\)/i;
 
 const HEADER_TITLE =
-  /criteri|categor|dimension|aspect|trait|element|area|component|skill|requirement|item|question|task|objective|standard|competenc|topic|feature|section|indicator/i;
+  /criteri|categor|dimension|aspect|trait|element|area|component|skill|requirement|item|question|task|objective|standard|competenc|topic|feature|section|indicator|clause|provision/i;
 const HEADER_POINTS =
   /^(?:max(?:imum)?\.?\s*)?(?:points?|marks?|pts|score|weight(?:ing)?|value|max|%|possible|out of)\b|points?\s*(?:possible|available)|^weight/i;
 const HEADER_DESC = /descri|detail|expect|look(?:ing)? for|guidance|requirement|what|explanation|definition|notes?/i;
@@ -550,11 +566,14 @@ function tableCandidates(rows: string[][]): Candidate[] {
       }
     }
   }
-  let titleCol = header.findIndex((h) => HEADER_TITLE.test(h) && !HEADER_POINTS.test(h));
+  // (A column left empty for the marker, "Areas for growth" in a single-point rubric, names no criteria; nor does an
+  // "Item" column that numbers the rows.)
+  const holdsNames = (i: number) => col(i).some((c) => c !== "" && !/^\d{1,3}[.)]?$/.test(c));
+  let titleCol = header.findIndex((h, i) => HEADER_TITLE.test(h) && !HEADER_POINTS.test(h) && holdsNames(i));
   if (titleCol < 0 || titleCol === pointsCol) {
     titleCol = [...Array(width).keys()].find((i) => i !== pointsCol && col(i).some((c) => c !== "" && cellPoints(c) === null)) ?? 0;
   }
-  let descCol = header.findIndex((h, i) => i !== titleCol && i !== pointsCol && HEADER_DESC.test(h));
+  let descCol = header.findIndex((h, i) => i !== titleCol && i !== pointsCol && HEADER_DESC.test(h) && col(i).some((c) => c !== ""));
   if (descCol < 0 && !isLevelTable) {
     let best = -1;
     for (let i = 0; i < width; i++) {
@@ -575,11 +594,13 @@ function tableCandidates(rows: string[][]): Candidate[] {
     const rawTitle = row[titleCol] ?? "";
     if (!rawTitle || TOTAL_ROW.test(rawTitle) || cellPoints(rawTitle) !== null) continue;
     const parsed = parsePoints(rawTitle);
-    const title = tidyTitle(parsed.rest);
+    // A criterion's cell may hold its description too: "Thesis — states a clear, arguable claim".
+    const named = namedFirst(parsed.rest);
+    const title = tidyTitle(named?.title ?? parsed.rest);
     if (!title) continue;
     let points = pointsCol >= 0 ? cellPoints(row[pointsCol] ?? "") : null;
     points ??= parsed.points ?? (levelMax > 0 ? levelMax : null);
-    const parts: string[] = [];
+    const parts: string[] = named?.description ? [named.description] : [];
     if (top) parts.push(row[top.index] ?? "");
     if (descCol >= 0) parts.push(row[descCol] ?? "");
     if (!top && descCol < 0) parts.push(...row.filter((_, i) => i !== titleCol && i !== pointsCol));
@@ -686,7 +707,8 @@ function pointLineSet(lines: Line[]): CandidateSet | null {
   let current: { title: string; body: string[] } | null = null;
   let previous: Line | null = null;
   for (const line of lines) {
-    if (line.kind === "text" && line.text.length <= 100) {
+    // ("Excellent (10): has read the material" is a level of the criterion above, not a criterion.)
+    if (line.kind === "text" && line.text.length <= 100 && !NAMED_VALUE_LINE.test(line.text)) {
       const { points, rest } = parsePoints(line.text);
       const title = tidyTitle(rest);
       if (points !== null && title && title.split(/\s+/).length <= 10 && !TOTAL_ROW.test(title)) {
@@ -773,6 +795,15 @@ function listSet(lines: Line[], skipInstructions: boolean): CandidateSet | null 
   return items.length >= 2 ? { kind: "list", items: items.map((c) => withScale(c)) } : null;
 }
 
+/** "Thesis: states a claim", "Thesis — states a claim", "Is it dated? …": a short name before its description. */
+function namedFirst(text: string): { title: string; description: string } | null {
+  const sep = /\s*(?::|\s[-–—]\s|\?)\s*/.exec(text);
+  const head = sep ? text.slice(0, sep.index) : "";
+  if (!sep || head.length === 0 || head.length > 70 || head.split(/\s+/).length > 8) return null;
+  // A question is its own description.
+  return { title: head, description: sep[0].includes("?") ? text : text.slice(sep.index).replace(/^\s*[:\-–—]\s*/, "") };
+}
+
 function itemCandidate(text: string): Candidate | null {
   const { points, rest } = parsePoints(text);
   const bold = /^(?:\*\*|__)(.+?)(?:\*\*|__)\s*[:.\-–—]?\s*(.*)$/.exec(rest);
@@ -782,12 +813,10 @@ function itemCandidate(text: string): Candidate | null {
     title = bold[1];
     description = bold[2];
   } else {
-    const sep = /\s*(?::|\s[-–—]\s|\?)\s*/.exec(rest);
-    const head = sep ? rest.slice(0, sep.index) : "";
-    if (sep && head.split(/\s+/).length <= 8 && head.length <= 70 && head.length > 0) {
-      title = head;
-      description = rest.slice(sep.index).replace(/^\s*[:\-–—]\s*/, "");
-      if (sep[0].includes("?")) description = rest; // a question is its own description
+    const named = namedFirst(rest);
+    if (named) {
+      title = named.title;
+      description = named.description;
     } else if (rest.length <= 70) {
       title = rest;
       description = "";
