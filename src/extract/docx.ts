@@ -150,7 +150,8 @@ function blocks(nodes: XmlNode[], sink: Sink, indent: string) {
       for (const row of findAll(kids, "tr")) {
         const cells = childrenOf(row).filter((c) => tagOf(c) === "td" || tagOf(c) === "th");
         const line = rowLine(cells.map(cellText));
-        if (line) sink.line(indent + line);
+        // A row whose other cells are empty (a checklist's "Term | | |", to be ticked) stays a row: it keeps a separator.
+        if (line) sink.line(indent + line + (cells.length >= 2 && !line.includes(" | ") ? " |" : ""));
       }
     } else if (["div", "blockquote", "dl", "dd", "dt", "section"].includes(tag)) {
       flush();

@@ -43,7 +43,7 @@ async function readWithExcelJs(zip: Uint8Array): Promise<Sheet[]> {
       row.eachCell({ includeEmpty: false }, (cell, col) => {
         // A merged range reports the master's value in every cell; keep it once.
         if (cell.type === ExcelJS.ValueType.Merge) return;
-        cells[col - 1] = cellText(cell.value);
+        cells[col - 1] = cellText(cell.value, cell.numFmt);
         const note = cell.note;
         if (note) notes.push(`Note ${cell.address}: ${typeof note === "string" ? note : (note.texts ?? []).map((t) => t.text).join("")}`);
       });
@@ -54,17 +54,20 @@ async function readWithExcelJs(zip: Uint8Array): Promise<Sheet[]> {
   });
 }
 
-/** Display text of an exceljs cell value; formulas show their cached result. */
-export function cellText(v: unknown): string {
+/**
+ * Display text of an exceljs cell value; formulas show their cached result. A number formatted as a percentage reads
+ * as one ("30%", not the 0.3 it is stored as): a weight column of a scorecard.
+ */
+export function cellText(v: unknown, numFmt?: string): string {
   if (v === null || v === undefined) return "";
   if (typeof v === "string") return v;
-  if (typeof v === "number") return String(v);
+  if (typeof v === "number") return numFmt && /%/.test(numFmt.replace(/"[^"]*"/g, "")) ? `${Number((v * 100).toFixed(4))}%` : String(v);
   if (typeof v === "boolean") return v ? "TRUE" : "FALSE";
   if (v instanceof Date) return dateText(v);
   if (typeof v === "object") {
     const o = v as Record<string, unknown>;
     if (Array.isArray(o.richText)) return o.richText.map((r: { text?: unknown }) => String(r.text ?? "")).join("");
-    if ("formula" in o || "sharedFormula" in o) return cellText(o.result);
+    if ("formula" in o || "sharedFormula" in o) return cellText(o.result, numFmt);
     if ("text" in o) return cellText(o.text);
     if ("error" in o) return String(o.error);
   }

@@ -2,6 +2,7 @@
 import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import path from "node:path";
+import { Document, Packer, Paragraph, Table, TableCell, TableRow } from "docx";
 import { type EvaluateInput, evaluate } from "../../src/engine";
 import { findCriteria } from "../../src/engine/local/criteria";
 import { decide } from "../../src/engine/local/evaluate";
@@ -287,6 +288,54 @@ describe("criteria", () => {
     expect((await criteriaOf("participation.txt", participation)).criteria.map((c) => [c.title, c.maxScore, c.levels?.map((l) => l.value)])).toEqual([
       ["Preparation", 10, [3, 7, 10]],
       ["Listening", 5, [1, 3, 5]],
+    ]);
+  });
+
+  test("forms to tick: a DOCX checklist with empty Yes/No columns, a 1–5 rating scorecard, a sheet's info rows above its header", async () => {
+    // The DOCX rows whose tick columns were empty came out as bare lines (no table), and one-word clauses ("Term") were
+    // taken for a key/value list: both gave the generic criteria. The rating columns beside "Comments" were no scale.
+    const docxTable = async (rows: string[][]) => {
+      const table = new Table({
+        rows: rows.map((r) => new TableRow({ children: r.map((c) => new TableCell({ children: [new Paragraph(c)] })) })),
+      });
+      const bytes = new Uint8Array(await Packer.toBuffer(new Document({ sections: [{ children: [new Paragraph("Review checklist"), table] }] })));
+      return findCriteria([await extract(bytes, { filename: "checklist.docx" })], null).criteria;
+    };
+    const lease = await docxTable([
+      ["Item", "Yes", "No", "N/A", "Notes"],
+      ["Parties correctly identified", "", "", "", ""],
+      ["Term", "", "", "", ""],
+      ["Security deposit", "", "", "", ""],
+    ]);
+    expect(lease.map((c) => c.title)).toEqual(["Parties correctly identified", "Term", "Security deposit"]);
+    const clauses = await docxTable([
+      ["Clause", "Required", "Present (Y/N)", "Comments"],
+      ["Indemnification", "Yes", "", ""],
+      ["Force majeure", "Optional", "", ""],
+    ]);
+    expect(clauses.map((c) => c.title)).toEqual(["Indemnification", "Force majeure"]);
+    const ratings = await docxTable([
+      ["Competency", "1", "2", "3", "4", "5", "Comments"],
+      ["Customer empathy", "", "", "", "", "", ""],
+      ["Problem solving", "", "", "", "", "", ""],
+    ]);
+    expect(ratings.map((c) => [c.title, c.maxScore, c.levels?.map((l) => l.value)])).toEqual([
+      ["Customer empathy", 5, [1, 2, 3, 4, 5]],
+      ["Problem solving", 5, [1, 2, 3, 4, 5]],
+    ]);
+    // A sheet's rows over its header name the candidate, not criteria; a weighted total is no criterion either.
+    const sheet = [
+      "Candidate,,Interviewer",
+      "Competency,Weight,Rating (1-5),Notes",
+      "Product sense,30%,,",
+      "Execution and delivery,25%,,",
+      "Communication,45%,,",
+      "Weighted total,100%,,",
+    ].join("\n");
+    expect((await criteriaOf("scorecard.csv", sheet)).criteria.map((c) => [c.title, c.maxScore])).toEqual([
+      ["Product sense", 30],
+      ["Execution and delivery", 25],
+      ["Communication", 45],
     ]);
   });
 

@@ -112,6 +112,18 @@ describe("sections", () => {
     expect(doc.sections[1].text.split("\n")).toContain("1 | 10 | 2 | 13");
   });
 
+  test("XLSX: a number formatted as a percentage reads as one, a formula's result too (a scorecard's weights)", async () => {
+    const { default: ExcelJS } = await import("exceljs");
+    const wb = new ExcelJS.Workbook();
+    const ws = wb.addWorksheet("Scorecard");
+    ws.addRow(["Competency", "Weight", "Plain"]);
+    ws.addRow(["SQL", 0.3, 0.3]);
+    ws.addRow(["Total", { formula: "B2*2", result: 0.6 }, 12.5]);
+    ws.getColumn(2).numFmt = "0%";
+    const doc = await extract(new Uint8Array(await wb.xlsx.writeBuffer()), { filename: "scorecard.xlsx" });
+    expect(doc.sections[0].text.split("\n")).toEqual(["Competency | Weight | Plain", "SQL | 30% | 0.3", "Total | 60% | 12.5"]);
+  });
+
   test("XLSX fallback: the sheet XML reader (used when exceljs fails) reads Strict OOXML on its own", async () => {
     const sheets = readSheetXml(readPackage(await corpusBytes("xlsx/tika-testEXCEL-strict.xlsx"), "xlsx"), "xl/workbook.xml");
     expect(sheets.map((s) => s.name)).toEqual(["First Sheet", "Sheet Number 2", "Sheet3"]);

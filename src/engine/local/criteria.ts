@@ -83,11 +83,11 @@ function toLines(sections: Section[]): Line[] {
         continue;
       }
       if (TABLE_SEPARATOR.test(line) && line.includes("-")) continue;
-      if (line.includes(" | ") || /^\s*\|.*\|\s*$/.test(line)) {
-        // A Markdown row closes with a pipe. A row from a DOCX, a sheet or a CSV never does (its empty cells at the end
-        // are dropped) and opens with one only when its first cell is empty ("| Excellent (4) | …", under a table's
-        // blank corner): that cell is kept.
-        const markdown = /\|\s*$/.test(line);
+      if (line.includes(" | ") || /^\s*\|.*\|\s*$/.test(line) || /\S \|$/.test(line)) {
+        // A Markdown row opens and closes with a pipe. A row from a DOCX, a sheet or a CSV opens with one only when its
+        // first cell is empty ("| Excellent (4) | …", under a table's blank corner), and closes with one only when its
+        // other cells are empty ("Term |", a DOCX checklist's row): those cells are kept.
+        const markdown = /^\s*\|/.test(line) && /\|\s*$/.test(line);
         const cells = (markdown ? line.replace(/^\s*\|/, "").replace(/\|\s*$/, "") : line).split("|").map((c) => c.trim());
         if (cells.length >= 2) {
           out.push({ kind: "row", cells });
@@ -322,7 +322,8 @@ interface CandidateSet {
 const META_HEADING =
   /^(?:overview|introduction to (?:the )?rubric|instructions?|directions|notes?|total(?: score| points)?|scoring(?: guide)?|grading(?: scale| guide)?|rubric|marking (?:scheme|guide|rubric)|criteria|assessment criteria|(?:table of )?contents|summary|purpose|background|references|appendix|submission(?: guidelines| instructions)?|format(?:ting)?(?: requirements)?|deadline|due date|levels?|performance levels|scale|key|legend|flag.*|output|what to check.*|check)$/i;
 // "Overall" alone or as "Overall score" sums the rubric; "Overall impression" or "Overall quality" is a criterion.
-const TOTAL_ROW = /^(?:total|sum|overall(?:\s+(?:score|total|points|marks?|grade|rating|result))?(?!\s+\p{L})|grand total|final (?:score|grade))\b/iu;
+const TOTAL_ROW =
+  /^(?:total|sum|overall(?:\s+(?:score|total|points|marks?|grade|rating|result))?(?!\s+\p{L})|grand total|weighted (?:total|score)|final (?:score|grade))\b/iu;
 const TASK_WORD = String.raw`(?:the\s+)?(?:writing\s+|essay\s+)?(?:prompt|task|assignment|question|topic)`;
 /** A heading (or "Task:" line) that states the assignment: the work's task, never a criterion of it. */
 export const TASK_HEADING = new RegExp(String.raw`^\s*(?:#{1,6}\s*)?${TASK_WORD}\s*:?\s*$`, "i");
@@ -454,15 +455,26 @@ function withMergedHeader(rows: string[][]): string[][] {
 }
 
 /**
- * Rows above a table's level header are notes about the rubric, not its rows: a spreadsheet puts "Prompt | Write
- * about …" in the rows right over "Trait | 3 | 2 | 1 | 0", with nothing between to part them.
+ * Rows above a table's header are notes about the rubric, not its rows: a spreadsheet puts "Prompt | Write about …"
+ * in the rows right over "Trait | 3 | 2 | 1 | 0", or "Candidate | | Interviewer" over "Competency | Weight | Rating",
+ * with nothing between to part them.
  */
 function fromHeader(rows: string[][]): string[][] {
-  // A table that opens with its level header keeps every row: a criterion whose cells read "Incomplete | Missing" is
-  // a row of it, not a second header.
-  if (rows[0] && levelHeader(rows[0])) return rows;
-  const at = rows.findIndex((r, i) => i > 0 && levelHeader(r));
+  const isHeader = (r: string[]) => levelHeader(r) || namedHeader(r);
+  // A table that opens with its header keeps every row: a criterion whose cells read "Incomplete | Missing" is a row
+  // of it, not a second header.
+  if (rows[0] && isHeader(rows[0])) return rows;
+  const at = rows.findIndex((r, i) => i > 0 && isHeader(r));
   return at > 0 && rows.length - at >= 3 ? rows.slice(at) : rows;
+}
+
+/** A header that names its columns: "Competency | Weight | Rating (1-5)", "Clause | Present (Y/N)", "Item | Yes | No". */
+function namedHeader(row: string[]): boolean {
+  return (
+    HEADER_TITLE.test(row[0] ?? "") &&
+    row.every((c) => cellPoints(c) === null) &&
+    row.slice(1).some((c) => HEADER_POINTS.test(c) || HEADER_DESC.test(c) || ANSWER_COLUMN.test(c))
+  );
 }
 
 /** A header over level columns: "Trait | 3 | 2 | 1 | 0", or two or more named levels ("Excellent (4)", "Proficient"). */
@@ -477,8 +489,9 @@ function levelHeader(row: string[]): boolean {
 function numberedLevels(row: string[]): boolean {
   return (
     (HEADER_TITLE.test(row[0] ?? "") || row[0] === "") &&
-    row.length >= 3 &&
-    row.slice(1).every((c) => /^\d{1,3}(?:\.\d+)?(?:\s*(?:points?|pts?|marks?))?$/i.test(c))
+    row.slice(1).filter((c) => !HEADER_DESC.test(c)).length >= 2 &&
+    // (A "Comments" column beside the ratings to tick is not a level.)
+    row.slice(1).every((c) => HEADER_DESC.test(c) || /^\d{1,3}(?:\.\d+)?(?:\s*(?:points?|pts?|marks?))?$/i.test(c))
   );
 }
 const LEVEL_COLUMN_POINTS = /\(\s*\d+(?:\s*[-–]\s*\d+)?\s*(?:points?|pts)?\s*\)/i;
@@ -487,7 +500,9 @@ const HEADER_TITLE =
   /criteri|categor|dimension|aspect|trait|element|area|component|skill|requirement|item|question|task|objective|standard|competenc|topic|feature|section|indicator|clause|provision/i;
 const HEADER_POINTS =
   /^(?:max(?:imum)?\.?\s*)?(?:points?|marks?|pts|score|weight(?:ing)?|value|max|%|possible|out of)\b|points?\s*(?:possible|available)|^weight/i;
-const HEADER_DESC = /descri|detail|expect|look(?:ing)? for|guidance|requirement|what|explanation|definition|notes?/i;
+/** A checklist's column to tick: "Yes", "No", "N/A", "Present (Y/N)", "Done", "Met". */
+const ANSWER_COLUMN = /^(?:yes|no|n\/?a|y\/n|done|met|not met|ok|[✓✔☐x])$|\((?:y\/n|yes\/no)\)/i;
+const HEADER_DESC = /descri|detail|expect|look(?:ing)? for|guidance|requirement|what|explanation|definition|notes?|comments?/i;
 
 /**
  * A table whose rows are the points of a scale ("6 | An exceptional letter …" … "1 | …"): one holistic criterion. With
@@ -621,8 +636,10 @@ function tableCandidates(rows: string[][]): Candidate[] {
     out.push({ title, description: parts.filter(Boolean).join("\n"), points, levels: scale });
   }
   // A two-column table without points and with one-word "descriptions" is a key/value list, not a rubric; a checklist
-  // ("Requirement | Yes | No") states each criterion in its title, under a header that names them so.
-  const checklist = HEADER_TITLE.test(header[titleCol] ?? "") && out.length >= 2 && out.every((c) => c.title.split(/\s+/).length >= 3);
+  // ("Requirement | Yes | No") states each criterion in its title, under a header that names them so, or beside
+  // columns to tick ("Clause | Present (Y/N)", "Item | Yes | No | N/A": then "Term" is one).
+  const ticked = header.some((h, i) => i !== titleCol && ANSWER_COLUMN.test(h));
+  const checklist = HEADER_TITLE.test(header[titleCol] ?? "") && out.length >= 2 && (ticked || out.every((c) => c.title.split(/\s+/).length >= 3));
   return checklist || out.some((c) => c.points !== null || c.description.length > 20) ? out : [];
 }
 
