@@ -339,6 +339,32 @@ describe("criteria", () => {
     ]);
   });
 
+  test("bands of points under criterion lines ('Statement of need (40 points)' over '36–40 points: …') are levels, not criteria", async () => {
+    // Each band was a criterion worth its top (15 of them), and a band's wrapped last word ("population.") named one.
+    const lines = [
+      "Grant proposal scoring guide",
+      "",
+      "Statement of need (40 points)",
+      "36–40 points: Need is documented with current local data and clearly linked to the target",
+      "population.",
+      "16–35 points: Need is asserted with little data.",
+      "0–15 points: Need is not established.",
+      "",
+      "Budget (10 points)",
+      "9–10 points: Budget is reasonable and fully justified.",
+      "0–8 points: Budget is unreasonable or unjustified.",
+    ];
+    const expected = [
+      ["Statement of need", 40, [15, 35, 40]],
+      ["Budget", 10, [8, 10]],
+    ];
+    const read = async (text: string) =>
+      (await criteriaOf("guide.txt", text)).criteria.map((c) => [c.title, c.maxScore, c.levels?.map((l) => l.value)]);
+    expect(await read(lines.join("\n"))).toEqual(expected);
+    // The same with the bands as list items (a DOCX's paragraphs under plain criterion lines).
+    expect(await read(lines.map((l) => (/^\d/.test(l) ? `- ${l}` : l)).join("\n"))).toEqual(expected);
+  });
+
   test("a holistic scale (Score 6 … Score 1) is one criterion out of its top score, not six", async () => {
     const text = "# Holistic scoring guide\n\n## Score 6\nInsightful, well developed.\n\n## Score 4\nAdequate.\n\n## Score 1\nMinimal.\n";
     const { criteria } = await criteriaOf("guide.md", text);

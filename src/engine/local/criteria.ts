@@ -270,6 +270,9 @@ const LEVEL_LINE = new RegExp(
   "i",
 );
 
+/** A level line of a band of points: "18–20: …", "36-40 points: …". */
+const bandLine = (text: string) => LEVEL_LINE.exec(text.trim())?.[1] !== undefined;
+
 /**
  * The level scale a criterion's body spells out, one line per level, each value once; null when it has none.
  * Repeated values mean the body holds several criteria's scales (a parent heading), not one.
@@ -724,8 +727,8 @@ function pointLineSet(lines: Line[]): CandidateSet | null {
   let current: { title: string; body: string[] } | null = null;
   let previous: Line | null = null;
   for (const line of lines) {
-    // ("Excellent (10): has read the material" is a level of the criterion above, not a criterion.)
-    if (line.kind === "text" && line.text.length <= 100 && !NAMED_VALUE_LINE.test(line.text)) {
+    // ("Excellent (10): has read the material" and "36–40 points: …" are levels of the criterion above, not criteria.)
+    if (line.kind === "text" && line.text.length <= 100 && !NAMED_VALUE_LINE.test(line.text) && !bandLine(line.text)) {
       const { points, rest } = parsePoints(line.text);
       const title = tidyTitle(rest);
       if (points !== null && title && title.split(/\s+/).length <= 10 && !TOTAL_ROW.test(title)) {
@@ -741,7 +744,8 @@ function pointLineSet(lines: Line[]): CandidateSet | null {
     if (
       isLevel &&
       previous?.kind === "text" &&
-      previous.text.split(/\s+/).length <= 6 &&
+      // (Not the end of a wrapped level above: "target population.")
+      titleLike(previous.text) &&
       !LEVEL_LINE.test(previous.text) &&
       current?.title !== previous.text
     ) {
@@ -795,6 +799,9 @@ function listSet(lines: Line[], skipInstructions: boolean): CandidateSet | null 
         current = null;
         if (skip || (skipInstructions && INSTRUCTION_ITEM.test(line.text))) continue;
         current = itemCandidate(line.text);
+        // "36–40 points: need is documented …" is a band of a criterion's levels (read under its heading or point
+        // line), not a criterion worth 40: its points do not make this list the rubric.
+        if (current && bandLine(line.text)) current.points = null;
         if (current) items.push(current);
       } else if (current) current.description += `\n- ${line.text}`;
       blanks = 0;
