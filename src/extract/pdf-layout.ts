@@ -52,8 +52,11 @@ const LABEL_WORDS = 8;
  * where they are alone: the text of each run is read only for the pages where this is true.
  */
 export function mayHoldTable(boxes: Box[], carried: Columns | null = null): boolean {
-  const page = layout(boxes, carried !== null);
-  return page !== null && tableBands(page.cells, (c) => c.length >= 2, carried).size > 0;
+  // Without the text it cannot be told whether the runs are words or lines: either way of reading them may find one.
+  return [false, true].some((perWord) => {
+    const page = layout(boxes, carried !== null, perWord);
+    return page !== null && tableBands(page.cells, (c) => c.length >= 2, page.gutter, carried).size > 0;
+  });
 }
 
 /**
@@ -67,13 +70,11 @@ export type Columns = Cell<Box>[];
  * the columns of a table the page ends with (for the next page), else null.
  */
 export function textWithTables(runs: TextRun[], carried: Columns | null = null): { text: string; last: Columns | null } | null {
-  const page = layout(
-    runs.filter((r) => r.text.trim() !== ""),
-    carried !== null,
-  );
+  const visible = runs.filter((r) => r.text.trim() !== "");
+  const page = layout(visible, carried !== null, wordByWord(visible));
   if (page === null) return null;
   const { lineHeight, bands, cells } = page;
-  const tableRows = tableBands(cells, isRow, carried);
+  const tableRows = tableBands(cells, isRow, page.gutter, carried);
   if (tableRows.size === 0) return null;
   const rowText = (i: number) =>
     // The rest of a row the previous page began: its first cell (the criterion's name) stayed there, empty here, and
@@ -149,13 +150,68 @@ export function withParagraphBreaks(text: string, boxes: Box[]): string {
 }
 
 /** The page's strips and each strip's cells, or null when too few runs are drawn to hold a table. */
-function layout<R extends Box>(runs: R[], continued = false): { lineHeight: number; bands: Band<R>[]; cells: Cell<R>[][] } | null {
+function layout<R extends Box>(
+  runs: R[],
+  continued: boolean,
+  perWord: boolean,
+): { lineHeight: number; gutter: number; bands: Band<R>[]; cells: Cell<R>[][] } | null {
   const visible = runs.filter((r) => r.top > r.bottom);
   // A page that goes on with a table may hold only its last row: a label and a cell.
   if (visible.length < (continued ? 2 : 4)) return null;
   const lineHeight = lineHeightOf(visible);
   const bands = bandsOf(visible, lineHeight);
-  return { lineHeight, bands, cells: bands.map((b) => cellsOf(b.runs, lineHeight)) };
+  const gutter = perWord ? wordGutter(bands, lineHeight) : MIN_GUTTER * lineHeight;
+  return { lineHeight, gutter, bands, cells: bands.map((b) => cellsOf(b.runs, gutter)) };
+}
+
+/**
+ * Whether the page's runs are its words or glyphs, each drawn on its own (Chromium prints text of 10 or 11 pt so,
+ * glyph by glyph, with no box for a space), rather than lines or phrases with their spaces, as most PDFs have them.
+ */
+function wordByWord(runs: TextRun[]): boolean {
+  return runs.length >= 20 && runs.filter((r) => /\S\s+\S/.test(r.text.trim())).length < 0.1 * runs.length;
+}
+
+/**
+ * The white that parts a table's columns when each word is a run of its own: wider than the space between two words
+ * of a line (one and a half times its usual width), which there is wider than the third of a line that parts columns
+ * of runs holding their spaces.
+ */
+function wordGutter(bands: Band<Box>[], lineHeight: number): number {
+  const gaps: number[] = [];
+  for (const band of bands) {
+    for (const line of rowsOf(band.runs, lineHeight)) {
+      for (let i = 1; i < line.length; i++) {
+        const gap = line[i].left - line[i - 1].right;
+        // (Glyphs of one word sit closer than the usual gutter, and are joined by it anyway.)
+        if (gap > MIN_GUTTER * lineHeight && gap < 1.2 * lineHeight) gaps.push(gap);
+      }
+    }
+  }
+  const least = MIN_GUTTER * lineHeight;
+  if (gaps.length < 10) return least;
+  const usual = gaps.sort((a, b) => a - b)[Math.floor(gaps.length / 2)];
+  return Math.min(lineHeight, Math.max(least, 1.25 * usual));
+}
+
+/**
+ * Runs on the same line, each line left to right, lines top to bottom. A run is on a line when their middles are within
+ * half a line, or when it shares half its height with the line: a title's "g" and "y", drawn on their own, sit lower
+ * than half a line of the body's text.
+ */
+function rowsOf<R extends Box>(runs: R[], lineHeight: number): R[][] {
+  const lines: { middle: number; top: number; bottom: number; runs: R[] }[] = [];
+  for (const run of [...runs].sort((a, b) => b.top - a.top)) {
+    const middle = (run.top + run.bottom) / 2;
+    const shared = (l: { top: number; bottom: number }) => Math.min(l.top, run.top) - Math.max(l.bottom, run.bottom);
+    const line = lines.find((l) => Math.abs(l.middle - middle) < lineHeight / 2 || shared(l) >= 0.5 * (run.top - run.bottom));
+    if (line) {
+      line.runs.push(run);
+      line.top = Math.max(line.top, run.top);
+      line.bottom = Math.min(line.bottom, run.bottom);
+    } else lines.push({ middle, top: run.top, bottom: run.bottom, runs: [run] });
+  }
+  return lines.map((l) => l.runs.sort((a, b) => a.left - b.left));
 }
 
 /** A line's height: the upper quartile of the boxes' heights (runs of one small glyph, "e" or ".", are shorter). */
@@ -187,8 +243,7 @@ function bandsOf<R extends Box>(runs: R[], lineHeight: number): Band<R>[] {
  * A band's runs grouped into cells: runs that share horizontal space, or leave less room between them than a column's
  * gutter (a word PDFium hands over in pieces, a full stop on its own), are one cell's text.
  */
-function cellsOf<R extends Box>(runs: R[], lineHeight: number): Cell<R>[] {
-  const near = MIN_GUTTER * lineHeight;
+function cellsOf<R extends Box>(runs: R[], near: number): Cell<R>[] {
   const cells: Cell<R>[] = [];
   for (const run of [...runs].sort((a, b) => a.left - b.left)) {
     const cell = cells.find((c) => run.left < c.right + near && run.right > c.left - near);
@@ -206,16 +261,18 @@ function cellsOf<R extends Box>(runs: R[], lineHeight: number): Cell<R>[] {
  * of them (three for two columns). The band above them with the same columns is the table's header even when its
  * cells are only numbers ("Trait | 3 | 2 | 1 | 0"), which alone would not make a row.
  */
-function tableBands<R extends Box>(cells: Cell<R>[][], isRow: (cells: Cell<R>[]) => boolean, carried: Columns | null = null): Set<number> {
+function tableBands<R extends Box>(cells: Cell<R>[][], isRow: (cells: Cell<R>[]) => boolean, gutter: number, carried: Columns | null): Set<number> {
   const rows = new Set<number>();
   if (cells.length === 0) return rows;
   let start = 0;
   // The rows at the top of a page that go on with the previous page's table count as part of it, and so does the rest
   // of a row the page break cut, all its columns but the first.
   const goesOn =
-    carried !== null && isRow(cells[0]) && (sameColumns(carried, cells[0]) || (carried.length >= 3 && sameColumns(carried.slice(1), cells[0])));
+    carried !== null &&
+    isRow(cells[0]) &&
+    (sameColumns(carried, cells[0], gutter) || (carried.length >= 3 && sameColumns(carried.slice(1), cells[0], gutter)));
   for (let i = 1; i <= cells.length; i++) {
-    const continues = i < cells.length && isRow(cells[i]) && sameColumns(cells[i - 1], cells[i]);
+    const continues = i < cells.length && isRow(cells[i]) && sameColumns(cells[i - 1], cells[i], gutter);
     if (continues) continue;
     const needed = start === 0 && goesOn ? 1 : cells[start].length >= MIN_COLUMNS ? 2 : 3;
     const header = isRow(cells[start]) ? 0 : 1;
@@ -237,9 +294,8 @@ function isRow(cells: Cell[]): boolean {
  * between columns line up: a table's columns leave a channel of white down the page. (A justified line that PDFium
  * hands over in two runs splits it at a different place on every line.)
  */
-function sameColumns(a: Cell<Box>[], b: Cell<Box>[]): boolean {
+function sameColumns(a: Cell<Box>[], b: Cell<Box>[], gutter: number): boolean {
   if (a.length !== b.length) return false;
-  const gutter = MIN_GUTTER * lineHeightOf([...a, ...b].flatMap((c) => c.runs));
   return a.every((c, i) => {
     if (!(c.left < b[i].right && c.right > b[i].left)) return false;
     if (i === a.length - 1) return true;
@@ -261,18 +317,13 @@ function cellText(cell: Cell): string {
  * there is room for one between them (PDFium also splits a line inside a word), lines top to bottom.
  */
 function linesOf(runs: TextRun[], lineHeight: number): string[] {
-  const lines: { middle: number; runs: TextRun[] }[] = [];
-  for (const run of [...runs].sort((a, b) => b.top - a.top)) {
-    const middle = (run.top + run.bottom) / 2;
-    const line = lines.find((l) => Math.abs(l.middle - middle) < lineHeight / 2);
-    if (line) line.runs.push(run);
-    else lines.push({ middle, runs: [run] });
-  }
-  return lines.map((l) => {
-    const sorted = l.runs.sort((a, b) => a.left - b.left);
+  return rowsOf(runs, lineHeight).map((sorted) => {
+    // Room for a space is measured against the line's own letters: a title's, drawn glyph by glyph, sit further apart
+    // than a third of the body's line.
+    const space = MIN_GUTTER * Math.max(lineHeight, ...sorted.map((r) => r.top - r.bottom));
     let text = "";
     sorted.forEach((r, i) => {
-      const spaced = i > 0 && (r.left - sorted[i - 1].right > 0.3 * lineHeight || /\s$/.test(sorted[i - 1].text) || /^\s/.test(r.text));
+      const spaced = i > 0 && (r.left - sorted[i - 1].right > space || /\s$/.test(sorted[i - 1].text) || /^\s/.test(r.text));
       text += (spaced ? " " : "") + r.text.trim();
     });
     return text;

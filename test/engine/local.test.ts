@@ -610,6 +610,15 @@ describe("criteria", () => {
     const merged = ["Position", "Support", "Conventions"].map((t) => [t, 4, [1, 2, 3, 4]]);
     expect(await read("merged-header-table.docx")).toEqual(merged);
     expect(await read("merged-header-table.pdf")).toEqual(merged);
+    // Chromium's print at 11 pt draws each glyph on its own: the white between words is wider than the third of a line
+    // that parts columns elsewhere, and every word was a cell (the generic criteria, or two of five).
+    const essay = ["Thesis / Claim", "Evidence & Support", "Counterclaim", "Organization", "Conventions"].map((t) => [t, 4, [1, 2, 3, 4]]);
+    for (const file of ["essay-levels-11pt-chromium.pdf", "essay-levels-11pt-sans-chromium.pdf", "essay-levels-plain-11pt-chromium.pdf"]) {
+      expect([file, await read(file)]).toEqual([file, essay]);
+      // The title above the table is its words, not its glyphs ("Ar umentative Essa Rubric" over "g y").
+      const content = await extract(await Bun.file(new URL(file, dir)).bytes(), { filename: file });
+      expect(content.text.split("\n")[0]).toBe("Argumentative Essay Rubric");
+    }
   });
 
   test("a holistic scoring guide is one criterion on its scale, however its score points are written; notes on scoring are not criteria", async () => {

@@ -413,7 +413,16 @@ function tableSets(lines: Line[]): CandidateSet[] {
     }
     rows = [];
   };
-  for (const line of lines) {
+  for (const [i, line] of lines.entries()) {
+    // A few words between two rows as wide are the last line of a cell that a PDF set apart ("essay." under "… controls
+    // the whole"): they go on the one cell of the row above left unfinished, and the table goes on.
+    const last = rows.at(-1);
+    const next = lines.slice(i + 1).find((l) => l.kind !== "blank");
+    if (line.kind === "text" && last && next?.kind === "row" && next.cells.length === last.length && line.text.split(/\s+/).length <= 4) {
+      const open = [...last.keys()].filter((k) => k > 0 && last[k] !== "" && !/[.!?;:)]$/.test(last[k]));
+      if (open.length === 1) last[open[0]] = `${last[open[0]]} ${line.text}`;
+      continue;
+    }
     if (line.kind !== "row" && line.kind !== "blank") {
       flush();
       if (line.kind === "heading" || (line.kind === "text" && titleLike(line.text))) above = line.text;
