@@ -365,6 +365,44 @@ describe("criteria", () => {
     expect(await read(lines.map((l) => (/^\d/.test(l) ? `- ${l}` : l)).join("\n"))).toEqual(expected);
   });
 
+  test("scales stated other ways: 'Rating (1–5)' over empty cells, Blackboard's 'Points Range: 9 - 10', '### 4 – Exceeds', points first", async () => {
+    const shape = async (filename: string, text: string) =>
+      (await criteriaOf(filename, text)).criteria.map((c) => [c.title, c.maxScore, c.levels?.map((l) => l.value) ?? null]);
+    // An interview scorecard: the rating column is left to fill; its header states the scale (each was out of 10).
+    const scorecard = [
+      "| Competency | What to look for | Rating (1–5) |",
+      "|---|---|---|",
+      "| Customer empathy | Describes a time they resolved a difficult customer issue | |",
+      "| Ownership | Follows through on commitments without prompting | |",
+    ].join("\n");
+    expect(await shape("scorecard.md", scorecard)).toEqual([
+      ["Customer empathy", 5, null],
+      ["Ownership", 5, null],
+    ]);
+    // Blackboard's level cells (each criterion was out of 3, its levels counted).
+    const blackboard = [
+      "|  | Novice | Competent | Proficient |",
+      "|---|---|---|---|",
+      "| Problem identification | Points Range: 0 (0%) - 5 (12.5%) Identifies few problems. | Points Range: 6 (15%) - 8 (20%) Identifies most. | Points Range: 9 (22.5%) - 10 (25%) Identifies all. |",
+      "| Analysis | Points Range: 0 (0%) - 8 (20%) Lists alternatives. | Points Range: 9 (22.5%) - 14 (35%) Analyses some. | Points Range: 15 (37.5%) - 20 (50%) Weighs each. |",
+    ].join("\n");
+    expect(await shape("blackboard.md", blackboard)).toEqual([
+      ["Problem identification", 10, [5, 8, 10]],
+      ["Analysis", 20, [8, 14, 20]],
+    ]);
+    // A holistic guide whose levels are headings with their number first (the 4 was dropped as a section number).
+    const guide =
+      "# Constructed response guide\n\n### 4 – Exceeds\nThorough and insightful.\n\n### 3 – Meets\nAccurate.\n\n### 2 – Approaching\nPartly accurate.\n\n### 1 – Beginning\nInaccurate.\n";
+    expect(await shape("guide.md", guide)).toEqual([["Constructed response guide", 4, [1, 2, 3, 4]]]);
+    // Points in the first column (each was out of 10).
+    const first =
+      "| Points | Criterion | Description |\n|---|---|---|\n| 20 | Artist statement | Explains the intent |\n| 40 | Body of work | Eight finished pieces |\n";
+    expect(await shape("exhibit.md", first)).toEqual([
+      ["Artist statement", 20, null],
+      ["Body of work", 40, null],
+    ]);
+  });
+
   test("a holistic scale (Score 6 … Score 1) is one criterion out of its top score, not six", async () => {
     const text = "# Holistic scoring guide\n\n## Score 6\nInsightful, well developed.\n\n## Score 4\nAdequate.\n\n## Score 1\nMinimal.\n";
     const { criteria } = await criteriaOf("guide.md", text);

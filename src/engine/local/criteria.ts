@@ -222,6 +222,8 @@ function parsePoints(text: string): { points: number | null; rest: string } {
 
 // A level's cell that opens with its points: "10 points: five sources", "7 pts – three sources", "18-20 pts: …" (worth
 // the top of its band).
+// Blackboard's level cell: "Points Range: 9 (22.5%) - 10 (25%) Identifies all key problems", worth the top of its range.
+const POINTS_RANGE = /^\s*points?\s+range:\s*\d+(?:\.\d+)?\s*(?:\([^)]*\))?\s*[-–]\s*(\d+(?:\.\d+)?)/i;
 const LEADING_POINTS = /^\s*(?:\d{1,3}\s*[-–]\s*)?(\d{1,3}(?:\.\d+)?)\s*(?:points?|pts?|marks?)\b\s*[:\-–—.)]?/i;
 
 /** A table cell that is only a number of points ("20", "20 pts", "15%", "/20" for a mark to be written in). */
@@ -297,7 +299,10 @@ function levelScale(body: string): Level[] | null {
 /** A heading's candidate: its points from the title, or the level scale of its body (described by the top level). */
 function headingCandidate(title: string, body: string, scaleBody = body): Candidate {
   const { points, rest } = parsePoints(title);
-  return withScale({ title: tidyTitle(rest), description: body.trim(), points }, scaleBody);
+  // "4 – Exceeds" names a level as "Exceeds (4)" does (tidyTitle would drop the 4 as a section number).
+  const level = /^\s*(\d{1,2})\s*[-–—:.]\s*(\S.*)$/.exec(rest);
+  const named = level && isLevelTitle(level[2]) ? `${level[2]} (${level[1]})` : rest;
+  return withScale({ title: tidyTitle(named), description: body.trim(), points }, scaleBody);
 }
 
 /** A candidate with the level scale its text spells out ("3: …" … "0: …"), when its points (if any) are the top level's. */
@@ -511,7 +516,9 @@ const LEVEL_COLUMN_POINTS = /\(\s*\d+(?:\s*[-–]\s*\d+)?\s*(?:points?|pts)?\s*\
 const HEADER_TITLE =
   /criteri|categor|dimension|aspect|trait|element|area|component|skill|requirement|item|question|task|objective|standard|competenc|topic|feature|section|indicator|clause|provision/i;
 const HEADER_POINTS =
-  /^(?:max(?:imum)?\.?\s*)?(?:points?|marks?|pts|score|weight(?:ing)?|value|max|%|possible|out of)\b|points?\s*(?:possible|available)|^weight/i;
+  /^(?:max(?:imum)?\.?\s*)?(?:points?|marks?|pts|score|rating(?=\s*(?:\(|\d|$))|weight(?:ing)?|value|max|%|possible|out of)\b|points?\s*(?:possible|available)|^weight/i;
+/** The top of a scale a column's header states: "Rating (1–5)", "Score (0-4)", "Mark out of 10", "Points /20". */
+const HEADER_SCALE = /(?:\b[01]\s*[-–]\s*|out of\s*|max(?:imum)?\s*|\/\s*)(\d{1,3})\b/i;
 /** A checklist's column to tick: "Yes", "No", "N/A", "Present (Y/N)", "Done", "Met". */
 const ANSWER_COLUMN = /^(?:yes|no|n\/?a|y\/n|done|met|not met|ok|[✓✔☐x])$|\((?:y\/n|yes\/no)\)/i;
 const HEADER_DESC = /descri|detail|expect|look(?:ing)? for|guidance|requirement|what|explanation|definition|notes?|comments?/i;
@@ -531,6 +538,8 @@ function scaleTable(rows: string[][]): Candidate[] | null {
   const header = rows[0] && !isPoint(rows[0]) ? rows[0] : null;
   if (data.length < 2 || data.length + (header ? 1 : 0) !== rows.length) return null;
   if ((header || named) && !/^(?:score|level|band|points?|marks?|grade|rating)s?\b/i.test(header?.[0] ?? "")) return null;
+  // "Points | Criterion | Description": the points of criteria the next column names, not the levels of one scale.
+  if (header?.slice(1).some((h) => /^(?:criteri(?:on|a)|categor(?:y|ies)|dimensions?|traits?|requirements?|items?)$/i.test(h))) return null;
   const byRank = [...(ranks as number[])].sort((a, b) => a - b);
   const values = named ? (ranks as number[]).map((r) => data.length - byRank.indexOf(r)) : data.map((r) => Number(r[0]));
   if (new Set(values).size !== values.length) return null;
@@ -583,7 +592,12 @@ function tableCandidates(rows: string[][]): Candidate[] {
     });
   }
 
-  let pointsCol = header.findIndex((h, i) => i > 0 && HEADER_POINTS.test(h) && !levels.some((l) => l.index === i));
+  // (A points column may come first: "Points | Criterion | Description".)
+  let pointsCol = header.findIndex(
+    (h, i) => HEADER_POINTS.test(h) && !(isLevelTable && levels.some((l) => l.index === i)) && (i > 0 || !HEADER_TITLE.test(h)),
+  );
+  // A scale its header states ("Rating (1–5)", "Score out of 4") for rows whose cell is left to fill.
+  const stated = pointsCol >= 0 ? HEADER_SCALE.exec(header[pointsCol]) : null;
   if (pointsCol < 0) {
     for (let i = 1; i < width; i++) {
       const cells = col(i).filter((c) => c !== "");
@@ -626,7 +640,7 @@ function tableCandidates(rows: string[][]): Candidate[] {
     const title = tidyTitle(named?.title ?? parsed.rest);
     if (!title) continue;
     let points = pointsCol >= 0 ? cellPoints(row[pointsCol] ?? "") : null;
-    points ??= parsed.points ?? (levelMax > 0 ? levelMax : null);
+    points ??= parsed.points ?? (levelMax > 0 ? levelMax : stated ? Number(stated[1]) : null);
     const parts: string[] = named?.description ? [named.description] : [];
     if (top) parts.push(row[top.index] ?? "");
     if (descCol >= 0) parts.push(row[descCol] ?? "");
@@ -634,8 +648,10 @@ function tableCandidates(rows: string[][]): Candidate[] {
     if (pointsCol >= 0 && pointsCol !== descCol && cellPoints(row[pointsCol] ?? "") === null) parts.push(row[pointsCol] ?? "");
     // Level columns with values are the criterion's scale when its points are the top level's. Cells that open with
     // their own points ("10 points: five sources") give this row's scale, whatever the header says.
-    const own = levels.map((l) => LEADING_POINTS.exec(row[l.index] ?? ""));
-    const ownValues = own.map((m) => (m ? Number(m[1]) : Number.NaN));
+    const ownValues = levels.map((l) => {
+      const m = LEADING_POINTS.exec(row[l.index] ?? "") ?? POINTS_RANGE.exec(row[l.index] ?? "");
+      return m ? Number(m[1]) : Number.NaN;
+    });
     const rowScale = isLevelTable && ownValues.length >= 2 && ownValues.every((v) => v >= 0) && new Set(ownValues).size === ownValues.length;
     if (rowScale) points = Math.max(...ownValues);
     const valued = rowScale ? levels.map((l, i) => ({ ...l, value: ownValues[i] })) : levels.filter((l) => l.value !== null);
