@@ -163,10 +163,16 @@ function blocks(nodes: XmlNode[], sink: Sink, indent: string) {
   flush();
 }
 
+/**
+ * A table cell's paragraphs as one line. A short first paragraph over a sentence or more is the cell's name ("Focus &
+ * Thesis" over "Does the essay make a clear claim?"): a colon keeps it apart, as the cell's layout did.
+ */
 function cellText(cell: XmlNode): string {
   const lines: string[] = [];
   blocks(childrenOf(cell), { line: (l) => lines.push(l) }, "");
-  return lines.join(" ");
+  const [first, ...rest] = lines;
+  const named = rest.length > 0 && first.split(/\s+/).length <= 8 && !/[.!?:;,]$/.test(first) && rest.join(" ").split(/\s+/).length >= 4;
+  return named ? `${first}: ${rest.join(" ")}` : lines.join(" ");
 }
 
 function listItems(items: XmlNode[], sink: Sink, indent: string) {

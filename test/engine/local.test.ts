@@ -2,7 +2,7 @@
 import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import { Document, Packer, Paragraph, Table, TableCell, TableRow } from "docx";
+import { Document, Packer, Paragraph, Table, TableCell, TableRow, TextRun } from "docx";
 import { type EvaluateInput, evaluate } from "../../src/engine";
 import { findCriteria } from "../../src/engine/local/criteria";
 import { decide } from "../../src/engine/local/evaluate";
@@ -400,6 +400,54 @@ describe("criteria", () => {
     expect(await shape("exhibit.md", first)).toEqual([
       ["Artist statement", 20, null],
       ["Body of work", 40, null],
+    ]);
+  });
+
+  test("a DOCX criterion cell with a bold name over its description paragraph: the name is the title", async () => {
+    // The cell's paragraphs were joined with a space: "Focus & Thesis Does the essay make a clear claim?" was the title.
+    const cell = (name: string, description: string) =>
+      new TableCell({ children: [new Paragraph({ children: [new TextRun({ text: name, bold: true })] }), new Paragraph(description)] });
+    const plain = (text: string) => new TableCell({ children: [new Paragraph(text)] });
+    const table = new Table({
+      rows: [
+        new TableRow({ children: ["Criterion", "4 pts", "3 pts", "2 pts", "1 pt"].map(plain) }),
+        new TableRow({
+          children: [
+            cell("Focus & Thesis", "Does the essay make a clear interpretive claim?"),
+            ...["Insightful thesis.", "Clear thesis.", "General thesis.", "No thesis."].map(plain),
+          ],
+        }),
+        new TableRow({
+          children: [
+            cell("Textual Evidence", "Quotations from the novel and their integration."),
+            ...["Well chosen.", "Relevant.", "Few.", "None."].map(plain),
+          ],
+        }),
+      ],
+    });
+    const bytes = new Uint8Array(
+      await Packer.toBuffer(new Document({ sections: [{ children: [new Paragraph("Literary analysis rubric"), table] }] })),
+    );
+    const { criteria } = findCriteria([await extract(bytes, { filename: "rubric.docx" })], null);
+    expect(criteria.map((c) => [c.title, c.maxScore, c.levels?.map((l) => l.value)])).toEqual([
+      ["Focus & Thesis", 4, [1, 2, 3, 4]],
+      ["Textual Evidence", 4, [1, 2, 3, 4]],
+    ]);
+    expect(criteria[0].description).toContain("clear interpretive claim");
+  });
+
+  test("a table pasted into a text file with tabs between its cells is a table", async () => {
+    const text = [
+      "Oral presentation rubric",
+      "",
+      "Criteria\tExcellent (4)\tGood (3)\tFair (2)\tPoor (1)",
+      "Eye contact\tMaintains eye contact throughout\tFrequent eye contact\tOccasional eye contact\tReads from notes",
+      "Voice\tClear and audible\tMostly clear\tSometimes hard to hear\tInaudible",
+    ].join("\n");
+    const { criteria } = await criteriaOf("rubric.txt", text);
+    expect(criteria.map((c) => [c.title, c.maxScore, c.levels?.map((l) => l.value)])).toEqual([
+      ["Eye contact", 4, [1, 2, 3, 4]],
+      ["Voice", 4, [1, 2, 3, 4]],
     ]);
   });
 

@@ -83,6 +83,15 @@ function toLines(sections: Section[]): Line[] {
         continue;
       }
       if (TABLE_SEPARATOR.test(line) && line.includes("-")) continue;
+      // A table pasted as plain text keeps a tab between its cells: "Thesis<TAB>Clear claim<TAB>Vague claim".
+      const tabbed = raw
+        .trim()
+        .split("\t")
+        .map((c) => c.trim());
+      if (tabbed.filter(Boolean).length >= 2) {
+        out.push({ kind: "row", cells: tabbed });
+        continue;
+      }
       if (line.includes(" | ") || /^\s*\|.*\|\s*$/.test(line) || /\S \|$/.test(line)) {
         // A Markdown row opens and closes with a pipe. A row from a DOCX, a sheet or a CSV opens with one only when its
         // first cell is empty ("| Excellent (4) | …", under a table's blank corner), and closes with one only when its
