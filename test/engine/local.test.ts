@@ -401,6 +401,13 @@ describe("criteria", () => {
       ["Artist statement", 20, null],
       ["Body of work", 40, null],
     ]);
+    // A row of points under level names gives the levels their values (it was a criterion called "Points").
+    const pointsRow =
+      "Category,Excellent,Good,Fair,Poor\nPoints,10,7,4,1\nIntroduction,Hook and thesis,Thesis,Unclear thesis,None\nBody,Developed,Partly developed,Thin,None\n";
+    expect(await shape("rubric.csv", pointsRow)).toEqual([
+      ["Introduction", 10, [1, 4, 7, 10]],
+      ["Body", 10, [1, 4, 7, 10]],
+    ]);
   });
 
   test("a DOCX criterion cell with a bold name over its description paragraph: the name is the title", async () => {

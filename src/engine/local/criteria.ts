@@ -577,7 +577,11 @@ function tableCandidates(rows: string[][]): Candidate[] {
       (first.some((c) => HEADER_TITLE.test(c) || HEADER_POINTS.test(c) || HEADER_DESC.test(c)) ||
         first.filter((c) => isLevelTitle(c) || /\(\s*\d+\s*(?:points?|pts)?\s*\)/i.test(c)).length >= 2));
   const header = isHeader ? first : [];
-  const data = isHeader ? rows.slice(1) : rows;
+  // A row of points under a header of level names ("Points | 4 | 3 | 2 | 1" under "Category | Excellent | Good | …")
+  // gives the levels their values; it is no criterion.
+  const pointsRow = isHeader && /^(?:points?|pts|scores?|values?|marks?)$/i.test(rows[1]?.[0]?.trim() ?? "") ? rows[1] : null;
+  const valuesRow = pointsRow?.slice(1).every((c) => c === "" || cellPoints(c) !== null) ? pointsRow : null;
+  const data = isHeader ? rows.slice(valuesRow ? 2 : 1) : rows;
   const col = (i: number) => data.map((r) => r[i] ?? "");
 
   // Level columns: "Excellent (4)", "4", "Proficient 3 pts" in the header.
@@ -586,7 +590,7 @@ function tableCandidates(rows: string[][]): Candidate[] {
     if (i === 0) return;
     if (isLevelTitle(h) || LEVEL_COLUMN_POINTS.test(h)) {
       const nums = (h.match(/\d+(?:\.\d+)?/g) ?? []).map(Number);
-      levels.push({ index: i, value: nums.length ? Math.max(...nums) : null });
+      levels.push({ index: i, value: cellPoints(valuesRow?.[i] ?? "") ?? (nums.length ? Math.max(...nums) : null) });
     }
   });
   const isLevelTable = levels.length >= 2;
