@@ -712,6 +712,21 @@ describe("criteria", () => {
       const content = await extract(await Bun.file(new URL(file, dir)).bytes(), { filename: file });
       expect(content.text.split("\n")[0]).toBe("Argumentative Essay Rubric");
     }
+    // A table over three pages, its header repeated on each: the repeats were criteria ("Criteria"), and the rows after
+    // the rest of a row the page break cut lost their levels (one was lost altogether).
+    const thesis = [
+      "Research question",
+      "Literature review",
+      "Theoretical framework",
+      "Methodology",
+      "Data collection",
+      "Analysis",
+      "Discussion",
+      "Limitations",
+      "Conclusion",
+      "Citations and formatting",
+    ].map((t) => [t, 4, [1, 2, 3, 4]]);
+    expect(await read("thesis-levels-pages-chromium.pdf")).toEqual(thesis);
   });
 
   test("a holistic scoring guide is one criterion on its scale, however its score points are written; notes on scoring are not criteria", async () => {

@@ -419,6 +419,8 @@ function tableSets(lines: Line[]): CandidateSet[] {
   // "Ideas" is the Ideas criterion's scale, as a list of levels under it is.
   let above: string | undefined;
   const flush = () => {
+    // (A header repeated at the top of each page the table runs onto is no row of it.)
+    rows = rows.filter((r, k) => k === 0 || r.join("|") !== rows[0].join("|"));
     rows = fromHeader(withMergedHeader(pageBreaksJoined(rows)));
     if (rows.length >= 2) {
       const items = tableCandidates(rows);
@@ -437,6 +439,10 @@ function tableSets(lines: Line[]): CandidateSet[] {
       if (open.length === 1) last[open[0]] = `${last[open[0]]} ${line.text}`;
       continue;
     }
+    // A table's header at a page's top (repeated, or alone), then lines of text (the rest of the row the page break
+    // cut), then rows: the table goes on below them.
+    const atHeader = last !== undefined && last.join("|") === rows[0].join("|") && (levelHeader(rows[0]) || namedHeader(rows[0]));
+    if (line.kind === "text" && atHeader && lines.slice(i + 1).find((l) => l.kind !== "blank" && l.kind !== "text")?.kind === "row") continue;
     if (line.kind !== "row" && line.kind !== "blank") {
       flush();
       if (line.kind === "heading" || (line.kind === "text" && titleLike(line.text))) above = line.text;
