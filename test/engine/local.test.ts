@@ -458,6 +458,104 @@ describe("criteria", () => {
     ]);
   });
 
+  test("levels listed under criterion headings are that criterion's scale, in any of the ways teachers write them", async () => {
+    const shape = async (filename: string, text: string) =>
+      (await criteriaOf(filename, text)).criteria.map((c) => [c.title, c.maxScore, c.levels?.map((l) => l.value) ?? null]);
+    // "- Excellent (4): …" under "## Content (4 points)": each level was taken as a criterion with points, and the lot
+    // collapsed into one holistic scale; so were "- 4 points: …" levels.
+    const named = (level: (n: number, word: string) => string) =>
+      ["Content", "Delivery"]
+        .map((c) =>
+          [
+            `## ${c} (4 points)`,
+            ...[
+              [4, "Excellent"],
+              [3, "Good"],
+              [2, "Fair"],
+              [1, "Poor"],
+            ].map(([n, w]) => `- ${level(n as number, w as string)}: ${c} descriptor at level ${n}.`),
+            "",
+          ].join("\n"),
+        )
+        .join("\n");
+    const fourLevels = [
+      ["Content", 4, [1, 2, 3, 4]],
+      ["Delivery", 4, [1, 2, 3, 4]],
+    ];
+    expect(await shape("rubric.md", `# Presentation rubric\n\n${named((n, w) => `${w} (${n})`)}`)).toEqual(fourLevels);
+    expect(await shape("rubric.md", `# Presentation rubric\n\n${named((n) => `${n} points`)}`)).toEqual(fourLevels);
+    // AP-style rows: "- 0 points: …", "- 1 point: …" under "## Row A: Thesis (0–1 points)".
+    const ap =
+      "# Argument essay\n\n## Thesis (0–1 points)\n- 0 points: No defensible thesis.\n- 1 point: A defensible thesis that responds to the prompt.\n\n## Evidence and commentary (0–4 points)\n- 0 points: Restates the prompt.\n- 1 point: Summarises sources.\n- 2 points: Some specific evidence.\n- 3 points: Specific evidence, commentary on some claims.\n- 4 points: Specific evidence and consistent commentary.\n";
+    expect(await shape("ap.md", ap)).toEqual([
+      ["Thesis", 1, [0, 1]],
+      ["Evidence and commentary", 4, [0, 1, 2, 3, 4]],
+    ]);
+    // Levels worth more than 20: named ("Excellent (25): …"), or within the points the criterion states.
+    const big =
+      "## Content (25 points)\n- Excellent (25): Accurate and thorough.\n- Good (18): Mostly accurate.\n- Poor (5): Inaccurate.\n\n## Visual aids (50 points)\n- 50: Clean slides that support the talk.\n- 35: Mostly clear slides.\n- 10: Slides distract.\n";
+    expect(await shape("big.md", big)).toEqual([
+      ["Content", 25, [5, 18, 25]],
+      ["Visual aids", 50, [10, 35, 50]],
+    ]);
+    // Marks stated on the line under the heading.
+    expect(
+      await shape(
+        "lab.md",
+        "# Lab report\n\n## Method\nMarks available: 20\nThe procedure could be repeated.\n\n## Analysis\nMarks available: 25\nTrends described from the data.\n",
+      ),
+    ).toEqual([
+      ["Method", 20, null],
+      ["Analysis", 25, null],
+    ]);
+  });
+
+  test("scales from other systems: IELTS 'Band 9' rows, IB MYP achievement levels '7–8', 'Criterion A: Argument' cells", async () => {
+    const shape = async (filename: string, text: string) =>
+      (await criteriaOf(filename, text)).criteria.map((c) => [c.title, c.maxScore, c.levels?.map((l) => l.value) ?? null]);
+    const ielts = [
+      "| Band | Task response | Coherence and cohesion |",
+      "|---|---|---|",
+      "| Band 9 | Fully addresses all parts of the task. | Cohesion attracts no attention. |",
+      "| Band 8 | Sufficiently addresses all parts. | Sequences information logically. |",
+      "| Band 7 | Addresses all parts; a clear position. | Logically organises information. |",
+    ].join("\n");
+    expect(await shape("ielts.md", ielts)).toEqual([
+      ["Task response", 9, [7, 8, 9]],
+      ["Coherence and cohesion", 9, [7, 8, 9]],
+    ]);
+    const myp = [
+      "## Criterion A: Knowing and understanding (maximum 8)",
+      "",
+      "| Achievement level | Level descriptor |",
+      "|---|---|",
+      "| 0 | Does not reach a standard described below. |",
+      "| 1–2 | States basic scientific knowledge. |",
+      "| 3–4 | Outlines scientific knowledge. |",
+      "| 5–6 | Describes scientific knowledge. |",
+      "| 7–8 | Explains scientific knowledge. |",
+    ].join("\n");
+    expect(await shape("myp.md", myp)).toEqual([["Criterion A: Knowing and understanding", 8, [0, 2, 4, 6, 8]]]);
+    const labelled =
+      "| Criterion | Weight | Description |\n|---|---|---|\n| Criterion A: Argument | 40% | Original, sustained argument. |\n| Criterion B: Use of evidence | 60% | Critical use of sources. |\n";
+    expect(await shape("essay.md", labelled)).toEqual([
+      ["Criterion A: Argument", 40, null],
+      ["Criterion B: Use of evidence", 60, null],
+    ]);
+    // A syllabus's grade breakdown above the rubric is no rubric; "☐" boxes are bullets.
+    const syllabus =
+      "# Research essay\n\n## Grade breakdown\n- Participation (10%)\n- Quizzes (10%)\n- Essay (80%)\n\n## Rubric\n\n### Thesis (50 points)\nA clear claim.\n\n### Evidence (50 points)\nCited sources.\n";
+    expect((await shape("syllabus.md", syllabus)).map(([t, m]) => [t, m])).toEqual([
+      ["Thesis", 50],
+      ["Evidence", 50],
+    ]);
+    expect(
+      (
+        await shape("check.txt", "Poster checklist\n\n☐ Question and hypothesis are stated (4 pts)\n☐ Data are shown in a labelled graph (6 pts)\n")
+      ).map(([t]) => t),
+    ).toEqual(["Question and hypothesis are stated", "Data are shown in a labelled graph"]);
+  });
+
   test("a holistic scale (Score 6 … Score 1) is one criterion out of its top score, not six", async () => {
     const text = "# Holistic scoring guide\n\n## Score 6\nInsightful, well developed.\n\n## Score 4\nAdequate.\n\n## Score 1\nMinimal.\n";
     const { criteria } = await criteriaOf("guide.md", text);

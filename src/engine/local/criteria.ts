@@ -39,7 +39,7 @@ type Line =
 
 const ATX = /^ {0,3}(#{1,6})\s+(.*?)(?:\s+#+)?\s*$/;
 // (A PDF's Symbol and Wingdings bullets arrive as "•": src/extract/pdf.ts reads them so.)
-const ITEM = /^(\s*)(?:[-*•+▪◦‣●○■□►▸✓✔]|\d{1,2}[.)]|[a-zA-Z][.)]|\(\w{1,3}\)|[ivxIVX]{1,4}[.)])\s+(.*)$/;
+const ITEM = /^(\s*)(?:[-*•+▪◦‣●○■□☐☑☒►▸✓✔]|\d{1,2}[.)]|[a-zA-Z][.)]|\(\w{1,3}\)|[ivxIVX]{1,4}[.)])\s+(.*)$/;
 const TABLE_SEPARATOR = /^\s*\|?\s*:?-{2,}:?\s*(\|\s*:?-{2,}:?\s*)*\|?\s*$/;
 const BOLD_LINE = /^\s*(?:\*\*|__)([^*_]{2,100})(?:\*\*|__)\s*:?\s*$/;
 
@@ -264,6 +264,8 @@ interface Candidate {
   description: string;
   points: number | null;
   levels?: Level[];
+  /** A list item that is one level of a scale ("- Excellent (4): …", "- 1 point: …"), not a criterion of its own. */
+  level?: boolean;
 }
 
 // "- 3: Tells a story…", "Level 2 – …", "Score 1. …", "4 points: …" on a line of a criterion's body.
@@ -288,7 +290,7 @@ const bandLine = (text: string) => LEVEL_LINE.exec(text.trim())?.[1] !== undefin
  * The level scale a criterion's body spells out, one line per level, each value once; null when it has none.
  * Repeated values mean the body holds several criteria's scales (a parent heading), not one.
  */
-function levelScale(body: string): Level[] | null {
+function levelScale(body: string, stated: number | null = null): Level[] | null {
   const levels: Level[] = [];
   for (const line of body.split("\n")) {
     const m = LEVEL_LINE.exec(line.trim());
@@ -296,8 +298,9 @@ function levelScale(body: string): Level[] | null {
     const named = m ? null : NAMED_VALUE_LINE.exec(line.trim());
     if (!m && !named) continue;
     const value = Number(m ? m[2] : named?.[2]);
-    // A band runs up ("36-40"); a number above 20 is a level only at the top of one (a list of years is no scale).
-    if (m?.[1] !== undefined ? Number(m[1]) >= value : value > 20) return null;
+    // A band runs up ("36-40"); a number above 20 is a level only at the top of one, named ("Excellent (25): …"), or
+    // within the points the criterion states ("Visual aids (50 points)" over "- 50: …"): a list of years is no scale.
+    if (m?.[1] !== undefined ? Number(m[1]) >= value : value > (named ? 100 : Math.max(20, stated ?? 0))) return null;
     if (levels.some((l) => l.value === value)) return null;
     levels.push({ value, descriptor: m ? m[3].trim() : `${named?.[1].trim()}: ${named?.[3].trim()}` });
   }
@@ -307,7 +310,13 @@ function levelScale(body: string): Level[] | null {
 
 /** A heading's candidate: its points from the title, or the level scale of its body (described by the top level). */
 function headingCandidate(title: string, body: string, scaleBody = body): Candidate {
-  const { points, rest } = parsePoints(title);
+  const parsed = parsePoints(title);
+  const { rest } = parsed;
+  // Or on the first line under it: "Marks available: 25", "Points: 20", "Weight: 30%".
+  const stated = /^\s*(?:max(?:imum)?\s+)?(?:marks?|points?|weight(?:ing)?)(?:\s+(?:available|possible))?\s*:\s*(\d{1,3})\s*%?\s*$/i.exec(
+    body.split("\n").find((l) => l.trim() !== "") ?? "",
+  );
+  const points = parsed.points ?? (stated ? Number(stated[1]) : null);
   // "4 – Exceeds" names a level as "Exceeds (4)" does (tidyTitle would drop the 4 as a section number).
   const level = /^\s*(\d{1,2})\s*[-–—:.]\s*(\S.*)$/.exec(rest);
   const named = level && isLevelTitle(level[2]) ? `${level[2]} (${level[1]})` : rest;
@@ -316,7 +325,7 @@ function headingCandidate(title: string, body: string, scaleBody = body): Candid
 
 /** A candidate with the level scale its text spells out ("3: …" … "0: …"), when its points (if any) are the top level's. */
 function withScale(c: Candidate, scaleBody = c.description): Candidate {
-  const levels = levelScale(scaleBody);
+  const levels = levelScale(scaleBody, c.points);
   if (!levels || (c.points !== null && c.points !== levels[levels.length - 1].value)) return c;
   const top = levels[levels.length - 1];
   // The top level describes the work the criterion asks for; the text outside the level lines stays too.
@@ -337,7 +346,7 @@ interface CandidateSet {
 
 // Headings that organise a rubric rather than name a criterion.
 const META_HEADING =
-  /^(?:overview|introduction to (?:the )?rubric|instructions?|directions|notes?|total(?: score| points)?|scoring(?: guide)?|grading(?: scale| guide)?|rubric|marking (?:scheme|guide|rubric)|criteria|assessment criteria|(?:table of )?contents|summary|purpose|background|references|appendix|submission(?: guidelines| instructions)?|format(?:ting)?(?: requirements)?|deadline|due date|levels?|performance levels|scale|key|legend|flag.*|output|what to check.*|check)$/i;
+  /^(?:overview|introduction to (?:the )?rubric|instructions?|directions|notes?|total(?: score| points)?|scoring(?: guide)?|grading(?: scale| guide)?|rubric|marking (?:scheme|guide|rubric)|criteria|assessment criteria|(?:table of )?contents|summary|purpose|background|references|appendix|submission(?: guidelines| instructions)?|format(?:ting)?(?: requirements)?|deadline|due date|levels?|performance levels|scale|key|legend|flag.*|output|what to check.*|check|grade (?:breakdown|distribution|weighting)|(?:course )?grading breakdown|assessment (?:breakdown|weighting)|what we offer|benefits|perks|about (?:us|the (?:role|company|team))|how to apply|compensation|salary(?: and benefits)?)$/i;
 // "Overall" alone or as "Overall score" sums the rubric; "Overall impression" or "Overall quality" is a criterion.
 const TOTAL_ROW =
   /^(?:total|sum|overall(?:\s+(?:score|total|points|marks?|grade|rating|result))?(?!\s+\p{L})|grand total|weighted (?:total|score)|final (?:score|grade))\b/iu;
@@ -424,7 +433,7 @@ function tableSets(lines: Line[]): CandidateSet[] {
     rows = fromHeader(withMergedHeader(pageBreaksJoined(rows)));
     if (rows.length >= 2) {
       const items = tableCandidates(rows);
-      if (items.length === 1 && items[0].title === HOLISTIC_TITLE && above && !organising(above)) items[0].title = tidyTitle(above);
+      if (items.length === 1 && items[0].title === HOLISTIC_TITLE && above && !organising(above)) items[0].title = tidyTitle(parsePoints(above).rest);
       if (items.length > 0) sets.push({ kind: "table", items });
     }
     rows = [];
@@ -538,6 +547,8 @@ const HEADER_SCALE = /(?:\b[01]\s*[-–]\s*|out of\s*|max(?:imum)?\s*|\/\s*)(\d{
 const ANSWER_COLUMN = /^(?:yes|no|n\/?a|y\/n|done|met|not met|ok|[✓✔☐x])$|\((?:y\/n|yes\/no)\)/i;
 const HEADER_DESC = /descri|detail|expect|look(?:ing)? for|guidance|requirement|what|explanation|definition|notes?|comments?/i;
 
+const POINT_LABEL = /^(?:(?:band|level|score)\s*)?(?:(\d{1,2})\s*[-–]\s*)?(\d{1,2})$/i;
+
 /**
  * A table whose rows are the points of a scale ("6 | An exceptional letter …" … "1 | …"): one holistic criterion. With
  * named columns beside the points ("Score | Ideas | Organization | Conventions"), each column is a criterion on that
@@ -548,15 +559,16 @@ function scaleTable(rows: string[][]): Candidate[] | null {
   // below them, best first whichever way the table runs.
   const ranks = rows.slice(1).map((r) => levelWordRank(r[0] ?? ""));
   const named = rows.length >= 3 && ranks.every((r) => r !== null) && new Set(ranks).size === ranks.length;
-  const isPoint = (r: string[]) => (named ? levelWordRank(r[0] ?? "") !== null : /^\d{1,2}$/.test(r[0] ?? ""));
+  // ("6", "Band 9", or a band of an achievement scale, "7–8", worth its top.)
+  const isPoint = (r: string[]) => (named ? levelWordRank(r[0] ?? "") !== null : POINT_LABEL.test(r[0] ?? ""));
   const data = rows.filter((r) => isPoint(r) && r.slice(1).some((c) => c.length > 0));
   const header = rows[0] && !isPoint(rows[0]) ? rows[0] : null;
   if (data.length < 2 || data.length + (header ? 1 : 0) !== rows.length) return null;
-  if ((header || named) && !/^(?:score|level|band|points?|marks?|grade|rating)s?\b/i.test(header?.[0] ?? "")) return null;
+  if ((header || named) && !/^(?:achievement\s+)?(?:score|level|band|points?|marks?|grade|rating)s?\b/i.test(header?.[0] ?? "")) return null;
   // "Points | Criterion | Description": the points of criteria the next column names, not the levels of one scale.
   if (header?.slice(1).some((h) => /^(?:criteri(?:on|a)|categor(?:y|ies)|dimensions?|traits?|requirements?|items?)$/i.test(h))) return null;
   const byRank = [...(ranks as number[])].sort((a, b) => a - b);
-  const values = named ? (ranks as number[]).map((r) => data.length - byRank.indexOf(r)) : data.map((r) => Number(r[0]));
+  const values = named ? (ranks as number[]).map((r) => data.length - byRank.indexOf(r)) : data.map((r) => Number(POINT_LABEL.exec(r[0])?.[2]));
   if (new Set(values).size !== values.length) return null;
   const scale = (column: (r: string[]) => string) =>
     data.map((r, i) => ({ value: values[i], descriptor: column(r) })).sort((a, b) => a.value - b.value);
@@ -846,6 +858,7 @@ function listSet(lines: Line[], skipInstructions: boolean): CandidateSet | null 
         // "36–40 points: need is documented …" is a band of a criterion's levels (read under its heading or point
         // line), not a criterion worth 40: its points do not make this list the rubric.
         if (current && bandLine(line.text)) current.points = null;
+        if (current && (LEVEL_LINE.test(line.text) || NAMED_VALUE_LINE.test(line.text))) current.level = true;
         if (current) items.push(current);
       } else if (current) current.description += `\n- ${line.text}`;
       blanks = 0;
@@ -864,7 +877,9 @@ function listSet(lines: Line[], skipInstructions: boolean): CandidateSet | null 
 }
 
 /** "Thesis: states a claim", "Thesis — states a claim", "Is it dated? …": a short name before its description. */
-function namedFirst(text: string): { title: string; description: string } | null {
+function namedFirst(raw: string): { title: string; description: string } | null {
+  // "Criterion A: Argument — …": the label before the name is not the name.
+  const text = raw.replace(/^(?:criterion|part|section|question|task)\s+[A-Z0-9]{1,3}\s*[:.)\-–—]\s*/i, "");
   const sep = /\s*(?::|\s[-–—]\s|\?)\s*/.exec(text);
   const head = sep ? text.slice(0, sep.index) : "";
   if (!sep || head.length === 0 || head.length > 70 || head.split(/\s+/).length > 8) return null;
@@ -904,7 +919,8 @@ function itemCandidate(text: string): Candidate | null {
 const KIND_PRIORITY: Record<CandidateSet["kind"], number> = { table: 4, heading: 3, pointline: 2, list: 1 };
 
 function rank(set: CandidateSet): [number, number, number] {
-  const points = set.items.filter((c) => c.points !== null).length;
+  // (Levels listed under criteria headings, "- Excellent (4): …", are no criteria with points: the headings are.)
+  const points = set.items.filter((c) => c.points !== null && !c.level).length;
   return [points, KIND_PRIORITY[set.kind], set.items.length];
 }
 
