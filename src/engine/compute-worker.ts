@@ -22,6 +22,7 @@ export type ComputeRequest =
       inputs: EngineDocument[];
       passThreshold?: number;
       lengthCounts: boolean;
+      titlesNamed: boolean;
     };
 export type ComputeReply = { ok: true; value: unknown } | { ok: false; message: string };
 
@@ -48,5 +49,6 @@ function compute(job: ComputeRequest): unknown {
     referenceTexts: job.sources.map((s) => s.sections.map((x) => x.text).join("\n\n")),
     passThreshold: job.passThreshold,
     lengthCounts: job.lengthCounts,
+    titlesNamed: job.titlesNamed,
   });
 }

@@ -58,6 +58,8 @@ export interface EvaluateResult {
 
 /** Products whose work is written at length (essays, reports): there shorter work scores lower when no length is named. */
 const LENGTH_COUNTS = new Set(["education", "essay-v1"]);
+/** Products whose criteria are named clauses a document must contain (a contract review checklist). */
+const TITLES_NAMED = new Set(["legal"]);
 
 /** References longer than this are a knowledge base, not a rubric: under file_search the local evaluator reads only retrieved sections. */
 const LOCAL_WHOLE_REFERENCE_CHARS = 20_000;
@@ -125,6 +127,7 @@ export async function evaluate(input: EvaluateInput): Promise<EvaluateResult> {
         inputs: input.inputs,
         passThreshold: input.passThreshold,
         lengthCounts: LENGTH_COUNTS.has(workflow.productCode),
+        titlesNamed: TITLES_NAMED.has(workflow.productCode),
       },
       input.signal,
     );

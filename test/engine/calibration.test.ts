@@ -628,6 +628,44 @@ describe("the pass line", () => {
     expect(bad.score).toBeLessThan(40);
   });
 
+  test("a contract without a required clause is not passed on its other clauses (legal): the clause is named as not found", async () => {
+    const checklist = await textDoc(
+      "ref_checklist",
+      "checklist.md",
+      [
+        "# NDA review checklist",
+        "",
+        "- Definition of confidential information (10 points): covers business, technical and financial information.",
+        "- Term of confidentiality (10 points): obligations last at least three years.",
+        "- Return or destruction (10 points): information is returned or destroyed when the agreement ends.",
+        "- Limitation of liability (10 points): liability is capped at the fees paid in the previous twelve months.",
+        "- Governing law (10 points): names the governing law and the courts with jurisdiction.",
+      ].join("\n"),
+    );
+    const clauses = [
+      "1. Confidential information. Confidential information means all business, technical and financial information disclosed by either party.",
+      "2. Term. The obligations in this Agreement last for five years after disclosure.",
+      "3. Return or destruction. When this Agreement ends, each party returns or destroys the other party's information.",
+      "4. Limitation of liability. Each party's liability is capped at the fees paid in the twelve months before the claim.",
+      "5. Governing law. This Agreement is governed by the laws of England and Wales, and the courts of London have jurisdiction.",
+    ];
+    const contract = (kept: string[]) =>
+      textDoc("doc_nda", "nda.txt", `MUTUAL NON-DISCLOSURE AGREEMENT\n\n${kept.join("\n\n")}\n\n6. Fees. Fees are paid monthly.`);
+    const prompt = "Review the NDA against the checklist.";
+    const complete = await run([checklist], [await contract(clauses)], prompt, undefined, "legal");
+    expect(complete.verdict).toBe("pass");
+    // Without its liability clause: "months", "paid" and "fees" are still there, but "limitation" and "liability" are
+    // not. The clause kept 4 of 10 on those words, and the contract passed.
+    const withoutCap = await run([checklist], [await contract(clauses.filter((c) => !c.includes("liability")))], prompt, undefined, "legal");
+    const cap = withoutCap.criteria.find((c) => c.title === "Limitation of liability");
+    expect(cap?.score).toBeLessThanOrEqual(2);
+    expect(withoutCap.score).toBeGreaterThanOrEqual(60);
+    expect(withoutCap.verdict).toBe("needs_review");
+    expect(withoutCap.summary).toContain("Not found: Limitation of liability");
+    // A contract's "claims" and "data" are what it says, not an essay's argument: no writing signals in its rationales.
+    for (const c of complete.criteria) expect(c.rationale).not.toContain("Writing signals");
+  });
+
   test("a prompt's pass mark above what the work earns fails it; ASSAY_PASS_THRESHOLD applies when nothing is stated", async () => {
     const story = await textDoc("doc_story", "story.txt", KIND_STORY);
     const strict = await run([rubric], [story], "Grade the story. Pass mark: 100%.");

@@ -15,7 +15,7 @@ import {
   type WritingSignals,
   writingSignals,
 } from "./signals";
-import { contentTerms, isGenericStem, keyTermsOf, negatedBases, termCounts, titleTermsOf, tokenize, topicTermsOf } from "./terms";
+import { contentTerms, isGenericStem, keyTermsOf, negatedBases, stemWord, termCounts, titleTermsOf, tokenize, topicTermsOf } from "./terms";
 import { DEFAULT_PASS_PERCENT, type PassLevel, passLevel } from "./verdict";
 
 export interface LocalInput {
@@ -32,6 +32,12 @@ export interface LocalInput {
    * Default true.
    */
   lengthCounts?: boolean;
+  /**
+   * Whether a criterion's title names what the document must contain, so that a document naming none of its words
+   * does not meet it: a contract's clauses ("Limitation of liability"). Not a CV's skill areas ("Cloud and
+   * infrastructure", shown by "AWS" and "Docker"), nor an essay's qualities. Default false.
+   */
+  titlesNamed?: boolean;
 }
 
 /**
@@ -45,6 +51,14 @@ const MAX_KEY_TERMS = 25;
 const MAX_EVIDENCE = 3;
 const TOPIC_TERMS = 30;
 const INPUT_TERMS = 40;
+/** Words that label a part of a job advert or a checklist rather than name a subject. */
+const SECTION_STEMS = new Set(
+  "requirement requirements responsibilities responsibility qualifications qualification skills skill experience education nice preferred essential desirable additional other general duties bonus plus must"
+    .split(" ")
+    .map(stemWord),
+);
+/** What a criterion's words count for when the document names none of its title's subject words (CVs, contracts). */
+const TITLE_MISSING = 0.3;
 /** Consecutive passages in which a criterion's terms are looked for together. */
 const WINDOW = 10;
 
@@ -63,6 +77,13 @@ interface Prepared {
   named: boolean;
   /** The rubric's one scale, whose levels describe the whole work. */
   holistic: boolean;
+  /** The subject words of the criterion's title where titles name what to find (LocalInput.titlesNamed), else empty. */
+  titleSubject: string[];
+  /**
+   * The facets judged for a criterion whose craft words name none ("relevant", "complete"): any essay's writing; in a
+   * CV or a contract, none (its words are judged by what the document says).
+   */
+  usual: Facet[];
 }
 
 /**
@@ -100,7 +121,7 @@ export function evaluateLocally(input: LocalInput): Evaluation {
   // A CV or a contract is not better for being longer: length is judged where a length is asked for, or in essays.
   const signals = target === null && !written ? { ...measured, development: 1 } : measured;
   const relevance = topicRelevance(input, docCounts, negatedBases(prose));
-  const prepared = prepare(input.criteria, written);
+  const prepared = prepare(input.criteria, written, input.titlesNamed === true);
   const ranked = rankedPassages(input.inputs, passages, prepared);
 
   const criteria: Criterion[] = prepared.map((p, i) => {
@@ -121,20 +142,32 @@ export function evaluateLocally(input: LocalInput): Evaluation {
   // The share of the rubric's maximum the evidence supports.
   const score = max > 0 ? Math.round((100 * got) / max) : 0;
   const pass = passLevel(input.criteria, input.prompt, input.referenceTexts, input.passThreshold ?? DEFAULT_PASS_PERCENT);
-  const verdict = decide(score, pass, criteria, relevance);
-  return { summary: summary(criteria, score, verdict, signals, relevance, pass), score, verdict, criteria };
+  // Where titles name what must be there (a contract's clauses), one the document seems to lack holds a pass back.
+  const absent = input.titlesNamed ? criteria.filter((c) => c.max_score > 0 && c.score / c.max_score <= ABSENT) : [];
+  const verdict = decide(score, pass, criteria, relevance, absent.length > 0);
+  return { summary: summary(criteria, score, verdict, signals, relevance, pass, absent), score, verdict, criteria };
 }
 
+/** A criterion's share at or below which what it names is taken as missing (on 0–10: 2 or less). */
+const ABSENT = 0.2;
 /** Points (of 100) either side of the pass line within which disagreeing criteria leave the verdict to a person. */
 const REVIEW_MARGIN = 4;
 
 /**
  * pass at or above the pass line, fail below it; needs_review when the evidence cannot decide: the score sits at the
  * line while the criteria contradict each other (one at its top, another at its bottom), a pass rests on criteria
- * for which no passage of the input could be quoted, or a pass rests on how the work is written while it shares no
- * word with its task (off-topic work, or on-topic work in other words: only a person can tell which).
+ * for which no passage of the input could be quoted, a pass rests on how the work is written while it shares no
+ * word with its task (off-topic work, or on-topic work in other words: only a person can tell which), or a pass comes
+ * with something the rubric requires seemingly absent (`absent`: a contract without one of its required clauses, or
+ * with it in other words).
  */
-export function decide(score: number, pass: PassLevel, criteria: Criterion[], relevance: Pick<Relevance, "coverage">): Evaluation["verdict"] {
+export function decide(
+  score: number,
+  pass: PassLevel,
+  criteria: Criterion[],
+  relevance: Pick<Relevance, "coverage">,
+  absent = false,
+): Evaluation["verdict"] {
   const line = 100 * pass.share;
   const shares = criteria.map((c) => (c.max_score > 0 ? c.score / c.max_score : 0));
   // Near the top is four fifths of the maximum or more, near the bottom a fifth or less (on 0–3: 3 against 0).
@@ -142,7 +175,7 @@ export function decide(score: number, pass: PassLevel, criteria: Criterion[], re
   if (Math.abs(score - line) <= REVIEW_MARGIN && contradictory) return "needs_review";
   if (score >= line) {
     const unquoted = criteria.filter((c) => c.score > 0 && c.evidence.length === 0).length;
-    return unquoted * 2 > criteria.length || relevance.coverage === 0 ? "needs_review" : "pass";
+    return unquoted * 2 > criteria.length || relevance.coverage === 0 || absent ? "needs_review" : "pass";
   }
   return "fail";
 }
@@ -162,7 +195,7 @@ function toScale(criterion: RubricCriterion, strength: number): number {
 // ---------------------------------------------------------------------------
 // Criteria -> weighted key terms and facets
 
-function prepare(criteria: RubricCriterion[], written: boolean): Prepared[] {
+function prepare(criteria: RubricCriterion[], written: boolean, titlesNamed: boolean): Prepared[] {
   const raw = criteria.map((c) => {
     // The name Assay gives a holistic scale ("Overall quality") is not the rubric's: its words are not to be found.
     const title = c.title === HOLISTIC_TITLE ? [] : titleTermsOf(c.title);
@@ -171,6 +204,10 @@ function prepare(criteria: RubricCriterion[], written: boolean): Prepared[] {
     for (const t of tokenize(`${c.title} ${c.description}`)) if (!words.has(t.stem)) words.set(t.stem, t.word);
     return { c, title: new Set(title), counts: termCounts([...title, ...description]), words };
   });
+  // Words of an essay's argument ("data", "claim", "proof", "purpose", "closing") name a contract's or a CV's subject:
+  // only in written work do they point to writing signals. (How any document is written, its language, mechanics
+  // and organisation, stays a craft.)
+  const craftStem = (stem: string) => WRITING_STEMS.has(stem) && (written || !ARGUMENT_STEMS.has(stem));
   // idf across criteria: a word every criterion uses ("essay", "topic") tells them apart least.
   const df = new Map<string, number>();
   for (const r of raw) for (const stem of r.counts.keys()) df.set(stem, (df.get(stem) ?? 0) + 1);
@@ -181,7 +218,7 @@ function prepare(criteria: RubricCriterion[], written: boolean): Prepared[] {
       word: r.words.get(stem) ?? stem,
       // The title names the criterion: its words count double; repeats in the descriptors count a little more.
       weight: Math.log(1 + n / (df.get(stem) ?? 1)) * (r.title.has(stem) ? 2 : 1) * (1 + 0.25 * Math.log(count)) * (isGenericStem(stem) ? 0.35 : 1),
-      craft: WRITING_STEMS.has(stem),
+      craft: craftStem(stem),
     }));
     terms.sort((a, b) => b.weight - a.weight || a.stem.localeCompare(b.stem));
     // A rubric of one scale is holistic: its levels describe the whole work, so every facet they grade is judged. So
@@ -189,16 +226,34 @@ function prepare(criteria: RubricCriterion[], written: boolean): Prepared[] {
     // set 2): judged by relevance as a subject, every on-topic essay got 6 of 6. (A lone criterion named after a
     // craft, "Organisation", stays about that craft; levels that name no craft, "a full grasp of the text", grade
     // what the work says.)
-    const own = facetsOf(r.title, r.counts);
+    const own = facetsOf(r.title, r.counts, written ? ALL_FACETS : DOCUMENT_FACETS);
     // (In written work: a CV's "Overall impression" beside "Skills" is about the candidate, not the writing.)
     const whole = criteria.length === 1 || (written && WHOLE_WORK.test(r.c.title));
     const graded = whole && (r.c.levels?.length ?? 0) >= 2 && !own.named ? gradedFacets(r.c.levels ?? []) : [];
     const holistic = graded.length > 0;
-    return { criterion: r.c, terms: terms.slice(0, MAX_KEY_TERMS), ...(holistic ? { facets: graded, named: false } : own), holistic };
+    const subject = [...r.title].filter((stem) => !craftStem(stem) && !isGenericStem(stem) && !SECTION_STEMS.has(stem));
+    // (A title that only labels a part of the reference, "Requirements", "Nice to have", names nothing to find.)
+    const titleSubject = titlesNamed ? subject : [];
+    const usual: Facet[] = written ? ["evidence", "organisation", "language", "argument"] : [];
+    return {
+      criterion: r.c,
+      terms: terms.slice(0, MAX_KEY_TERMS),
+      ...(holistic ? { facets: graded, named: false } : own),
+      holistic,
+      titleSubject,
+      usual,
+    };
   });
 }
 
 const ALL_FACETS = Object.keys(FACET_STEMS) as Facet[];
+/** The facets of any document's writing; the others (evidence, argument, counterargument, conclusion, story) are an essay's. */
+const DOCUMENT_FACETS: Facet[] = ["language", "mechanics", "organisation"];
+const ARGUMENT_STEMS = new Set(
+  ALL_FACETS.filter((f) => !DOCUMENT_FACETS.includes(f))
+    .flatMap((f) => [...FACET_STEMS[f]])
+    .filter((stem) => !DOCUMENT_FACETS.some((f) => FACET_STEMS[f].has(stem))),
+);
 
 /** A criterion title that names the work as a whole: "Writing", "Overall impression", "Holistic score", "Composition". */
 const WHOLE_WORK = /\b(?:writing|overall|holistic|composition)\b/i;
@@ -216,10 +271,10 @@ function gradedFacets(levels: { descriptor: string }[]): Facet[] {
 }
 
 /** The facets a criterion is about: those its title names, else those its descriptors keep returning to. */
-function facetsOf(title: Set<string>, counts: Map<string, number>): { facets: Facet[]; named: boolean } {
-  const inTitle = facetsNamedBy(title);
+function facetsOf(title: Set<string>, counts: Map<string, number>, among: Facet[]): { facets: Facet[]; named: boolean } {
+  const inTitle = facetsNamedBy(title).filter((f) => among.includes(f));
   if (inTitle.length > 0) return { facets: inTitle, named: true };
-  const hits = ALL_FACETS.map((f) => ({ f, n: [...counts].reduce((sum, [s, c]) => sum + (FACET_STEMS[f].has(s) ? c : 0), 0) }));
+  const hits = among.map((f) => ({ f, n: [...counts].reduce((sum, [s, c]) => sum + (FACET_STEMS[f].has(s) ? c : 0), 0) }));
   const top = Math.max(0, ...hits.map((h) => h.n));
   return { facets: top >= 2 ? hits.filter((h) => h.n === top).map((h) => h.f) : [], named: false };
 }
@@ -374,11 +429,14 @@ function scoreCriterion(
   }
   // Terms that never meet in one passage are weak evidence that the criterion is addressed.
   if (lexical !== null) lexical *= 0.6 + 0.4 * Math.min(1, supporting / 2);
+  // A clause or a skill the document never names ("Limitation of liability" with neither word) is not shown by the
+  // other words of its description ("months", "paid"): it earns a fraction of them.
+  if (lexical !== null && p.titleSubject.length > 0 && !p.titleSubject.some((stem) => docCounts.has(stem))) lexical *= TITLE_MISSING;
   // A criterion with level descriptors ("clearly focused on the topic", "connections between events") describes
   // qualities of the work, not words it must repeat: its subject side is how much the work is about the task.
   if (lexical !== null && p.criterion.levels && relevance.coverage !== null) lexical = Math.max(lexical, Math.min(1, relevance.coverage / 0.25));
   // Craft words ("evidence", "organisation"): judged by the writing signals of the facets the criterion is about.
-  const facets: Facet[] = p.facets.length > 0 ? p.facets : craftWeight > 0 ? ["evidence", "organisation", "language", "argument"] : [];
+  const facets: Facet[] = p.facets.length > 0 ? p.facets : craftWeight > 0 ? p.usual : [];
   const craft = facets.length > 0 ? facets.reduce((n, f) => n + signals.facets[f], 0) / facets.length : null;
 
   // The subject side (and its boost for several supporting passages) is what relevance to the task holds down.
@@ -519,7 +577,7 @@ function rationale(p: Prepared, s: CriterionScore, signals: WritingSignals, rele
     if (s.supporting > 0) parts.push(`${s.supporting} passage${s.supporting === 1 ? "" : "s"} address${s.supporting === 1 ? "es" : ""} it.`);
   }
   if (s.craft !== null) {
-    const facets = p.facets.length > 0 ? p.facets : (["evidence", "organisation", "language", "argument"] as Facet[]);
+    const facets = p.facets.length > 0 ? p.facets : p.usual;
     parts.push(`Writing signals for ${facets.map((f) => FACET_LABEL[f]).join(", ")}: ${facets.map((f) => signals.notes[f]).join("; ")}.`);
   }
   if (signals.development < 0.6) parts.push(`The input is short for the task (${signals.words} words).`);
@@ -541,6 +599,7 @@ function summary(
   signals: WritingSignals,
   relevance: Relevance,
   pass: PassLevel,
+  absent: Criterion[],
 ): string {
   const label = verdict === "needs_review" ? "needs review" : verdict;
   const parts = [
@@ -563,6 +622,11 @@ function summary(
     parts.push(`The input says little about the task's topic (missing words such as ${relevance.missing.slice(0, 4).join(", ")}).`);
   }
   if (signals.development < 0.6) parts.push(`At ${signals.words} words it is short for the task.`);
+  if (absent.length > 0) {
+    parts.push(
+      `Not found: ${absent.map((c) => c.title).join("; ")}. A person should check ${absent.length === 1 ? "it is" : "they are"} missing, not worded otherwise.`,
+    );
+  }
   parts.push("The local evaluator matches the rubric's terms and counts writing signals; it does not judge correctness.");
   return parts.join(" ");
 }
