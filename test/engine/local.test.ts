@@ -556,6 +556,25 @@ describe("criteria", () => {
     ).toEqual(["Question and hypothesis are stated", "Data are shown in a labelled graph"]);
   });
 
+  test("criteria without points are scored on the scale the rubric states once: a key, or 'a scale of 1 (never) to 5 (always)'", async () => {
+    const shape = async (filename: string, text: string) =>
+      (await criteriaOf(filename, text)).criteria.map((c) => [c.title, c.maxScore, c.levels?.map((l) => l.value) ?? null]);
+    const key =
+      "# Persuasive speech\n\nScoring key: 4 = Excellent, 3 = Good, 2 = Fair, 1 = Poor\n\n1. States a clear position in the opening.\n2. Supports reasons with evidence.\n";
+    expect(await shape("speech.md", key)).toEqual([
+      ["States a clear position in the opening.", 4, [1, 2, 3, 4]],
+      ["Supports reasons with evidence.", 4, [1, 2, 3, 4]],
+    ]);
+    const peers =
+      "Peer evaluation\n\nRate each teammate using a scale of 1 (never) to 5 (always).\n\n- Attended team meetings prepared\n- Completed assigned tasks on time\n";
+    const rated = await criteriaOf("peers.txt", peers);
+    expect(rated.criteria.map((c) => [c.title, c.maxScore, c.levels?.map((l) => l.value)])).toEqual([
+      ["Attended team meetings prepared", 5, [1, 2, 3, 4, 5]],
+      ["Completed assigned tasks on time", 5, [1, 2, 3, 4, 5]],
+    ]);
+    expect(rated.criteria[0].levels?.[4].descriptor).toBe("always");
+  });
+
   test("a holistic scale (Score 6 … Score 1) is one criterion out of its top score, not six", async () => {
     const text = "# Holistic scoring guide\n\n## Score 6\nInsightful, well developed.\n\n## Score 4\nAdequate.\n\n## Score 1\nMinimal.\n";
     const { criteria } = await criteriaOf("guide.md", text);

@@ -1021,7 +1021,36 @@ export function findCriteria(references: { sections: Section[] }[], prompt: stri
     found = GENERIC;
     source = "generic";
   }
+  // Criteria without points of their own are scored on a scale the rubric states once for all of them ("Scoring key:
+  // 4 = Excellent, 3 = Good …", "a scale of 1 (never) to 5 (always)").
+  const key =
+    source === "generic" ? null : statedScale(source === "prompt" ? [prompt ?? ""] : references.flatMap((r) => r.sections.map((x) => x.text)));
+  if (key && found.every((c) => c.points === null && !c.levels)) found = found.map((c) => ({ ...c, points: key[key.length - 1].value, levels: key }));
   return { criteria: finalize(found), source };
+}
+
+/** A scale stated once for every criterion: "4 = Excellent, 3 = Good, 2 = Fair, 1 = Poor", "a scale of 1 (never) to 5 (always)". */
+function statedScale(texts: string[]): Level[] | null {
+  for (const text of texts) {
+    for (const line of text.split("\n")) {
+      const keyed = [...line.matchAll(/(?<![\d.])(\d{1,2})\s*=\s*(\p{L}[\p{L} '-]{0,30}?)\s*(?=[,;.)]|\s+\d{1,2}\s*=|$)/gu)].map((m) => ({
+        value: Number(m[1]),
+        descriptor: m[2].trim(),
+      }));
+      const values = keyed.map((k) => k.value).sort((a, b) => a - b);
+      if (keyed.length >= 3 && new Set(values).size === values.length && values.every((v, i) => i === 0 || v === values[i - 1] + 1))
+        return keyed.sort((a, b) => a.value - b.value);
+      const range = /\bscale (?:of|from) (\d{1,2})\s*(?:\(([^)]{1,30})\))? to (\d{1,2})\s*(?:\(([^)]{1,30})\))?/i.exec(line);
+      if (range && Number(range[3]) > Number(range[1]) && Number(range[3]) <= 10) {
+        const [low, high] = [Number(range[1]), Number(range[3])];
+        return Array.from({ length: high - low + 1 }, (_, i) => ({
+          value: low + i,
+          descriptor: low + i === low ? (range[2] ?? "") : low + i === high ? (range[4] ?? "") : "",
+        }));
+      }
+    }
+  }
+  return null;
 }
 
 function finalize(found: Candidate[]): RubricCriterion[] {
