@@ -575,6 +575,17 @@ describe("criteria", () => {
     expect(rated.criteria[0].levels?.[4].descriptor).toBe("always");
   });
 
+  test("a criterion's points alone on the line under its name ('Summary' / '10 points') are its points", async () => {
+    const text =
+      "Book review rubric\n\nSummary\n10 points\nSummarises the plot without giving away the ending.\n\nEvaluation\n20 points\nJudges the book's strengths with examples.\n";
+    const { criteria } = await criteriaOf("review.txt", text);
+    expect(criteria.map((c) => [c.title, c.maxScore])).toEqual([
+      ["Summary", 10],
+      ["Evaluation", 20],
+    ]);
+    expect(criteria[1].description).toContain("strengths with examples");
+  });
+
   test("a holistic scale (Score 6 … Score 1) is one criterion out of its top score, not six", async () => {
     const text = "# Holistic scoring guide\n\n## Score 6\nInsightful, well developed.\n\n## Score 4\nAdequate.\n\n## Score 1\nMinimal.\n";
     const { criteria } = await criteriaOf("guide.md", text);

@@ -793,6 +793,14 @@ function pointLineSet(lines: Line[]): CandidateSet | null {
         previous = line;
         continue;
       }
+      // The points alone on the line under a short name ("Summary" / "10 points"): the two are one criterion's line.
+      if (points !== null && !title && previous?.kind === "text" && titleLike(previous.text) && !TOTAL_ROW.test(previous.text)) {
+        if (current?.body.at(-1) === lineText(previous)) current.body.pop();
+        current = { title: `${previous.text} (${points} points)`, body: [] };
+        found.push(current);
+        previous = line;
+        continue;
+      }
     }
     // A short line right above a level line ("Ideas", then "3: …") names the criterion that scale belongs to: what a
     // PDF gives for a heading and its list.
