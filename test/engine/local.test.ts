@@ -586,6 +586,52 @@ describe("criteria", () => {
     expect(criteria[1].description).toContain("strengths with examples");
   });
 
+  test("a rubric exported as JSON (an LMS's or an API's) is read by its fields: names, points, levels", async () => {
+    // Each "path: value" line of the flattened JSON was a criterion ("name: Procedure", "points: 15").
+    const generic = JSON.stringify({
+      title: "Lab report rubric",
+      criteria: [
+        {
+          name: "Hypothesis",
+          points: 10,
+          description: "States a testable hypothesis.",
+          levels: [
+            { label: "Excellent", points: 10, description: "Precise and justified." },
+            { label: "Poor", points: 2, description: "Not testable." },
+          ],
+        },
+        { name: "Procedure", points: 15, description: "Method is complete and reproducible." },
+      ],
+    });
+    const read = async (name: string, json: string) =>
+      (await criteriaOf(name, json)).criteria.map((c) => [c.title, c.maxScore, c.levels?.map((l) => l.value) ?? null]);
+    expect(await read("rubric.json", generic)).toEqual([
+      ["Hypothesis", 10, [2, 10]],
+      ["Procedure", 15, null],
+    ]);
+    // Canvas's export: an array of criteria named by "description", detailed by "long_description", rated by "ratings".
+    const canvas = JSON.stringify([
+      {
+        id: "_4411",
+        points: 5,
+        description: "Thesis",
+        long_description: "The essay states a clear, arguable thesis.",
+        ratings: [
+          { id: "blank", description: "Full Marks", long_description: "Clear thesis.", points: 5 },
+          { id: "_2206", description: "Partial", long_description: "Vague thesis.", points: 3 },
+          { id: "blank_2", description: "No Marks", long_description: "", points: 0 },
+        ],
+      },
+      { id: "_8120", points: 10, description: "Evidence", long_description: "Claims are supported with cited evidence.", ratings: [] },
+    ]);
+    const { criteria } = await criteriaOf("canvas.json", canvas);
+    expect(criteria.map((c) => [c.title, c.maxScore, c.levels?.map((l) => l.value) ?? null])).toEqual([
+      ["Thesis", 5, [0, 3, 5]],
+      ["Evidence", 10, null],
+    ]);
+    expect(criteria[0].description).toContain("clear, arguable thesis");
+  });
+
   test("a holistic scale (Score 6 … Score 1) is one criterion out of its top score, not six", async () => {
     const text = "# Holistic scoring guide\n\n## Score 6\nInsightful, well developed.\n\n## Score 4\nAdequate.\n\n## Score 1\nMinimal.\n";
     const { criteria } = await criteriaOf("guide.md", text);

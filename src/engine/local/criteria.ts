@@ -972,6 +972,8 @@ function collapseScale(set: CandidateSet): Candidate[] {
 
 /** Criteria of one text (a reference document's sections, or the prompt as one section); empty when none are found. */
 function parseCriteria(sections: Section[], opts: { instructions?: boolean } = {}): Candidate[] {
+  const exported = exportedCriteria(sections);
+  if (exported) return exported;
   const lines = toLines(sections);
   const sets: CandidateSet[] = [...tableSets(lines)];
   const heading = headingSet(lines);
@@ -988,6 +990,87 @@ function parseCriteria(sections: Section[], opts: { instructions?: boolean } = {
   for (const s of candidates) if (s.items.length > 0 && (!best || better(s, best))) best = s;
   if (!best) return [];
   return collapseScale(best);
+}
+
+// ---------------------------------------------------------------------------
+// A rubric exported as data (an LMS's or an API's JSON, read as "criteria[0].name: Thesis" lines)
+
+const FIELD = {
+  title: /^(?:name|title|criterion|criterion_name|label)$/i,
+  points: /^(?:points|points_possible|max_points|maxpoints|max_score|maxscore|possible|marks|max_marks|weight|score|value)$/i,
+  description: /^(?:description|long_description|details|desc|text|descriptor)$/i,
+  levels: /^(?:levels|ratings|scale|bands|descriptors|performance_levels)$/i,
+};
+const PATH_LINE = /^((?:[\w$-]+|\[\d+\])(?:\.[\w$-]+|\[\d+\])*):(?:\s(.*))?$/;
+
+/**
+ * Criteria of a rubric exported as data: the elements of the array whose objects name criteria ("name", "title"; or
+ * Canvas's "description" beside a "long_description"), with their points and their levels ("levels", "ratings": a
+ * label or description and points each). Null when the text is not such an export.
+ */
+function exportedCriteria(sections: Section[]): Candidate[] | null {
+  const lines = sections.flatMap((s) => s.text.split("\n"));
+  const fields = lines.map((l) => PATH_LINE.exec(l.trim())).filter((m): m is RegExpExecArray => m !== null);
+  if (fields.length < 4 || fields.length * 2 < lines.filter((l) => l.trim() !== "").length) return null;
+  // path → value, and the elements of each array of objects: "criteria[0]" → its fields.
+  const elements = new Map<string, Map<string, string>>();
+  for (const [, path, value = ""] of fields) {
+    const m = /^(.*\[\d+\])\.([\w$-]+)$/.exec(path);
+    if (!m) continue;
+    const element = elements.get(m[1]) ?? new Map<string, string>();
+    element.set(m[2], value);
+    elements.set(m[1], element);
+  }
+  const arrayOf = (element: string) => element.replace(/\[\d+\]$/, "");
+  const titleOf = (f: Map<string, string>) => {
+    const named = [...f].find(([k]) => FIELD.title.test(k))?.[1];
+    return named ?? (f.has("long_description") ? f.get("description") : undefined);
+  };
+  // (A level may be worth nothing, "No marks"; a criterion is worth something.)
+  const pointsOf = (f: Map<string, string>, least = Number.MIN_VALUE) => {
+    const v = Number([...f].find(([k]) => FIELD.points.test(k))?.[1] ?? Number.NaN);
+    return Number.isFinite(v) && v >= least && v <= 1000 ? v : null;
+  };
+  // The criteria: the outermost array whose elements carry titles and points or descriptions.
+  const arrays = [...new Set([...elements.keys()].map(arrayOf))].sort((a, b) => a.length - b.length);
+  const criteriaArray = arrays.find((a) => {
+    const items = [...elements].filter(([e]) => arrayOf(e) === a).map(([, f]) => f);
+    return (
+      items.length >= 2 &&
+      items.every((f) => titleOf(f)) &&
+      items.some((f) => pointsOf(f) !== null || [...f.keys()].some((k) => FIELD.description.test(k)))
+    );
+  });
+  if (criteriaArray === undefined) return null;
+  const out: Candidate[] = [];
+  for (const [element, f] of elements) {
+    if (arrayOf(element) !== criteriaArray) continue;
+    const title = tidyTitle(titleOf(f) ?? "");
+    if (!title || TOTAL_ROW.test(title)) continue;
+    const description = [...f]
+      .filter(([k]) => FIELD.description.test(k) && f.get(k) !== titleOf(f))
+      .map(([, v]) => v)
+      .join("\n");
+    const levels = [...elements]
+      .filter(([e]) => e.startsWith(`${element}.`) && FIELD.levels.test(arrayOf(e).slice(element.length + 1)))
+      .map(([, lf]) => ({
+        value: pointsOf(lf, 0) ?? Number.NaN,
+        descriptor: [titleOf(lf) ?? lf.get("description"), lf.get("long_description") ?? (titleOf(lf) ? lf.get("description") : undefined)]
+          .filter(Boolean)
+          .join(": "),
+      }))
+      .filter((l) => Number.isFinite(l.value));
+    const distinct = new Set(levels.map((l) => l.value)).size === levels.length && levels.length >= 2;
+    const top = distinct ? Math.max(...levels.map((l) => l.value)) : null;
+    const points = pointsOf(f) ?? top;
+    out.push({
+      title,
+      description,
+      points,
+      ...(distinct && points === top ? { levels: levels.sort((a, b) => a.value - b.value) } : {}),
+    });
+  }
+  return out.length >= 2 ? out : null;
 }
 
 // ---------------------------------------------------------------------------
