@@ -28,6 +28,11 @@ async function criteriaOf(filename: string, text: string, prompt: string | null 
   return findCriteria([doc.content], prompt);
 }
 
+/** A rubric's criteria as [title, max score, level values or null]. */
+async function shapeOf(filename: string, text: string) {
+  return (await criteriaOf(filename, text)).criteria.map((c) => [c.title, c.maxScore, c.levels?.map((l) => l.value) ?? null]);
+}
+
 function run(references: EngineDocument[], inputs: EngineDocument[], prompt: string | null = null): Promise<Evaluation> {
   const input: EvaluateInput = {
     workspaceId: "ws_test",
@@ -193,8 +198,6 @@ describe("criteria", () => {
   test("level tables as teachers make them: a blank corner, a single-point rubric, a name and its description in one cell", async () => {
     // Each read wrongly before: a blank top-left cell lost the level columns (criteria out of 10, or shifted one column
     // in a CSV); a single-point rubric's rows, their first cell empty, were joined into one as if cut by a page break.
-    const shape = async (filename: string, text: string) =>
-      (await criteriaOf(filename, text)).criteria.map((c) => [c.title, c.maxScore, c.levels?.map((l) => l.value) ?? null]);
     const corner = [
       ["Topic sentence", "Clear and engaging", "Clear", "Unclear", "Missing"],
       ["Supporting details", "Three or more relevant details", "Two details", "One detail", "No details"],
@@ -204,9 +207,9 @@ describe("criteria", () => {
       ["Supporting details", 4, [1, 2, 3, 4]],
     ];
     expect(
-      await shape("rubric.md", ["|  | 4 | 3 | 2 | 1 |", "|---|---|---|---|---|", ...corner.map((r) => `| ${r.join(" | ")} |`)].join("\n")),
+      await shapeOf("rubric.md", ["|  | 4 | 3 | 2 | 1 |", "|---|---|---|---|---|", ...corner.map((r) => `| ${r.join(" | ")} |`)].join("\n")),
     ).toEqual(fourLevels);
-    expect(await shape("rubric.csv", [",Excellent (4),Good (3),Fair (2),Poor (1)", ...corner.map((r) => r.join(","))].join("\n"))).toEqual(
+    expect(await shapeOf("rubric.csv", [",Excellent (4),Good (3),Fair (2),Poor (1)", ...corner.map((r) => r.join(","))].join("\n"))).toEqual(
       fourLevels,
     );
 
@@ -217,14 +220,14 @@ describe("criteria", () => {
       "| | **Narrative sequence (30 pts)** – Events unfold in a clear order. | |",
       "| | **Reflection (20 pts)** – The ending reflects on what the experience meant. | |",
     ].join("\n");
-    expect(await shape("single-point.md", singlePoint)).toEqual([
+    expect(await shapeOf("single-point.md", singlePoint)).toEqual([
       ["Hook", 10, null],
       ["Narrative sequence", 30, null],
       ["Reflection", 20, null],
     ]);
     // Without points, under an "Areas for growth" column left empty for the marker.
     const growth = singlePoint.replace("Concerns", "Areas for growth").replace(/ \(\d+ pts\)/g, "");
-    expect((await shape("single-point.md", growth)).map(([title]) => title)).toEqual(["Hook", "Narrative sequence", "Reflection"]);
+    expect((await shapeOf("single-point.md", growth)).map(([title]) => title)).toEqual(["Hook", "Narrative sequence", "Reflection"]);
 
     const { criteria } = await criteriaOf(
       "rubric.md",
@@ -242,7 +245,7 @@ describe("criteria", () => {
     expect(criteria[0].description).toContain("states a clear, arguable claim");
     // Level cells that open with their band of points: the criterion is out of the top band's top.
     expect(
-      await shape(
+      await shapeOf(
         "rubric.md",
         [
           "| Criteria | Excellent | Good | Needs improvement |",
@@ -358,16 +361,12 @@ describe("criteria", () => {
       ["Statement of need", 40, [15, 35, 40]],
       ["Budget", 10, [8, 10]],
     ];
-    const read = async (text: string) =>
-      (await criteriaOf("guide.txt", text)).criteria.map((c) => [c.title, c.maxScore, c.levels?.map((l) => l.value)]);
-    expect(await read(lines.join("\n"))).toEqual(expected);
+    expect(await shapeOf("guide.txt", lines.join("\n"))).toEqual(expected);
     // The same with the bands as list items (a DOCX's paragraphs under plain criterion lines).
-    expect(await read(lines.map((l) => (/^\d/.test(l) ? `- ${l}` : l)).join("\n"))).toEqual(expected);
+    expect(await shapeOf("guide.txt", lines.map((l) => (/^\d/.test(l) ? `- ${l}` : l)).join("\n"))).toEqual(expected);
   });
 
   test("scales stated other ways: 'Rating (1–5)' over empty cells, Blackboard's 'Points Range: 9 - 10', '### 4 – Exceeds', points first", async () => {
-    const shape = async (filename: string, text: string) =>
-      (await criteriaOf(filename, text)).criteria.map((c) => [c.title, c.maxScore, c.levels?.map((l) => l.value) ?? null]);
     // An interview scorecard: the rating column is left to fill; its header states the scale (each was out of 10).
     const scorecard = [
       "| Competency | What to look for | Rating (1–5) |",
@@ -375,7 +374,7 @@ describe("criteria", () => {
       "| Customer empathy | Describes a time they resolved a difficult customer issue | |",
       "| Ownership | Follows through on commitments without prompting | |",
     ].join("\n");
-    expect(await shape("scorecard.md", scorecard)).toEqual([
+    expect(await shapeOf("scorecard.md", scorecard)).toEqual([
       ["Customer empathy", 5, null],
       ["Ownership", 5, null],
     ]);
@@ -386,25 +385,25 @@ describe("criteria", () => {
       "| Problem identification | Points Range: 0 (0%) - 5 (12.5%) Identifies few problems. | Points Range: 6 (15%) - 8 (20%) Identifies most. | Points Range: 9 (22.5%) - 10 (25%) Identifies all. |",
       "| Analysis | Points Range: 0 (0%) - 8 (20%) Lists alternatives. | Points Range: 9 (22.5%) - 14 (35%) Analyses some. | Points Range: 15 (37.5%) - 20 (50%) Weighs each. |",
     ].join("\n");
-    expect(await shape("blackboard.md", blackboard)).toEqual([
+    expect(await shapeOf("blackboard.md", blackboard)).toEqual([
       ["Problem identification", 10, [5, 8, 10]],
       ["Analysis", 20, [8, 14, 20]],
     ]);
     // A holistic guide whose levels are headings with their number first (the 4 was dropped as a section number).
     const guide =
       "# Constructed response guide\n\n### 4 – Exceeds\nThorough and insightful.\n\n### 3 – Meets\nAccurate.\n\n### 2 – Approaching\nPartly accurate.\n\n### 1 – Beginning\nInaccurate.\n";
-    expect(await shape("guide.md", guide)).toEqual([["Constructed response guide", 4, [1, 2, 3, 4]]]);
+    expect(await shapeOf("guide.md", guide)).toEqual([["Constructed response guide", 4, [1, 2, 3, 4]]]);
     // Points in the first column (each was out of 10).
     const first =
       "| Points | Criterion | Description |\n|---|---|---|\n| 20 | Artist statement | Explains the intent |\n| 40 | Body of work | Eight finished pieces |\n";
-    expect(await shape("exhibit.md", first)).toEqual([
+    expect(await shapeOf("exhibit.md", first)).toEqual([
       ["Artist statement", 20, null],
       ["Body of work", 40, null],
     ]);
     // A row of points under level names gives the levels their values (it was a criterion called "Points").
     const pointsRow =
       "Category,Excellent,Good,Fair,Poor\nPoints,10,7,4,1\nIntroduction,Hook and thesis,Thesis,Unclear thesis,None\nBody,Developed,Partly developed,Thin,None\n";
-    expect(await shape("rubric.csv", pointsRow)).toEqual([
+    expect(await shapeOf("rubric.csv", pointsRow)).toEqual([
       ["Introduction", 10, [1, 4, 7, 10]],
       ["Body", 10, [1, 4, 7, 10]],
     ]);
@@ -459,8 +458,6 @@ describe("criteria", () => {
   });
 
   test("levels listed under criterion headings are that criterion's scale, in any of the ways teachers write them", async () => {
-    const shape = async (filename: string, text: string) =>
-      (await criteriaOf(filename, text)).criteria.map((c) => [c.title, c.maxScore, c.levels?.map((l) => l.value) ?? null]);
     // "- Excellent (4): …" under "## Content (4 points)": each level was taken as a criterion with points, and the lot
     // collapsed into one holistic scale; so were "- 4 points: …" levels.
     const named = (level: (n: number, word: string) => string) =>
@@ -482,25 +479,25 @@ describe("criteria", () => {
       ["Content", 4, [1, 2, 3, 4]],
       ["Delivery", 4, [1, 2, 3, 4]],
     ];
-    expect(await shape("rubric.md", `# Presentation rubric\n\n${named((n, w) => `${w} (${n})`)}`)).toEqual(fourLevels);
-    expect(await shape("rubric.md", `# Presentation rubric\n\n${named((n) => `${n} points`)}`)).toEqual(fourLevels);
+    expect(await shapeOf("rubric.md", `# Presentation rubric\n\n${named((n, w) => `${w} (${n})`)}`)).toEqual(fourLevels);
+    expect(await shapeOf("rubric.md", `# Presentation rubric\n\n${named((n) => `${n} points`)}`)).toEqual(fourLevels);
     // AP-style rows: "- 0 points: …", "- 1 point: …" under "## Row A: Thesis (0–1 points)".
     const ap =
       "# Argument essay\n\n## Thesis (0–1 points)\n- 0 points: No defensible thesis.\n- 1 point: A defensible thesis that responds to the prompt.\n\n## Evidence and commentary (0–4 points)\n- 0 points: Restates the prompt.\n- 1 point: Summarises sources.\n- 2 points: Some specific evidence.\n- 3 points: Specific evidence, commentary on some claims.\n- 4 points: Specific evidence and consistent commentary.\n";
-    expect(await shape("ap.md", ap)).toEqual([
+    expect(await shapeOf("ap.md", ap)).toEqual([
       ["Thesis", 1, [0, 1]],
       ["Evidence and commentary", 4, [0, 1, 2, 3, 4]],
     ]);
     // Levels worth more than 20: named ("Excellent (25): …"), or within the points the criterion states.
     const big =
       "## Content (25 points)\n- Excellent (25): Accurate and thorough.\n- Good (18): Mostly accurate.\n- Poor (5): Inaccurate.\n\n## Visual aids (50 points)\n- 50: Clean slides that support the talk.\n- 35: Mostly clear slides.\n- 10: Slides distract.\n";
-    expect(await shape("big.md", big)).toEqual([
+    expect(await shapeOf("big.md", big)).toEqual([
       ["Content", 25, [5, 18, 25]],
       ["Visual aids", 50, [10, 35, 50]],
     ]);
     // Marks stated on the line under the heading.
     expect(
-      await shape(
+      await shapeOf(
         "lab.md",
         "# Lab report\n\n## Method\nMarks available: 20\nThe procedure could be repeated.\n\n## Analysis\nMarks available: 25\nTrends described from the data.\n",
       ),
@@ -511,8 +508,6 @@ describe("criteria", () => {
   });
 
   test("scales from other systems: IELTS 'Band 9' rows, IB MYP achievement levels '7–8', 'Criterion A: Argument' cells", async () => {
-    const shape = async (filename: string, text: string) =>
-      (await criteriaOf(filename, text)).criteria.map((c) => [c.title, c.maxScore, c.levels?.map((l) => l.value) ?? null]);
     const ielts = [
       "| Band | Task response | Coherence and cohesion |",
       "|---|---|---|",
@@ -520,7 +515,7 @@ describe("criteria", () => {
       "| Band 8 | Sufficiently addresses all parts. | Sequences information logically. |",
       "| Band 7 | Addresses all parts; a clear position. | Logically organises information. |",
     ].join("\n");
-    expect(await shape("ielts.md", ielts)).toEqual([
+    expect(await shapeOf("ielts.md", ielts)).toEqual([
       ["Task response", 9, [7, 8, 9]],
       ["Coherence and cohesion", 9, [7, 8, 9]],
     ]);
@@ -535,33 +530,31 @@ describe("criteria", () => {
       "| 5–6 | Describes scientific knowledge. |",
       "| 7–8 | Explains scientific knowledge. |",
     ].join("\n");
-    expect(await shape("myp.md", myp)).toEqual([["Criterion A: Knowing and understanding", 8, [0, 2, 4, 6, 8]]]);
+    expect(await shapeOf("myp.md", myp)).toEqual([["Criterion A: Knowing and understanding", 8, [0, 2, 4, 6, 8]]]);
     const labelled =
       "| Criterion | Weight | Description |\n|---|---|---|\n| Criterion A: Argument | 40% | Original, sustained argument. |\n| Criterion B: Use of evidence | 60% | Critical use of sources. |\n";
-    expect(await shape("essay.md", labelled)).toEqual([
+    expect(await shapeOf("essay.md", labelled)).toEqual([
       ["Criterion A: Argument", 40, null],
       ["Criterion B: Use of evidence", 60, null],
     ]);
     // A syllabus's grade breakdown above the rubric is no rubric; "☐" boxes are bullets.
     const syllabus =
       "# Research essay\n\n## Grade breakdown\n- Participation (10%)\n- Quizzes (10%)\n- Essay (80%)\n\n## Rubric\n\n### Thesis (50 points)\nA clear claim.\n\n### Evidence (50 points)\nCited sources.\n";
-    expect((await shape("syllabus.md", syllabus)).map(([t, m]) => [t, m])).toEqual([
+    expect((await shapeOf("syllabus.md", syllabus)).map(([t, m]) => [t, m])).toEqual([
       ["Thesis", 50],
       ["Evidence", 50],
     ]);
     expect(
       (
-        await shape("check.txt", "Poster checklist\n\n☐ Question and hypothesis are stated (4 pts)\n☐ Data are shown in a labelled graph (6 pts)\n")
+        await shapeOf("check.txt", "Poster checklist\n\n☐ Question and hypothesis are stated (4 pts)\n☐ Data are shown in a labelled graph (6 pts)\n")
       ).map(([t]) => t),
     ).toEqual(["Question and hypothesis are stated", "Data are shown in a labelled graph"]);
   });
 
   test("criteria without points are scored on the scale the rubric states once: a key, or 'a scale of 1 (never) to 5 (always)'", async () => {
-    const shape = async (filename: string, text: string) =>
-      (await criteriaOf(filename, text)).criteria.map((c) => [c.title, c.maxScore, c.levels?.map((l) => l.value) ?? null]);
     const key =
       "# Persuasive speech\n\nScoring key: 4 = Excellent, 3 = Good, 2 = Fair, 1 = Poor\n\n1. States a clear position in the opening.\n2. Supports reasons with evidence.\n";
-    expect(await shape("speech.md", key)).toEqual([
+    expect(await shapeOf("speech.md", key)).toEqual([
       ["States a clear position in the opening.", 4, [1, 2, 3, 4]],
       ["Supports reasons with evidence.", 4, [1, 2, 3, 4]],
     ]);
@@ -603,9 +596,7 @@ describe("criteria", () => {
         { name: "Procedure", points: 15, description: "Method is complete and reproducible." },
       ],
     });
-    const read = async (name: string, json: string) =>
-      (await criteriaOf(name, json)).criteria.map((c) => [c.title, c.maxScore, c.levels?.map((l) => l.value) ?? null]);
-    expect(await read("rubric.json", generic)).toEqual([
+    expect(await shapeOf("rubric.json", generic)).toEqual([
       ["Hypothesis", 10, [2, 10]],
       ["Procedure", 15, null],
     ]);
