@@ -159,9 +159,27 @@ function layout<R extends Box>(
   // A page that goes on with a table may hold only its last row: a label and a cell.
   if (visible.length < (continued ? 2 : 4)) return null;
   const lineHeight = lineHeightOf(visible);
-  const bands = bandsOf(visible, lineHeight);
-  const gutter = perWord ? wordGutter(bands, lineHeight) : MIN_GUTTER * lineHeight;
-  return { lineHeight, gutter, bands, cells: bands.map((b) => cellsOf(b.runs, gutter)) };
+  const found = bandsOf(visible, lineHeight);
+  const gutter = perWord ? wordGutter(found, lineHeight) : MIN_GUTTER * lineHeight;
+  // A strip of one cell just under a row, inside one of its columns, is that cell's last lines: a wrapped line of
+  // short letters ("every paragraph.") sits further below the line above than the strip's own lines do.
+  const bands: Band<R>[] = [];
+  const cells: Cell<R>[][] = [];
+  for (const band of found) {
+    const own = cellsOf(band.runs, gutter);
+    const row = cells.at(-1);
+    const above = bands.at(-1);
+    const inside = own.length === 1 && row && row.length >= 2 && row.some((c) => own[0].left >= c.left - gutter && own[0].right <= c.right + gutter);
+    if (above && inside && above.bottom - band.top < 0.8 * lineHeight) {
+      above.runs.push(...band.runs);
+      above.bottom = Math.min(above.bottom, band.bottom);
+      cells[cells.length - 1] = cellsOf(above.runs, gutter);
+      continue;
+    }
+    bands.push(band);
+    cells.push(own);
+  }
+  return { lineHeight, gutter, bands, cells };
 }
 
 /**

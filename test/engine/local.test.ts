@@ -877,6 +877,9 @@ describe("criteria", () => {
       const content = await extract(await Bun.file(new URL(file, dir)).bytes(), { filename: file });
       expect(content.text.split("\n")[0]).toBe("Argumentative Essay Rubric");
     }
+    // A wrapped cell line of short letters ("every", "paragraph.") set apart from its row by Word's line spacing: it
+    // ended the table, and the last row was lost.
+    expect(await read("essay-levels-word-spacing.pdf")).toEqual(essay);
     // A table over three pages, its header repeated on each: the repeats were criteria ("Criteria"), and the rows after
     // the rest of a row the page break cut lost their levels (one was lost altogether).
     const thesis = [

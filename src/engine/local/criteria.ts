@@ -428,8 +428,11 @@ function tableSets(lines: Line[]): CandidateSet[] {
   // "Ideas" is the Ideas criterion's scale, as a list of levels under it is.
   let above: string | undefined;
   const flush = () => {
-    // (A header repeated at the top of each page the table runs onto is no row of it.)
-    rows = rows.filter((r, k) => k === 0 || r.join("|") !== rows[0].join("|"));
+    // (A header repeated at the top of each page the table runs onto is no row of it, even with the rest of the row
+    // the page break cut run into its cells.)
+    const head = rows[0] ?? [];
+    const repeat = (r: string[]) => r.length === head.length && r[0] === head[0] && r.every((c, k) => c === head[k] || c.startsWith(`${head[k]} `));
+    rows = rows.filter((r, k) => k === 0 || !repeat(r));
     rows = fromHeader(withMergedHeader(pageBreaksJoined(rows)));
     if (rows.length >= 2) {
       const items = tableCandidates(rows);
