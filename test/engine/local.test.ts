@@ -623,6 +623,22 @@ describe("criteria", () => {
     expect(criteria[0].description).toContain("clear, arguable thesis");
   });
 
+  test("a weight beside level columns: each criterion is out of its weight, its levels that share of it", async () => {
+    // The weight was the maximum and the 1–4 levels were dropped.
+    const text = [
+      "Each criterion is scored from 1 to 4 and multiplied by its weight.",
+      "",
+      "| Criterion | Weight | 4 – Exemplary | 3 – Proficient | 2 – Developing | 1 – Beginning |",
+      "|---|---|---|---|---|---|",
+      "| Problem statement | 30% | Precise, well-scoped problem. | Clear problem. | Vague problem. | No problem stated. |",
+      "| Timeline | 20% | Realistic, detailed timeline. | Realistic timeline. | Sketchy timeline. | No timeline. |",
+    ].join("\n");
+    expect(await shapeOf("proposal.md", text)).toEqual([
+      ["Problem statement", 30, [7.5, 15, 22.5, 30]],
+      ["Timeline", 20, [5, 10, 15, 20]],
+    ]);
+  });
+
   test("a holistic scale (Score 6 … Score 1) is one criterion out of its top score, not six", async () => {
     const text = "# Holistic scoring guide\n\n## Score 6\nInsightful, well developed.\n\n## Score 4\nAdequate.\n\n## Score 1\nMinimal.\n";
     const { criteria } = await criteriaOf("guide.md", text);

@@ -689,10 +689,21 @@ function tableCandidates(rows: string[][]): Candidate[] {
     const rowScale = isLevelTable && ownValues.length >= 2 && ownValues.every((v) => v >= 0) && new Set(ownValues).size === ownValues.length;
     if (rowScale) points = Math.max(...ownValues);
     const valued = rowScale ? levels.map((l, i) => ({ ...l, value: ownValues[i] })) : levels.filter((l) => l.value !== null);
+    // A weight beside the levels ("Weight 30%" beside "4 – Exemplary … 1 – Beginning", "scored from 1 to 4 and multiplied
+    // by its weight"): the criterion is out of its weight, its levels that share of it.
+    const weighted =
+      !rowScale && points !== null && levelMax > 0 && points !== levelMax && pointsCol >= 0 && /weight|%/i.test(header[pointsCol] ?? "");
+    const factor = weighted && points !== null ? points / levelMax : 1;
     const scale =
-      isLevelTable && valued.length >= 2 && new Set(valued.map((l) => l.value)).size === valued.length && (rowScale || points === levelMax)
+      isLevelTable &&
+      valued.length >= 2 &&
+      new Set(valued.map((l) => l.value)).size === valued.length &&
+      (rowScale || points === levelMax || weighted)
         ? valued
-            .map((l) => ({ value: l.value as number, descriptor: [header[l.index], row[l.index]].filter(Boolean).join(": ") }))
+            .map((l) => ({
+              value: Math.round((l.value as number) * factor * 100) / 100,
+              descriptor: [header[l.index], row[l.index]].filter(Boolean).join(": "),
+            }))
             .sort((a, b) => a.value - b.value)
         : undefined;
     out.push({ title, description: parts.filter(Boolean).join("\n"), points, levels: scale });
