@@ -911,6 +911,8 @@ describe("criteria", () => {
       "Citations and formatting",
     ].map((t) => [t, 4, [1, 2, 3, 4]]);
     expect(await read("thesis-levels-pages-chromium.pdf")).toEqual(thesis);
+    // A deck: its title slide was a criterion out of 10 beside the four slides of criteria.
+    expect(await read("presentation-slides.pptx")).toEqual(["Content", "Delivery", "Visual aids", "Teamwork"].map((t) => [t, 25, [5, 10, 18, 25]]));
   });
 
   test("a holistic scoring guide is one criterion on its scale, however its score points are written; notes on scoring are not criteria", async () => {

@@ -774,6 +774,10 @@ function headingSet(lines: Line[]): CandidateSet | null {
     // (DOCX headings all arrive at one level: "Story rubric", "Traits", then the traits).
     const substantial = items.filter((c) => c.points !== null || c.levels || c.description.trim() !== "");
     if (substantial.length > 0 && substantial.length < items.length) items.splice(0, items.length, ...substantial);
+    // So is a first heading without points over a few lines (a deck's title slide, "COMM 150 — Spring term") before
+    // headings that all have points.
+    const rest = items.slice(1);
+    if (items.length >= 3 && items[0].points === null && !items[0].levels && rest.every((c) => c.points !== null)) items.shift();
     // One scale beside sections of text only (a reading passage, notes) is a holistic rubric: the scale is its criterion.
     const scales = items.filter((c) => c.levels);
     if (scales.length === 1 && items.every((c) => c.levels || c.points === null)) items.splice(0, items.length, scales[0]);
