@@ -639,6 +639,28 @@ describe("criteria", () => {
     ]);
   });
 
+  test("bold labels leading their text: a letter-grade guide is one scale of 100; '**Thesis (20 points):** …' are criteria", async () => {
+    const grades = [
+      "# Grading standards for written work",
+      "",
+      "**A (90–100):** Original, insightful argument; excellent organisation.",
+      "",
+      "**B (80–89):** Clear argument with good support.",
+      "",
+      "**C (70–79):** Adequate argument; general support.",
+      "",
+      "**F (below 70):** Does not meet the assignment.",
+    ].join("\n");
+    const [scale] = (await criteriaOf("standards.md", grades)).criteria;
+    expect([scale.maxScore, scale.levels?.map((l) => l.value)]).toEqual([100, [69, 79, 89, 100]]);
+    expect(scale.levels?.[3].descriptor).toContain("Original, insightful argument");
+    const led = "# Essay rubric\n\n**Thesis (20 points):** A clear, arguable claim.\n\n**Evidence (30 points):** Cited, relevant sources.\n";
+    expect(await shapeOf("rubric.md", led)).toEqual([
+      ["Thesis", 20, null],
+      ["Evidence", 30, null],
+    ]);
+  });
+
   test("a holistic scale (Score 6 … Score 1) is one criterion out of its top score, not six", async () => {
     const text = "# Holistic scoring guide\n\n## Score 6\nInsightful, well developed.\n\n## Score 4\nAdequate.\n\n## Score 1\nMinimal.\n";
     const { criteria } = await criteriaOf("guide.md", text);

@@ -42,6 +42,7 @@ const ATX = /^ {0,3}(#{1,6})\s+(.*?)(?:\s+#+)?\s*$/;
 const ITEM = /^(\s*)(?:[-*•+▪◦‣●○■□☐☑☒►▸✓✔]|\d{1,2}[.)]|[a-zA-Z][.)]|\(\w{1,3}\)|[ivxIVX]{1,4}[.)])\s+(.*)$/;
 const TABLE_SEPARATOR = /^\s*\|?\s*:?-{2,}:?\s*(\|\s*:?-{2,}:?\s*)*\|?\s*$/;
 const BOLD_LINE = /^\s*(?:\*\*|__)([^*_]{2,100})(?:\*\*|__)\s*:?\s*$/;
+const BOLD_LEAD = /^\s*(?:\*\*|__)([^*_]{1,60}?[:.)–—-]?)(?:\*\*|__)\s*[:.–—-]?\s*(\S.{2,})$/;
 
 function toLines(sections: Section[]): Line[] {
   const out: Line[] = [];
@@ -111,6 +112,13 @@ function toLines(sections: Section[]): Line[] {
       const bold = BOLD_LINE.exec(line);
       if (bold) {
         out.push({ kind: "heading", level: 7, text: bold[1] });
+        continue;
+      }
+      // A bold label leading its text ("**A (90–100):** Original, insightful argument", "**Thesis (20 points):** …") is
+      // an item of a list whose bullets are the bold.
+      const lead = BOLD_LEAD.exec(line);
+      if (lead) {
+        out.push({ kind: "item", indent: 0, text: `${lead[1].trim()} ${lead[2].trim()}` });
         continue;
       }
       // "Score 3: …" on a line of its own (a PDF or plain-text rubric) is one level of a list, as "- Score 3: …" is; so
@@ -275,7 +283,15 @@ const NAMED_LEVEL_LINE = new RegExp(String.raw`^${LEVEL_NAME}\d{1,2}(?:\.\d)?\s*
 /** A level's number (0–10) alone on its line, or before its descriptor's first word: "6", "6 A well-developed …". */
 const LEVEL_NUMBER = /^(10|\d)(?:$|\s+(?=\p{Lu}))/u;
 const LEVEL_ALONE = new RegExp(String.raw`^${LEVEL_NAME}(\d{1,2})$`, "i");
-const NAMED_VALUE_LINE = /^(?:[-*•+]\s*)?(\p{L}[\p{L} -]{1,30}?)\s*\(\s*(\d{1,2})\s*(?:points?|pts?\.?)?\s*\)\s*[:\-–—.]\s*(.{3,})$/u;
+const NAMED_VALUE_LINE = /^(?:[-*•+]\s*)?(\p{L}[\p{L} -]{1,30}?)\s*\(\s*(\d{1,2})\s*(points?|pts?\.?)?\s*\)\s*[:\-–—.]\s*(.{3,})$/u;
+/**
+ * A level named with its value, "Excellent (3): …", "Good (18 points): …"; not a criterion with its points, "Thesis (20
+ * points): a clear claim" (a name that is no level's, with a unit).
+ */
+function namedLevel(line: string): RegExpExecArray | null {
+  const m = NAMED_VALUE_LINE.exec(line.trim());
+  return m && (m[3] === undefined || isLevelTitle(m[1])) ? m : null;
+}
 const BARE_LEVEL_LINE = /^\d{1,2}(?:\.\d)?\s*[:–—]\s+\S.{2,}$/u;
 // A band of points ("18–20: …", "36-40 marks: …") is a level worth its top.
 const LEVEL_LINE = new RegExp(
@@ -295,14 +311,14 @@ function levelScale(body: string, stated: number | null = null): Level[] | null 
   for (const line of body.split("\n")) {
     const m = LEVEL_LINE.exec(line.trim());
     // "Excellent (3): …": the level's name stays in its descriptor, as a table's column name does (it can set the pass line).
-    const named = m ? null : NAMED_VALUE_LINE.exec(line.trim());
+    const named = m ? null : namedLevel(line);
     if (!m && !named) continue;
     const value = Number(m ? m[2] : named?.[2]);
     // A band runs up ("36-40"); a number above 20 is a level only at the top of one, named ("Excellent (25): …"), or
     // within the points the criterion states ("Visual aids (50 points)" over "- 50: …"): a list of years is no scale.
     if (m?.[1] !== undefined ? Number(m[1]) >= value : value > (named ? 100 : Math.max(20, stated ?? 0))) return null;
     if (levels.some((l) => l.value === value)) return null;
-    levels.push({ value, descriptor: m ? m[3].trim() : `${named?.[1].trim()}: ${named?.[3].trim()}` });
+    levels.push({ value, descriptor: m ? m[3].trim() : `${named?.[1].trim()}: ${named?.[4].trim()}` });
   }
   if (levels.length < 2 || Math.max(...levels.map((l) => l.value)) > 100) return null;
   return levels.sort((a, b) => a.value - b.value);
@@ -802,7 +818,7 @@ function pointLineSet(lines: Line[]): CandidateSet | null {
   let previous: Line | null = null;
   for (const line of lines) {
     // ("Excellent (10): has read the material" and "36–40 points: …" are levels of the criterion above, not criteria.)
-    if (line.kind === "text" && line.text.length <= 100 && !NAMED_VALUE_LINE.test(line.text) && !bandLine(line.text)) {
+    if (line.kind === "text" && line.text.length <= 100 && !namedLevel(line.text) && !bandLine(line.text)) {
       const { points, rest } = parsePoints(line.text);
       const title = tidyTitle(rest);
       if (points !== null && title && title.split(/\s+/).length <= 10 && !TOTAL_ROW.test(title)) {
@@ -884,7 +900,7 @@ function listSet(lines: Line[], skipInstructions: boolean): CandidateSet | null 
         // "36–40 points: need is documented …" is a band of a criterion's levels (read under its heading or point
         // line), not a criterion worth 40: its points do not make this list the rubric.
         if (current && bandLine(line.text)) current.points = null;
-        if (current && (LEVEL_LINE.test(line.text) || NAMED_VALUE_LINE.test(line.text))) current.level = true;
+        if (current && (LEVEL_LINE.test(line.text) || namedLevel(line.text))) current.level = true;
         if (current) items.push(current);
       } else if (current) current.description += `\n- ${line.text}`;
       blanks = 0;
@@ -965,7 +981,10 @@ function collapseScale(set: CandidateSet): Candidate[] {
   const levelish = set.items.filter((c) => isLevelTitle(c.title)).length;
   if (set.items.length < 2 || levelish * 5 < set.items.length * 3) return set.items;
   const valued = set.items.map((c) => {
-    const n = Number(/\d+(?:\.\d+)?/.exec(c.title)?.[0] ?? Number.NaN);
+    // A level's value: its number, the top of its band ("A (90–100)"), or just under its bound ("F (below 60)").
+    const band = /(\d+(?:\.\d+)?)\s*[-–]\s*(\d+(?:\.\d+)?)/.exec(c.title);
+    const below = /\b(?:below|under|less than)\s+(\d+)/i.exec(c.title);
+    const n = band ? Number(band[2]) : below ? Number(below[1]) - 1 : Number(/\d+(?:\.\d+)?/.exec(c.title)?.[0] ?? Number.NaN);
     return { c, value: Number.isFinite(n) ? n : (c.points ?? Number.NaN) };
   });
   const numbered = valued.filter((v) => Number.isFinite(v.value));
