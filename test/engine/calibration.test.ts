@@ -666,6 +666,29 @@ describe("the pass line", () => {
     for (const c of complete.criteria) expect(c.rationale).not.toContain("Writing signals");
   });
 
+  test("a clause the checklist marks not required ('Required: No') does not hold a pass back when it is missing (legal)", async () => {
+    const checklist = await textDoc(
+      "ref_checklist",
+      "checklist.md",
+      [
+        "| Clause | Required | Notes |",
+        "|---|---|---|",
+        "| Governing law | Yes | Names the governing law and the courts with jurisdiction. |",
+        "| Limitation of liability | Yes | Liability capped at the fees paid in the previous twelve months. |",
+        "| Non-solicitation | No | Optional. If included, limited to twelve months. |",
+      ].join("\n"),
+    );
+    const nda = await textDoc(
+      "doc_nda",
+      "nda.txt",
+      "MUTUAL NON-DISCLOSURE AGREEMENT\n\n1. Governing law. This Agreement is governed by the laws of England and Wales, and the courts of London have jurisdiction.\n\n2. Limitation of liability. Each party's liability is capped at the fees paid in the twelve months before the claim.",
+    );
+    const out = await run([checklist], [nda], "Review the NDA.", undefined, "legal");
+    expect(out.criteria.find((c) => c.title === "Non-solicitation")?.score).toBeLessThanOrEqual(2);
+    expect(out.verdict).toBe("pass");
+    expect(out.summary).not.toContain("Not found");
+  });
+
   test("a prompt's pass mark above what the work earns fails it; ASSAY_PASS_THRESHOLD applies when nothing is stated", async () => {
     const story = await textDoc("doc_story", "story.txt", KIND_STORY);
     const strict = await run([rubric], [story], "Grade the story. Pass mark: 100%.");

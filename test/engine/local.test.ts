@@ -531,6 +531,13 @@ describe("criteria", () => {
       "| 7–8 | Explains scientific knowledge. |",
     ].join("\n");
     expect(await shapeOf("myp.md", myp)).toEqual([["Criterion A: Knowing and understanding", 8, [0, 2, 4, 6, 8]]]);
+    // Ontario's "Level 3 (70–79%)" columns are levels 1–4 (they were read as percentages: out of 100).
+    const ontario =
+      "| Categories | Level 1 (50–59%) | Level 2 (60–69%) | Level 3 (70–79%) | Level 4 (80–100%) |\n|---|---|---|---|---|\n| Knowledge | Limited. | Some. | Considerable. | Thorough. |\n| Communication | Limited clarity. | Some clarity. | Considerable clarity. | High clarity. |\n";
+    expect(await shapeOf("ontario.md", ontario)).toEqual([
+      ["Knowledge", 4, [1, 2, 3, 4]],
+      ["Communication", 4, [1, 2, 3, 4]],
+    ]);
     const labelled =
       "| Criterion | Weight | Description |\n|---|---|---|\n| Criterion A: Argument | 40% | Original, sustained argument. |\n| Criterion B: Use of evidence | 60% | Critical use of sources. |\n";
     expect(await shapeOf("essay.md", labelled)).toEqual([

@@ -14,6 +14,8 @@ export interface RubricCriterion {
    * when it states them: a score is then one of these values, and maxScore is the top one.
    */
   levels?: Level[];
+  /** Marked not required by the rubric ("Required: No", "Optional"): its absence does not hold a pass back. */
+  optional?: boolean;
 }
 
 interface Level {
@@ -274,6 +276,7 @@ interface Candidate {
   levels?: Level[];
   /** A list item that is one level of a scale ("- Excellent (4): …", "- 1 point: …"), not a criterion of its own. */
   level?: boolean;
+  optional?: boolean;
 }
 
 // "- 3: Tells a story…", "Level 2 – …", "Score 1. …", "4 points: …" on a line of a criterion's body.
@@ -626,7 +629,9 @@ function tableCandidates(rows: string[][]): Candidate[] {
   header.forEach((h, i) => {
     if (i === 0) return;
     if (isLevelTitle(h) || LEVEL_COLUMN_POINTS.test(h)) {
-      const nums = (h.match(/\d+(?:\.\d+)?/g) ?? []).map(Number);
+      // "Level 3 (70–79%)" is level 3 of the scale: the percentages are what it stands for in a final mark.
+      const named = /^(?:level|band|tier)\s*(\d{1,2})\b/i.exec(h);
+      const nums = named ? [Number(named[1])] : (h.match(/\d+(?:\.\d+)?/g) ?? []).map(Number);
       levels.push({ index: i, value: cellPoints(valuesRow?.[i] ?? "") ?? (nums.length ? Math.max(...nums) : null) });
     }
   });
@@ -680,6 +685,8 @@ function tableCandidates(rows: string[][]): Candidate[] {
   const top = isLevelTable ? [...levels].sort((a, b) => (b.value ?? -1) - (a.value ?? -1) || a.index - b.index)[0] : undefined;
   const levelMax = isLevelTable ? Math.max(0, ...levels.map((l) => l.value ?? 0)) : 0;
 
+  // "Clause | Required | Notes": a row marked "No" or "Optional" there is not required.
+  const requiredCol = header.findIndex((h, i) => i !== titleCol && /^(?:required|mandatory|must[- ]have)\??$/i.test(h.trim()));
   const out: Candidate[] = [];
   for (const row of data) {
     const rawTitle = row[titleCol] ?? "";
@@ -722,7 +729,8 @@ function tableCandidates(rows: string[][]): Candidate[] {
             }))
             .sort((a, b) => a.value - b.value)
         : undefined;
-    out.push({ title, description: parts.filter(Boolean).join("\n"), points, levels: scale });
+    const optional = requiredCol >= 0 && /^(?:no|n|optional|nice to have|preferred|desirable)$/i.test(row[requiredCol]?.trim() ?? "");
+    out.push({ title, description: parts.filter(Boolean).join("\n"), points, levels: scale, ...(optional ? { optional } : {}) });
   }
   // A two-column table without points and with one-word "descriptions" is a key/value list, not a rubric; a checklist
   // ("Requirement | Yes | No") states each criterion in its title, under a header that names them so, or beside
@@ -1203,6 +1211,7 @@ function finalize(found: Candidate[]): RubricCriterion[] {
       maxScore: c.points ?? DEFAULT_MAX_SCORE,
       hasPoints: c.points !== null,
       ...(c.levels ? { levels: c.levels } : {}),
+      ...(c.optional ? { optional: true } : {}),
     };
   });
 }

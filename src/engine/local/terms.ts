@@ -10,7 +10,7 @@ const STOPWORDS = new Set(
     "mustn my myself neither no nor not now of off on once only or other ought our ours ourselves out over own re same shan she should " +
     "shouldn so some such than that the their theirs them themselves then there these they this those through thus to too under until " +
     "up upon us ve very via was wasn we were weren what when where which while who whom whose why will with within without won would " +
-    "wouldn yet you your yours yourself yourselves one two three may might must shall also e g eg ie i.e"
+    "wouldn yet you your yours yourself yourselves one two three may might must shall also e g eg ie i.e non"
   ).split(/\s+/),
 );
 
