@@ -630,6 +630,20 @@ describe("criteria", () => {
     expect(criteria[0].description).toContain("clear, arguable thesis");
   });
 
+  test("Canvas's CSV export: each criterion's repeated 'Rating Name | Rating Description | Rating Points' are its levels", async () => {
+    const csv = [
+      "Rubric Name,Criteria Name,Criteria Description,Criteria Enable Range,Rating Name,Rating Description,Rating Points,Rating Name,Rating Description,Rating Points,Rating Name,Rating Description,Rating Points",
+      "Discussion,Initial post,Answers every part of the prompt,false,Full Marks,Complete and thoughtful,10,Partial,Answers part,5,No Marks,No post,0",
+      "Discussion,Replies to peers,Replies to two classmates,false,No Marks,No replies,0,Partial,One reply,3,Full Marks,Two replies,6",
+    ].join("\n");
+    const { criteria } = await criteriaOf("rubric.csv", csv);
+    expect(criteria.map((c) => [c.title, c.maxScore, c.levels?.map((l) => l.value)])).toEqual([
+      ["Initial post", 10, [0, 5, 10]],
+      ["Replies to peers", 6, [0, 3, 6]],
+    ]);
+    expect(criteria[1].levels?.[2].descriptor).toBe("Full Marks: Two replies");
+  });
+
   test("a weight beside level columns: each criterion is out of its weight, its levels that share of it", async () => {
     // The weight was the maximum and the 1–4 levels were dropped.
     const text = [

@@ -685,6 +685,8 @@ function tableCandidates(rows: string[][]): Candidate[] {
   const top = isLevelTable ? [...levels].sort((a, b) => (b.value ?? -1) - (a.value ?? -1) || a.index - b.index)[0] : undefined;
   const levelMax = isLevelTable ? Math.max(0, ...levels.map((l) => l.value ?? 0)) : 0;
 
+  // An LMS's export repeats "Rating Name | Rating Description | Rating Points" for each level (Canvas's CSV).
+  const ratings = [...header.keys()].filter((i) => i >= 2 && /^(?:rating )?points$/i.test(header[i].trim()) && /\bname$/i.test(header[i - 2].trim()));
   // "Clause | Required | Notes": a row marked "No" or "Optional" there is not required.
   const requiredCol = header.findIndex((h, i) => i !== titleCol && /^(?:required|mandatory|must[- ]have)\??$/i.test(h.trim()));
   const out: Candidate[] = [];
@@ -730,7 +732,18 @@ function tableCandidates(rows: string[][]): Candidate[] {
             .sort((a, b) => a.value - b.value)
         : undefined;
     const optional = requiredCol >= 0 && /^(?:no|n|optional|nice to have|preferred|desirable)$/i.test(row[requiredCol]?.trim() ?? "");
-    out.push({ title, description: parts.filter(Boolean).join("\n"), points, levels: scale, ...(optional ? { optional } : {}) });
+    const rated = ratings
+      .filter((i) => (row[i] ?? "").trim() !== "" && Number.isFinite(Number(row[i])))
+      .map((i) => ({ value: Number(row[i]), descriptor: [row[i - 2], row[i - 1]].filter(Boolean).join(": ") }))
+      .sort((a, b) => a.value - b.value);
+    const exported = rated.length >= 2 && new Set(rated.map((l) => l.value)).size === rated.length ? rated : undefined;
+    out.push({
+      title,
+      description: parts.filter(Boolean).join("\n"),
+      points: exported ? exported[exported.length - 1].value : points,
+      levels: exported ?? scale,
+      ...(optional ? { optional } : {}),
+    });
   }
   // A two-column table without points and with one-word "descriptions" is a key/value list, not a rubric; a checklist
   // ("Requirement | Yes | No") states each criterion in its title, under a header that names them so, or beside
