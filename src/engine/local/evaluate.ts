@@ -57,7 +57,7 @@ const SECTION_STEMS = new Set(
     .split(" ")
     .map(stemWord),
 );
-/** What a criterion's words count for when the document names none of its title's subject words (CVs, contracts). */
+/** What a criterion's words count for when the document names none of its title's subject words (LocalInput.titlesNamed). */
 const TITLE_MISSING = 0.3;
 /** Consecutive passages in which a criterion's terms are looked for together. */
 const WINDOW = 10;
