@@ -52,11 +52,15 @@ const LABEL_WORDS = 8;
  * where they are alone: the text of each run is read only for the pages where this is true.
  */
 export function mayHoldTable(boxes: Box[], carried: Columns | null = null): boolean {
-  // Without the text it cannot be told whether the runs are words or lines: either way of reading them may find one.
-  return [false, true].some((perWord) => {
-    const page = layout(boxes, carried !== null, perWord);
-    return page !== null && tableBands(page.cells, (c) => c.length >= 2, page.gutter, carried).size > 0;
-  });
+  const page = strips(boxes, carried !== null);
+  if (page === null) return false;
+  const holds = (gutter: number) => tableBands(layout(page, gutter).cells, (c) => c.length >= 2, gutter, carried).size > 0;
+  // Without the text it cannot be told whether the runs are words or lines: either way of reading them may find one
+  // (the second only when the page's word spacing makes it another).
+  const least = MIN_GUTTER * page.lineHeight;
+  if (holds(least)) return true;
+  const words = wordGutter(page.bands, page.lineHeight);
+  return words !== least && holds(words);
 }
 
 /**
@@ -71,10 +75,11 @@ export type Columns = Cell<Box>[];
  */
 export function textWithTables(runs: TextRun[], carried: Columns | null = null): { text: string; last: Columns | null } | null {
   const visible = runs.filter((r) => r.text.trim() !== "");
-  const page = layout(visible, carried !== null, wordByWord(visible));
-  if (page === null) return null;
-  const { lineHeight, bands, cells } = page;
-  const tableRows = tableBands(cells, isRow, page.gutter, carried);
+  const found = strips(visible, carried !== null);
+  if (found === null) return null;
+  const gutter = wordByWord(visible) ? wordGutter(found.bands, found.lineHeight) : MIN_GUTTER * found.lineHeight;
+  const { lineHeight, bands, cells } = layout(found, gutter);
+  const tableRows = tableBands(cells, isRow, gutter, carried);
   if (tableRows.size === 0) return null;
   const rowText = (i: number) =>
     // The rest of a row the previous page began: its first cell (the criterion's name) stayed there, empty here, and
@@ -149,23 +154,26 @@ export function withParagraphBreaks(text: string, boxes: Box[]): string {
   return out.join("\n");
 }
 
-/** The page's strips and each strip's cells, or null when too few runs are drawn to hold a table. */
-function layout<R extends Box>(
-  runs: R[],
-  continued: boolean,
-  perWord: boolean,
-): { lineHeight: number; gutter: number; bands: Band<R>[]; cells: Cell<R>[][] } | null {
+/** The page's strips, or null when too few runs are drawn to hold a table. */
+function strips<R extends Box>(runs: R[], continued: boolean): { lineHeight: number; bands: Band<R>[] } | null {
   const visible = runs.filter((r) => r.top > r.bottom);
   // A page that goes on with a table may hold only its last row: a label and a cell.
   if (visible.length < (continued ? 2 : 4)) return null;
   const lineHeight = lineHeightOf(visible);
-  const found = bandsOf(visible, lineHeight);
-  const gutter = perWord ? wordGutter(found, lineHeight) : MIN_GUTTER * lineHeight;
+  return { lineHeight, bands: bandsOf(visible, lineHeight) };
+}
+
+/** The page's strips, each split into cells at `gutter` (the white that parts two columns); `page` is left as it was. */
+function layout<R extends Box>(
+  page: { lineHeight: number; bands: Band<R>[] },
+  gutter: number,
+): { lineHeight: number; bands: Band<R>[]; cells: Cell<R>[][] } {
+  const { lineHeight } = page;
   // A strip of one cell just under a row, inside one of its columns, is that cell's last lines: a wrapped line of
   // short letters ("every paragraph.") sits further below the line above than the strip's own lines do.
   const bands: Band<R>[] = [];
   const cells: Cell<R>[][] = [];
-  for (const band of found) {
+  for (const band of page.bands) {
     const own = cellsOf(band.runs, gutter);
     const row = cells.at(-1);
     const above = bands.at(-1);
@@ -176,10 +184,10 @@ function layout<R extends Box>(
       cells[cells.length - 1] = cellsOf(above.runs, gutter);
       continue;
     }
-    bands.push(band);
+    bands.push({ ...band, runs: [...band.runs] });
     cells.push(own);
   }
-  return { lineHeight, gutter, bands, cells };
+  return { lineHeight, bands, cells };
 }
 
 /**
@@ -196,17 +204,17 @@ function wordByWord(runs: TextRun[]): boolean {
  * of runs holding their spaces.
  */
 function wordGutter(bands: Band<Box>[], lineHeight: number): number {
+  const least = MIN_GUTTER * lineHeight;
   const gaps: number[] = [];
   for (const band of bands) {
     for (const line of rowsOf(band.runs, lineHeight)) {
       for (let i = 1; i < line.length; i++) {
         const gap = line[i].left - line[i - 1].right;
         // (Glyphs of one word sit closer than the usual gutter, and are joined by it anyway.)
-        if (gap > MIN_GUTTER * lineHeight && gap < 1.2 * lineHeight) gaps.push(gap);
+        if (gap > least && gap < 1.2 * lineHeight) gaps.push(gap);
       }
     }
   }
-  const least = MIN_GUTTER * lineHeight;
   if (gaps.length < 10) return least;
   const usual = gaps.sort((a, b) => a - b)[Math.floor(gaps.length / 2)];
   return Math.min(lineHeight, Math.max(least, 1.25 * usual));
