@@ -464,16 +464,18 @@ function tableSets(lines: Line[]): CandidateSet[] {
     // A few words between two rows as wide are the last line of a cell that a PDF set apart ("essay." under "… controls
     // the whole"): they go on the one cell of the row above left unfinished, and the table goes on.
     const last = rows.at(-1);
-    const next = lines.slice(i + 1).find((l) => l.kind !== "blank");
-    if (line.kind === "text" && last && next?.kind === "row" && next.cells.length === last.length && line.text.split(/\s+/).length <= 4) {
-      const open = [...last.keys()].filter((k) => k > 0 && last[k] !== "" && !/[.!?;:)]$/.test(last[k]));
-      if (open.length === 1) last[open[0]] = `${last[open[0]]} ${line.text}`;
-      continue;
+    if (line.kind === "text" && last) {
+      const next = lineAfter(lines, i, ["blank"]);
+      if (next?.kind === "row" && next.cells.length === last.length && line.text.split(/\s+/).length <= 4) {
+        const open = [...last.keys()].filter((k) => k > 0 && last[k] !== "" && !/[.!?;:)]$/.test(last[k]));
+        if (open.length === 1) last[open[0]] = `${last[open[0]]} ${line.text}`;
+        continue;
+      }
+      // A table's header at a page's top (repeated, or alone), then lines of text (the rest of the row the page break
+      // cut), then rows: the table goes on below them.
+      const atHeader = last.join("|") === rows[0].join("|") && (levelHeader(rows[0]) || namedHeader(rows[0]));
+      if (atHeader && lineAfter(lines, i, ["blank", "text"])?.kind === "row") continue;
     }
-    // A table's header at a page's top (repeated, or alone), then lines of text (the rest of the row the page break
-    // cut), then rows: the table goes on below them.
-    const atHeader = last !== undefined && last.join("|") === rows[0].join("|") && (levelHeader(rows[0]) || namedHeader(rows[0]));
-    if (line.kind === "text" && atHeader && lines.slice(i + 1).find((l) => l.kind !== "blank" && l.kind !== "text")?.kind === "row") continue;
     if (line.kind !== "row" && line.kind !== "blank") {
       flush();
       if (line.kind === "heading" || (line.kind === "text" && titleLike(line.text))) above = line.text;
@@ -483,6 +485,12 @@ function tableSets(lines: Line[]): CandidateSet[] {
   }
   flush();
   return sets;
+}
+
+/** The first line after `lines[at]` of a kind other than those skipped. */
+function lineAfter(lines: Line[], at: number, skipped: Line["kind"][]): Line | undefined {
+  for (let k = at + 1; k < lines.length; k++) if (!skipped.includes(lines[k].kind)) return lines[k];
+  return undefined;
 }
 
 /**
