@@ -33,6 +33,23 @@ export function rowLine(cells: string[]): string {
     .join(" | ");
 }
 
+/**
+ * A table cell's paragraphs as one line. A short first paragraph over sentences is the cell's name ("Focus & Thesis"
+ * over "Does the essay make a clear claim?"): a colon keeps it apart, as the cell's layout did. (Lines of labels, "Pages
+ * in ABS CDO prospectus" over "Pages in RMBS prospectus", are a list.)
+ */
+export function cellParagraphs(paragraphs: string[]): string {
+  const [first, ...rest] = paragraphs;
+  const description = rest.join(" ");
+  const named =
+    rest.length > 0 &&
+    first.split(/\s+/).length <= 8 &&
+    !/[.!?:;,]$/.test(first) &&
+    description.split(/\s+/).length >= 4 &&
+    /[.!?]["”’)]?$/.test(description);
+  return named ? `${first}: ${description}` : paragraphs.join(" ");
+}
+
 /** Makes a library's failure message safe to show: one line, no file paths, bounded length. */
 export function describeError(err: unknown): string {
   const raw = err instanceof Error ? err.message : String(err);

@@ -1,7 +1,7 @@
 // DOCX: body via mammoth (headings, lists, tables, text boxes, footnotes, endnotes), plus the parts mammoth
 // leaves out (headers, footers, comments) read straight from the package.
 
-import { buildDocument, describeError, rowLine, unprocessable } from "./document.ts";
+import { buildDocument, cellParagraphs, describeError, rowLine, unprocessable } from "./document.ts";
 import type { ExtractedDocument, Section } from "./types.ts";
 import { attrOf, childrenOf, decodeEntities, findAll, parseXml, tagOf, textLines, type XmlNode } from "./xml.ts";
 import { isType, mainPart, type Parts, partText, readPackage, readRels, repack } from "./zip.ts";
@@ -163,16 +163,11 @@ function blocks(nodes: XmlNode[], sink: Sink, indent: string) {
   flush();
 }
 
-/**
- * A table cell's paragraphs as one line. A short first paragraph over a sentence or more is the cell's name ("Focus &
- * Thesis" over "Does the essay make a clear claim?"): a colon keeps it apart, as the cell's layout did.
- */
+/** A table cell's paragraphs as one line (a name paragraph over its description keeps a colon). */
 function cellText(cell: XmlNode): string {
   const lines: string[] = [];
   blocks(childrenOf(cell), { line: (l) => lines.push(l) }, "");
-  const [first, ...rest] = lines;
-  const named = rest.length > 0 && first.split(/\s+/).length <= 8 && !/[.!?:;,]$/.test(first) && rest.join(" ").split(/\s+/).length >= 4;
-  return named ? `${first}: ${rest.join(" ")}` : lines.join(" ");
+  return cellParagraphs(lines);
 }
 
 function listItems(items: XmlNode[], sink: Sink, indent: string) {

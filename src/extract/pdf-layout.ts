@@ -4,6 +4,8 @@
 // rows from where the text runs sit, the way the eye reads them, so a table reads as DOCX tables do (" | " between
 // cells, a line per row). Pages without a table keep PDFium's own text.
 
+import { cellParagraphs } from "./document.ts";
+
 /** Where a run of text sits on the page, as PDFium's text rectangles give it (PDF units, y grows upwards). */
 export interface Box {
   left: number;
@@ -15,6 +17,9 @@ export interface Box {
 /** A run of text on one line of the page. */
 export interface TextRun extends Box {
   text: string;
+  /** How many of its characters are letters, digits or marks, and how many of those are bold, when known. */
+  letters?: number;
+  bold?: number;
 }
 
 interface Cell<R extends Box = TextRun> {
@@ -87,7 +92,12 @@ export function textWithTables(runs: TextRun[], carried: Columns | null = null):
     i === 0 && carried !== null && cells[0].length === carried.length - 1
       ? `| ${cells[0].map(cellText).join(" | ")}`
       : cells[i].map(cellText).join(" | ");
-  const text = bands.map((band, i) => (tableRows.has(i) ? rowText(i) : linesOf(band.runs, lineHeight).join("\n"))).join("\n");
+  const bandText = (i: number) => {
+    if (tableRows.has(i)) return rowText(i);
+    const header = tableRows.has(i + 1) ? headerOver(bands[i].runs, tableColumns(cells, tableRows, i + 1), gutter, lineHeight) : null;
+    return (header ?? linesOf(bands[i].runs, lineHeight)).join("\n");
+  };
+  const text = bands.map((_, i) => bandText(i)).join("\n");
   const lastBand = bands.length - 1;
   return { text, last: tableRows.has(lastBand) ? cells[lastBand] : null };
 }
@@ -159,7 +169,11 @@ function strips<R extends Box>(runs: R[], continued: boolean): { lineHeight: num
   const visible = runs.filter((r) => r.top > r.bottom);
   // A page that goes on with a table may hold only its last row: a label and a cell.
   if (visible.length < (continued ? 2 : 4)) return null;
-  const lineHeight = lineHeightOf(visible);
+  const boxHeight = lineHeightOf(visible);
+  // Runs of one glyph each (Chromium's print) are as tall as their letters: "a" and "o" are half a line. Their line is
+  // as tall as its lines are, from the highest letter to the lowest; between such lines is then the usual leading.
+  const glyphs = visible.filter((r) => r.right - r.left < r.top - r.bottom).length >= 0.6 * visible.length;
+  const lineHeight = glyphs ? Math.max(boxHeight, lineHeightOf(rowsOf(visible, boxHeight).map(spanOf))) : boxHeight;
   return { lineHeight, bands: bandsOf(visible, lineHeight) };
 }
 
@@ -177,7 +191,13 @@ function layout<R extends Box>(
     const own = cellsOf(band.runs, gutter);
     const row = cells.at(-1);
     const above = bands.at(-1);
-    const inside = own.length === 1 && row && row.length >= 2 && row.some((c) => own[0].left >= c.left - gutter && own[0].right <= c.right + gutter);
+    // (A cell's wrapped lines are set as the cell is: plain lines under a bold header are the rest of a row a page
+    // break cut, under the header the next page repeats.)
+    const inside =
+      own.length === 1 &&
+      row &&
+      row.length >= 2 &&
+      row.some((c) => own[0].left >= c.left - gutter && own[0].right <= c.right + gutter && boldLine(c.runs) === boldLine(own[0].runs));
     if (above && inside && above.bottom - band.top < 0.8 * lineHeight) {
       above.runs.push(...band.runs);
       above.bottom = Math.min(above.bottom, band.bottom);
@@ -238,6 +258,16 @@ function rowsOf<R extends Box>(runs: R[], lineHeight: number): R[][] {
     } else lines.push({ middle, top: run.top, bottom: run.bottom, runs: [run] });
   }
   return lines.map((l) => l.runs.sort((a, b) => a.left - b.left));
+}
+
+/** The box around runs. */
+function spanOf(runs: Box[]): Box {
+  return {
+    left: Math.min(...runs.map((r) => r.left)),
+    right: Math.max(...runs.map((r) => r.right)),
+    top: Math.max(...runs.map((r) => r.top)),
+    bottom: Math.min(...runs.map((r) => r.bottom)),
+  };
 }
 
 /** A line's height: the upper quartile of the boxes' heights (runs of one small glyph, "e" or ".", are shorter). */
@@ -308,6 +338,45 @@ function tableBands<R extends Box>(cells: Cell<R>[][], isRow: (cells: Cell<R>[])
   return rows;
 }
 
+/** The columns of the table whose first row is `first`: each the widest its cells reach down the table. */
+function tableColumns<R extends Box>(cells: Cell<R>[][], rows: Set<number>, first: number): Box[] {
+  const columns = cells[first].map((c) => ({ left: c.left, right: c.right, top: 0, bottom: 0 }));
+  for (let k = first + 1; rows.has(k) && cells[k].length === columns.length; k++) {
+    cells[k].forEach((c, j) => {
+      columns[j].left = Math.min(columns[j].left, c.left);
+      columns[j].right = Math.max(columns[j].right, c.right);
+    });
+  }
+  return columns;
+}
+
+/**
+ * The lines of a table's header that did not come out as a row: a header whose merged cell ("Performance Levels" over
+ * the level columns, or "Criteria" aligned to the top of two rows) touches the row of level names under it is one
+ * strip with fewer cells than the table. Each phrase that lies over one column is that column's header; a phrase
+ * over several stays a line above. Null when the strip is not such a header: its phrases fill all but one column at
+ * most, and are labels.
+ */
+function headerOver(runs: TextRun[], columns: Box[], gutter: number, lineHeight: number): string[] | null {
+  if (columns.length < 2) return null;
+  // Each column reaches halfway to the next: a header label is centred over its column, wider or narrower than the cells.
+  const edges = columns.slice(1).map((c, j) => (columns[j].right + c.left) / 2);
+  const columnOf = (x: number) => edges.filter((e) => x > e).length;
+  const under: TextRun[][] = columns.map(() => []);
+  const spanning: TextRun[] = [];
+  for (const line of rowsOf(runs, lineHeight)) {
+    for (const phrase of cellsOf(line, gutter)) {
+      const j = columnOf(phrase.left);
+      if (j === columnOf(phrase.right)) under[j].push(...phrase.runs);
+      else spanning.push(...phrase.runs);
+    }
+  }
+  const labels = under.map((r) => (r.length ? cellText({ left: 0, right: 0, runs: r }) : ""));
+  const filled = labels.filter((l) => l !== "").length;
+  if (filled < 2 || filled < columns.length - 1 || labels.some((l) => l.split(/\s+/).length > LABEL_WORDS)) return null;
+  return [...(spanning.length ? linesOf(spanning, lineHeight) : []), labels.join(" | ")];
+}
+
 function isRow(cells: Cell[]): boolean {
   const words = cells.map((c) => cellText(c).split(/\s+/).length);
   const worded = cells.filter((c) => !MARKER_ONLY.test(cellText(c))).length;
@@ -329,29 +398,90 @@ function sameColumns(a: Cell<Box>[], b: Cell<Box>[], gutter: number): boolean {
   });
 }
 
-/** A cell's lines, top to bottom, as one line of text. */
+/**
+ * A cell's lines, top to bottom, as one line of text. A paragraph ends, rather than wraps, where paragraph spacing
+ * follows, where bold lines give way to plain ones, or where the next line's first word would have fitted on the
+ * line: a name over its description keeps a colon, as DOCX cells do.
+ */
 function cellText(cell: Cell): string {
-  cell.text ??= linesOf(cell.runs, Math.max(...cell.runs.map((r) => r.top - r.bottom)))
-    .reduce((text, line) => (text === "" ? line : text.endsWith(HYPHEN_MARK) ? text + line : `${text} ${line}`), "")
+  if (cell.text !== undefined) return cell.text;
+  const height = Math.max(...cell.runs.map((r) => r.top - r.bottom));
+  const lines = rowsOf(cell.runs, height);
+  const left = Math.min(...cell.runs.map((r) => r.left));
+  const right = Math.max(...cell.runs.map((r) => r.right));
+  const space = spaceOf(lines[0], height);
+  const gaps = lines.slice(1).map((line, k) => spanOf(lines[k]).bottom - spanOf(line).top);
+  // The lines of one paragraph are the closest; paragraph spacing (Word's, after each paragraph) leaves more.
+  const tightest = Math.min(...gaps);
+  const paragraphs: string[] = [];
+  lines.forEach((line, k) => {
+    const text = lineText(line, height);
+    const last = paragraphs.length - 1;
+    const before = lines[k - 1];
+    // (Both lines start at the cell's left: a centred cell's lines end short of its edge and still wrap.)
+    const ended =
+      before !== undefined &&
+      (gaps[k - 1] > tightest + 0.5 * height ||
+        (boldLine(before) && !boldLine(line)) ||
+        (before[0].left - left < space &&
+          line[0].left - left < space &&
+          (before.at(-1)?.right ?? right) + space + firstWordWidth(line, space) + 0.25 * height < right));
+    const hyphenated = last >= 0 && paragraphs[last].endsWith(HYPHEN_MARK);
+    if (last < 0 || (ended && !hyphenated)) paragraphs.push(text);
+    else paragraphs[last] += hyphenated ? text : ` ${text}`;
+  });
+  cell.text = cellParagraphs(paragraphs.map((p) => p.replace(/\s+/g, " ").trim()))
     .replace(/\s+/g, " ")
     .trim();
   return cell.text;
 }
 
+/** Whether a line is set in bold: most of its characters are. */
+function boldLine(line: (Box & Pick<TextRun, "letters" | "bold">)[]): boolean {
+  const letters = line.reduce((n, r) => n + (r.letters ?? 0), 0);
+  return letters > 0 && line.reduce((n, r) => n + (r.bold ?? 0), 0) > 0.5 * letters;
+}
+
+/** The width of a line's first word (its runs, left to right, up to the first space). */
+function firstWordWidth(line: TextRun[], space: number): number {
+  const first = line[0];
+  const own = first.text.trim();
+  // (A space is about half a letter wide.)
+  if (/\s/.test(own))
+    return ((first.right - first.left) * own.search(/\s/)) / (own.replace(/\s/g, "").length + 0.5 * (own.match(/\s/g)?.length ?? 0));
+  let end = first.right;
+  for (let i = 1; i < line.length && !spaced(line, i, space); i++) end = line[i].right;
+  return end - first.left;
+}
+
 /**
- * Running text: runs on the same line (their middles within half a line) joined left to right, with a space where
- * there is room for one between them (PDFium also splits a line inside a word), lines top to bottom.
+ * Room for a space on a line, measured against the line's own letters: a title's, drawn glyph by glyph, sit further
+ * apart than a third of the body's line. A line drawn glyph by glyph (Chromium's print) also has a space wherever its
+ * letters stand three times as far apart as usual: a kerned pair ("d j") leaves less than a third of a line.
  */
+function spaceOf(line: TextRun[], lineHeight: number): number {
+  const height = Math.max(lineHeight, ...line.map((r) => r.top - r.bottom));
+  const space = MIN_GUTTER * height;
+  if (line.length < 6 || line.filter((r) => r.text.trim().length === 1).length < 0.7 * line.length) return space;
+  const gaps = line
+    .slice(1)
+    .map((r, i) => r.left - line[i].right)
+    .sort((a, b) => a - b);
+  return Math.min(space, Math.max(0.15 * height, 3 * gaps[Math.floor(gaps.length / 2)]));
+}
+
+/** Whether the i-th run of a line starts a new word. */
+function spaced(line: TextRun[], i: number, space: number): boolean {
+  return line[i].left - line[i - 1].right > space || /\s$/.test(line[i - 1].text) || /^\s/.test(line[i].text);
+}
+
+/** One line's runs, left to right, joined with a space where there is room for one (PDFium also splits a line inside a word). */
+function lineText(line: TextRun[], lineHeight: number): string {
+  const space = spaceOf(line, lineHeight);
+  return line.map((r, i) => (i > 0 && spaced(line, i, space) ? " " : "") + r.text.trim()).join("");
+}
+
+/** Running text: runs on the same line (their middles within half a line) joined left to right, lines top to bottom. */
 function linesOf(runs: TextRun[], lineHeight: number): string[] {
-  return rowsOf(runs, lineHeight).map((sorted) => {
-    // Room for a space is measured against the line's own letters: a title's, drawn glyph by glyph, sit further apart
-    // than a third of the body's line.
-    const space = MIN_GUTTER * Math.max(lineHeight, ...sorted.map((r) => r.top - r.bottom));
-    let text = "";
-    sorted.forEach((r, i) => {
-      const spaced = i > 0 && (r.left - sorted[i - 1].right > space || /\s$/.test(sorted[i - 1].text) || /^\s/.test(r.text));
-      text += (spaced ? " " : "") + r.text.trim();
-    });
-    return text;
-  });
+  return rowsOf(runs, lineHeight).map((line) => lineText(line, lineHeight));
 }

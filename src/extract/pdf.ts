@@ -75,7 +75,16 @@ function scratch(lib: Pdfium) {
 }
 
 // The per-character calls go to the WebAssembly exports directly: the library's wrappers (ccall) cost ten times more.
-type TextExports = Record<"FPDFText_GetRect" | "FPDFText_GetCharBox" | "FPDFText_GetUnicode", (...args: number[]) => number>;
+type TextExports = Record<
+  | "FPDFText_GetRect"
+  | "FPDFText_GetCharBox"
+  | "FPDFText_GetUnicode"
+  | "FPDFText_GetTextObject"
+  | "FPDFTextObj_GetFont"
+  | "FPDFFont_GetWeight"
+  | "FPDFFont_GetBaseFontName",
+  (...args: number[]) => number
+>;
 
 /** Where the page's runs of text sit, in text order; none past MAX_TABLE_RUNS (not a page anyone reads as a table). */
 function textBoxes(lib: Pdfium, textPage: number): Box[] {
@@ -111,6 +120,24 @@ function tableText(
   if (boxes.length < (carried ? 2 : 4) || !mayHoldTable(boxes, carried)) return null;
   const wasm = lib.pdfium.wasmExports as unknown as TextExports;
   const { out, f64, free } = scratch(lib);
+  const name = lib.pdfium.wasmExports.malloc(FONT_NAME);
+  const heap = () => (lib.pdfium as unknown as { HEAPU8: Uint8Array }).HEAPU8;
+  // Bold letters set a cell's name apart from its description. A font says so by its weight or, as the fonts LibreOffice
+  // and Chromium embed do (weight 400 for all), by its name ("DejaVuSerif-Bold"). Worked out once per text object.
+  const boldObjects = new Map<number, boolean>();
+  const isBold = (i: number) => {
+    const object = wasm.FPDFText_GetTextObject(textPage, i);
+    let bold = boldObjects.get(object);
+    if (bold === undefined) {
+      const font = object ? wasm.FPDFTextObj_GetFont(object) : 0;
+      const length = font ? Math.min(FONT_NAME, wasm.FPDFFont_GetBaseFontName(font, name, FONT_NAME)) : 0;
+      bold =
+        font !== 0 &&
+        (wasm.FPDFFont_GetWeight(font) >= 600 || (length > 0 && BOLD_FONT.test(new TextDecoder().decode(heap().subarray(name, name + length - 1)))));
+      boldObjects.set(object, bold);
+    }
+    return bold;
+  };
   try {
     // Each box's text: the page's characters walked once, in the order PDFium made its rectangles in, each joined to
     // the box that holds its middle (a generated space, which has none, to the box before it).
@@ -136,6 +163,11 @@ function tableText(
           if (any >= 0) k = any;
         }
       }
+      if (code > 0x20) {
+        const run = runs[k];
+        run.letters = (run.letters ?? 0) + 1;
+        if (isBold(i)) run.bold = (run.bold ?? 0) + 1;
+      }
       // A character outside the Basic Multilingual Plane comes as two halves (UTF-16 surrogates): kept together.
       const low = code >= 0xd800 && code <= 0xdbff && i + 1 < chars ? wasm.FPDFText_GetUnicode(textPage, i + 1) : 0;
       if (low >= 0xdc00 && low <= 0xdfff) {
@@ -148,8 +180,13 @@ function tableText(
     return tables && { text: tables.text.toWellFormed(), last: tables.last };
   } finally {
     free();
+    lib.pdfium.wasmExports.free(name);
   }
 }
+
+/** Room for a font's name (PostScript names run to 63 characters), and the words that name a bold face. */
+const FONT_NAME = 128;
+const BOLD_FONT = /bold|black|heavy|semibold|demi/i;
 
 /**
  * One page's text, or null when the page cannot be loaded (a damaged page object). `table` carries the columns of a

@@ -954,6 +954,30 @@ describe("criteria", () => {
       "Citations and formatting",
     ].map((t) => [t, 4, [1, 2, 3, 4]]);
     expect(await read("thesis-levels-pages-chromium.pdf")).toEqual(thesis);
+    // Word's paragraph spacing, turned into PDF: "Criteria" aligned to the top of two header rows and "Performance
+    // Levels" over the level names touched them, one strip with two cells, and the first row was taken for the header.
+    const research = ["Research Question", "Methodology", "Analysis of Data", "Conclusions"].map((t) => [t, 4, [1, 2, 3, 4]]);
+    expect(await read("research-levels-merged-word.docx")).toEqual(research);
+    expect(await read("research-levels-merged-word.pdf")).toEqual(research);
+    // A bold name over its description in the criterion's cell: a PDF has no paragraphs, and the name ran on into it.
+    // Set apart by Word's paragraph spacing (LibreOffice), or by its bold face alone (Chromium, a <br> between them).
+    const literary = ["Focus & Thesis", "Textual Evidence", "Analysis", "Style & Conventions"].map((t) => [t, 4, [1, 2, 3, 4]]);
+    expect(await read("literary-bold-names-word.docx")).toEqual(literary.slice(0, 3));
+    expect(await read("literary-bold-names-word.pdf")).toEqual(literary.slice(0, 3));
+    expect(await read("literary-bold-names-12pt-chromium.pdf")).toEqual(literary);
+    // A checklist whose header has more columns than its rows fill (the reviewer's "Present (Y/N)" and "Comments"): the
+    // header was lost and the first clause became it; and "and jurisdiction", kerned, read as "andjurisdiction".
+    const msa = await read("msa-checklist-chromium.pdf");
+    expect(msa.map((c) => c[0])).toEqual([
+      "Limitation of liability",
+      "Indemnification",
+      "Governing law and jurisdiction",
+      "Confidentiality",
+      "Data protection (GDPR Art. 28)",
+      "Termination for convenience",
+      "Force majeure",
+      "Assignment and subcontracting",
+    ]);
     // A deck: its title slide was a criterion out of 10 beside the four slides of criteria.
     expect(await read("presentation-slides.pptx")).toEqual(["Content", "Delivery", "Visual aids", "Teamwork"].map((t) => [t, 25, [5, 10, 18, 25]]));
   });
