@@ -34,6 +34,8 @@ interface Band<R extends Box = TextRun> {
   top: number;
   bottom: number;
   runs: R[];
+  /** Whether drawn borders run just above and below it: a row of a ruled table. */
+  framed?: boolean;
 }
 
 /** PDFium's mark for a hyphen that ends a line inside a word: the next line goes on the same word, without a space. */
@@ -56,10 +58,13 @@ const LABEL_WORDS = 8;
  * Whether the page's text boxes could hold a table (two strips in a row with the same two or more columns), from
  * where they are alone: the text of each run is read only for the pages where this is true.
  */
-export function mayHoldTable(boxes: Box[], carried: Columns | null = null): boolean {
-  const page = strips(boxes, carried !== null);
+export function mayHoldTable(boxes: Box[], carried: Columns | null = null, rules: Box[] = []): boolean {
+  const page = strips(boxes, carried !== null, rules);
   if (page === null) return false;
-  const holds = (gutter: number) => tableBands(layout(page, gutter).cells, (c) => c.length >= 2, gutter, carried).size > 0;
+  const holds = (gutter: number) => {
+    const { cells } = layout(page, gutter);
+    return tableBands(cells, (i) => cells[i].length >= 2, gutter, carried).size > 0;
+  };
   // Without the text it cannot be told whether the runs are words or lines: either way of reading them may find one
   // (the second only when the page's word spacing makes it another).
   const least = MIN_GUTTER * page.lineHeight;
@@ -78,13 +83,13 @@ export type Columns = Cell<Box>[];
  * The page's text with its tables as " | " rows, or null when it has no table (the caller keeps PDFium's text); and
  * the columns of a table the page ends with (for the next page), else null.
  */
-export function textWithTables(runs: TextRun[], carried: Columns | null = null): { text: string; last: Columns | null } | null {
+export function textWithTables(runs: TextRun[], carried: Columns | null = null, rules: Box[] = []): { text: string; last: Columns | null } | null {
   const visible = runs.filter((r) => r.text.trim() !== "");
-  const found = strips(visible, carried !== null);
+  const found = strips(visible, carried !== null, rules);
   if (found === null) return null;
   const gutter = wordByWord(visible) ? wordGutter(found.bands, found.lineHeight) : MIN_GUTTER * found.lineHeight;
   const { lineHeight, bands, cells } = layout(found, gutter);
-  const tableRows = tableBands(cells, isRow, gutter, carried);
+  const tableRows = tableBands(cells, (i) => isRow(cells[i], bands[i].framed), gutter, carried);
   if (tableRows.size === 0) return null;
   const rowText = (i: number) =>
     // The rest of a row the previous page began: its first cell (the criterion's name) stayed there, empty here, and
@@ -92,12 +97,21 @@ export function textWithTables(runs: TextRun[], carried: Columns | null = null):
     i === 0 && carried !== null && cells[0].length === carried.length - 1
       ? `| ${cells[0].map(cellText).join(" | ")}`
       : cells[i].map(cellText).join(" | ");
-  const bandText = (i: number) => {
-    if (tableRows.has(i)) return rowText(i);
-    const header = tableRows.has(i + 1) ? headerOver(bands[i].runs, tableColumns(cells, tableRows, i + 1), gutter, lineHeight) : null;
-    return (header ?? linesOf(bands[i].runs, lineHeight)).join("\n");
-  };
-  const text = bands.map((_, i) => bandText(i)).join("\n");
+  // A table is a block of its own, as a DOCX table is between paragraphs: a blank line before and after it (a heading
+  // over it, "Criterion A (maximum 8)", is the heading of what follows). A header rebuilt over the table's columns is
+  // the table's first line.
+  const lines: string[] = [];
+  let inTable = false;
+  bands.forEach((band, i) => {
+    const header =
+      !tableRows.has(i) && tableRows.has(i + 1) ? headerOver(band.runs, tableColumns(cells, tableRows, i + 1), gutter, lineHeight) : null;
+    const table = tableRows.has(i) || header !== null;
+    if (lines.length > 0 && table !== inTable && lines.at(-1) !== "") lines.push("");
+    if (tableRows.has(i)) lines.push(rowText(i));
+    else lines.push(...(header ?? linesOf(band.runs, lineHeight)));
+    inTable = table;
+  });
+  const text = lines.join("\n");
   const lastBand = bands.length - 1;
   return { text, last: tableRows.has(lastBand) ? cells[lastBand] : null };
 }
@@ -164,8 +178,11 @@ export function withParagraphBreaks(text: string, boxes: Box[]): string {
   return out.join("\n");
 }
 
-/** The page's strips, or null when too few runs are drawn to hold a table. */
-function strips<R extends Box>(runs: R[], continued: boolean): { lineHeight: number; bands: Band<R>[] } | null {
+/**
+ * The page's strips, or null when too few runs are drawn to hold a table. `rules` are the page's horizontal lines
+ * (a table's borders, an underline).
+ */
+function strips<R extends Box>(runs: R[], continued: boolean, rules: Box[]): { lineHeight: number; bands: Band<R>[] } | null {
   const visible = runs.filter((r) => r.top > r.bottom);
   // A page that goes on with a table may hold only its last row: a label and a cell.
   if (visible.length < (continued ? 2 : 4)) return null;
@@ -174,7 +191,22 @@ function strips<R extends Box>(runs: R[], continued: boolean): { lineHeight: num
   // as tall as its lines are, from the highest letter to the lowest; between such lines is then the usual leading.
   const glyphs = visible.filter((r) => r.right - r.left < r.top - r.bottom).length >= 0.6 * visible.length;
   const lineHeight = glyphs ? Math.max(boxHeight, lineHeightOf(rowsOf(visible, boxHeight).map(spanOf))) : boxHeight;
-  return { lineHeight, bands: bandsOf(visible, lineHeight) };
+  // An underline is a rule too, under its own words: only rules the text above does not cover part rows.
+  const borders = rules.filter((rule) => {
+    const above = visible.filter(
+      (r) => r.bottom >= rule.bottom && r.bottom - rule.top <= 0.4 * lineHeight && r.left < rule.right && r.right > rule.left,
+    );
+    const covered = above.reduce((n, r) => n + Math.min(r.right, rule.right) - Math.max(r.left, rule.left), 0);
+    return covered < 0.8 * (rule.right - rule.left);
+  });
+  const bands = bandsOf(visible, lineHeight, borders);
+  for (const band of bands) {
+    const over = (b: Box) => band.runs.some((r) => b.left < r.right && b.right > r.left);
+    band.framed =
+      borders.some((b) => b.bottom >= band.top - 1 && b.bottom - band.top <= lineHeight && over(b)) &&
+      borders.some((b) => b.top <= band.bottom + 1 && band.bottom - b.top <= lineHeight && over(b));
+  }
+  return { lineHeight, bands };
 }
 
 /** The page's strips, each split into cells at `gutter` (the white that parts two columns); `page` is left as it was. */
@@ -280,14 +312,21 @@ function lineHeightOf(boxes: Box[]): number {
  * Horizontal strips of the page that text fills without a gap: the lines of a paragraph (a line's spacing leaves a
  * small gap) or a table's row (its cells' wrapped lines side by side), set apart from the next by a wider gap. A line
  * without tall letters has a shorter box, so the gap between two lines of one cell reaches 0.4 of a line (LibreOffice's
- * table cells); a table's rows are further apart (padding and a border).
+ * table cells); a table's rows are further apart (padding and a border). Where no white parts two rows (cells without
+ * padding or paragraph spacing), the border drawn between them does.
  */
-function bandsOf<R extends Box>(runs: R[], lineHeight: number): Band<R>[] {
+function bandsOf<R extends Box>(runs: R[], lineHeight: number, borders: Box[] = []): Band<R>[] {
   const gap = 0.45 * lineHeight;
   const bands: Band<R>[] = [];
+  const over = (b: Box, run: R) => b.left < run.right && b.right > run.left;
+  const ruled = (band: Band<R>, run: R) => borders.some((b) => b.top <= band.bottom + 1 && b.bottom >= run.top - 1 && over(b, run));
+  // Between a row's borders the white between its lines says less: a cell's line of short letters ("every outcome.")
+  // sits further below the line above than the white that parts paragraphs elsewhere, and is still the cell's.
+  const framed = (band: Band<R>, run: R) =>
+    borders.some((b) => b.bottom >= band.top - 1 && over(b, run)) && borders.some((b) => b.top <= run.bottom + 1 && over(b, run));
   for (const run of [...runs].sort((a, b) => b.top - a.top)) {
     const band = bands.at(-1);
-    if (band && run.top >= band.bottom - gap) {
+    if (band && !ruled(band, run) && (run.top >= band.bottom - gap || (run.top >= band.bottom - lineHeight && framed(band, run)))) {
       band.runs.push(run);
       band.bottom = Math.min(band.bottom, run.bottom);
     } else bands.push({ top: run.top, bottom: run.bottom, runs: [run] });
@@ -317,7 +356,7 @@ function cellsOf<R extends Box>(runs: R[], near: number): Cell<R>[] {
  * of them (three for two columns). The band above them with the same columns is the table's header even when its
  * cells are only numbers ("Trait | 3 | 2 | 1 | 0"), which alone would not make a row.
  */
-function tableBands<R extends Box>(cells: Cell<R>[][], isRow: (cells: Cell<R>[]) => boolean, gutter: number, carried: Columns | null): Set<number> {
+function tableBands<R extends Box>(cells: Cell<R>[][], isRow: (band: number) => boolean, gutter: number, carried: Columns | null): Set<number> {
   const rows = new Set<number>();
   if (cells.length === 0) return rows;
   let start = 0;
@@ -325,13 +364,13 @@ function tableBands<R extends Box>(cells: Cell<R>[][], isRow: (cells: Cell<R>[])
   // of a row the page break cut, all its columns but the first.
   const goesOn =
     carried !== null &&
-    isRow(cells[0]) &&
+    isRow(0) &&
     (sameColumns(carried, cells[0], gutter) || (carried.length >= 3 && sameColumns(carried.slice(1), cells[0], gutter)));
   for (let i = 1; i <= cells.length; i++) {
-    const continues = i < cells.length && isRow(cells[i]) && sameColumns(cells[i - 1], cells[i], gutter);
+    const continues = i < cells.length && isRow(i) && sameColumns(cells[i - 1], cells[i], gutter);
     if (continues) continue;
     const needed = start === 0 && goesOn ? 1 : cells[start].length >= MIN_COLUMNS ? 2 : 3;
-    const header = isRow(cells[start]) ? 0 : 1;
+    const header = isRow(start) ? 0 : 1;
     if (i - start - header >= needed) for (let j = start; j < i; j++) rows.add(j);
     start = i;
   }
@@ -359,15 +398,21 @@ function tableColumns<R extends Box>(cells: Cell<R>[][], rows: Set<number>, firs
  */
 function headerOver(runs: TextRun[], columns: Box[], gutter: number, lineHeight: number): string[] | null {
   if (columns.length < 2) return null;
-  // Each column reaches halfway to the next: a header label is centred over its column, wider or narrower than the cells.
+  // Each column reaches halfway to the next: a header label is centred over its column, wider or narrower than its text.
   const edges = columns.slice(1).map((c, j) => (columns[j].right + c.left) / 2);
   const columnOf = (x: number) => edges.filter((e) => x > e).length;
+  // A phrase goes on over white narrower than half the table's own between columns: a heading in larger type above
+  // the table has wider spaces between its words than the body text's gutter.
+  const white = Math.min(...columns.slice(1).map((c, j) => c.left - columns[j].right));
+  const near = Math.max(gutter, 0.5 * white);
   const under: TextRun[][] = columns.map(() => []);
   const spanning: TextRun[] = [];
   for (const line of rowsOf(runs, lineHeight)) {
-    for (const phrase of cellsOf(line, gutter)) {
-      const j = columnOf(phrase.left);
-      if (j === columnOf(phrase.right)) under[j].push(...phrase.runs);
+    for (const phrase of cellsOf(line, near)) {
+      // Over one column: its middle in the column's reach, and no other column's text under it.
+      const j = columnOf((phrase.left + phrase.right) / 2);
+      const others = columns.filter((c, k) => k !== j && c.left < phrase.right && c.right > phrase.left);
+      if (others.length === 0) under[j].push(...phrase.runs);
       else spanning.push(...phrase.runs);
     }
   }
@@ -377,11 +422,15 @@ function headerOver(runs: TextRun[], columns: Box[], gutter: number, lineHeight:
   return [...(spanning.length ? linesOf(spanning, lineHeight) : []), labels.join(" | ")];
 }
 
-function isRow(cells: Cell[]): boolean {
+/**
+ * Whether a strip's cells are a table's row. Between a table's drawn borders, a label beside a number ("Summary | 25")
+ * is one, and so is a label beside a long description (two columns of prose side by side have no borders).
+ */
+function isRow(cells: Cell[], framed = false): boolean {
   const words = cells.map((c) => cellText(c).split(/\s+/).length);
   const worded = cells.filter((c) => !MARKER_ONLY.test(cellText(c))).length;
-  if (worded < 2 || words.some((n) => n > MAX_CELL_WORDS)) return false;
-  return cells.length >= MIN_COLUMNS || (words[0] <= LABEL_WORDS && words.every((n) => n <= SHORT_CELL_WORDS));
+  if (worded < (framed && cells.length >= 2 ? 1 : 2) || words.some((n) => n > MAX_CELL_WORDS)) return false;
+  return cells.length >= MIN_COLUMNS || (words[0] <= LABEL_WORDS && words.every((n) => n <= (framed ? MAX_CELL_WORDS : SHORT_CELL_WORDS)));
 }
 
 /**

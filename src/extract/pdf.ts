@@ -82,9 +82,37 @@ type TextExports = Record<
   | "FPDFText_GetTextObject"
   | "FPDFTextObj_GetFont"
   | "FPDFFont_GetWeight"
-  | "FPDFFont_GetBaseFontName",
+  | "FPDFFont_GetBaseFontName"
+  | "FPDFPage_CountObjects"
+  | "FPDFPage_GetObject"
+  | "FPDFPageObj_GetType"
+  | "FPDFPageObj_GetBounds",
   (...args: number[]) => number
 >;
+
+/** Page objects looked at for rules at most: a page of thousands of drawn shapes is a drawing, not a table. */
+const MAX_RULE_OBJECTS = 5000;
+const PATH_OBJECT = 2;
+
+/** The page's horizontal lines (drawn paths at most 2.5 units high and 20 wide): a table's borders, underlines. */
+function horizontalRules(lib: Pdfium, page: number): Box[] {
+  const wasm = lib.pdfium.wasmExports as unknown as TextExports;
+  const count = Math.min(MAX_RULE_OBJECTS, wasm.FPDFPage_CountObjects(page));
+  const bounds = lib.pdfium.wasmExports.malloc(16);
+  try {
+    const rules: Box[] = [];
+    for (let i = 0; i < count; i++) {
+      const object = wasm.FPDFPage_GetObject(page, i);
+      if (wasm.FPDFPageObj_GetType(object) !== PATH_OBJECT) continue;
+      if (!wasm.FPDFPageObj_GetBounds(object, bounds, bounds + 4, bounds + 8, bounds + 12)) continue;
+      const [left, bottom, right, top] = new Float32Array((lib.pdfium as unknown as { HEAPU8: Uint8Array }).HEAPU8.buffer, bounds, 4);
+      if (top - bottom <= 2.5 && right - left >= 20) rules.push({ left, right, top, bottom });
+    }
+    return rules;
+  } finally {
+    lib.pdfium.wasmExports.free(bounds);
+  }
+}
 
 /** Where the page's runs of text sit, in text order; none past MAX_TABLE_RUNS (not a page anyone reads as a table). */
 function textBoxes(lib: Pdfium, textPage: number): Box[] {
@@ -112,12 +140,15 @@ function textBoxes(lib: Pdfium, textPage: number): Box[] {
  */
 function tableText(
   lib: Pdfium,
+  page: number,
   textPage: number,
   chars: number,
   boxes: Box[],
   carried: Columns | null,
 ): { text: string; last: Columns | null } | null {
-  if (boxes.length < (carried ? 2 : 4) || !mayHoldTable(boxes, carried)) return null;
+  if (boxes.length < (carried ? 2 : 4)) return null;
+  const rules = horizontalRules(lib, page);
+  if (!mayHoldTable(boxes, carried, rules)) return null;
   const wasm = lib.pdfium.wasmExports as unknown as TextExports;
   const { out, f64, free } = scratch(lib);
   const name = lib.pdfium.wasmExports.malloc(FONT_NAME);
@@ -176,7 +207,7 @@ function tableText(
       } else runs[k].text += String.fromCodePoint(code);
     }
     // A half left alone would not survive storage (it is not text): the replacement character, as PDFium's text has.
-    const tables = textWithTables(runs, carried);
+    const tables = textWithTables(runs, carried, rules);
     return tables && { text: tables.text.toWellFormed(), last: tables.last };
   } finally {
     free();
@@ -204,7 +235,7 @@ function pageText(lib: Pdfium, doc: number, index: number, table: { columns: Col
       const chars = lib.FPDFText_CountChars(textPage);
       if (chars <= 0) return "";
       const boxes = textBoxes(lib, textPage);
-      const tables = tableText(lib, textPage, chars, boxes, carried);
+      const tables = tableText(lib, page, textPage, chars, boxes, carried);
       if (tables !== null) {
         table.columns = tables.last;
         return plainText(tables.text);

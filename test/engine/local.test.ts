@@ -978,6 +978,31 @@ describe("criteria", () => {
       "Force majeure",
       "Assignment and subcontracting",
     ]);
+    // DOCX tables in the `docx` package's defaults (no paragraph spacing, no cell padding) turned into PDF: the rows
+    // touch, and only the borders drawn between them part them. The whole table was one strip (the generic criteria,
+    // or one "Expectations" criterion); and a label beside its points ("Summary of the plot | 25") was no row.
+    const review = ["Job Knowledge", "Quality of Work", "Communication", "Initiative", "Teamwork"].map((t) => [t, 3, [1, 2, 3]]);
+    expect(await read("performance-review-no-spacing.docx")).toEqual(review);
+    expect(await read("performance-review-no-spacing.pdf")).toEqual(review);
+    const report = [
+      ["Summary of the plot", 25, null],
+      ["Description of main characters", 20, null],
+      ["Theme and its development", 25, null],
+      ["Personal response with examples", 20, null],
+      ["Spelling and grammar", 10, null],
+    ];
+    expect(await read("book-report-points-no-spacing.docx")).toEqual(report);
+    expect(await read("book-report-points-no-spacing.pdf")).toEqual(report);
+    // Two columns, each description over 25 words, between drawn borders: a table, not two columns of prose.
+    expect((await read("grant-review-two-columns-chromium.pdf")).map(([title, max]) => [title, max])).toEqual([
+      ["Statement of need", 20],
+      ["Goals and objectives", 15],
+      ["Project design", 20],
+      ["Organisational capacity", 10],
+      ["Partnerships", 10],
+      ["Evaluation plan", 15],
+      ["Budget and justification", 10],
+    ]);
     // A deck: its title slide was a criterion out of 10 beside the four slides of criteria.
     expect(await read("presentation-slides.pptx")).toEqual(["Content", "Delivery", "Visual aids", "Teamwork"].map((t) => [t, 25, [5, 10, 18, 25]]));
   });

@@ -33,9 +33,12 @@ describe("textWithTables", () => {
     expect(textWithTables([...runs].reverse())?.text).toBe(
       [
         "Title of the rubric",
+        // (A table is a block of its own, as between a DOCX's paragraphs.)
+        "",
         "Criterion | Excellent (3) | Poor (1)",
         "Thesis | A precise, well\uFFFEargued claim. | No claim.",
         "Evidence | Facts support it. | None.",
+        "",
         "A closing paragraph of ordinary prose under the table.",
       ].join("\n"),
     );
@@ -85,7 +88,7 @@ describe("textWithTables", () => {
       // A browser's PDF draws a cell's closing full stop as a run of its own, a little lower and just after the word.
       run(".", 380.5, 627, 2),
     ];
-    expect(textWithTables(runs)?.text).toBe("Suddenly some Japanese text:\nCell A | Cell B | Cell C\nCell D | Cell E | Cell F.");
+    expect(textWithTables(runs)?.text).toBe("Suddenly some Japanese text:\n\nCell A | Cell B | Cell C\nCell D | Cell E | Cell F.");
   });
 
   test("a header of level numbers over its rows is the table's header; a table that runs onto the next page goes on there", () => {
@@ -98,9 +101,13 @@ describe("textWithTables", () => {
     ];
     const first = textWithTables(page1);
     expect(first?.text).toBe(
-      ["Traits", "Trait | 3 | 2", "Ideas | Clearly focused on the topic. | Somewhat focused.", "Style | Varied sentences. | Clear sentences."].join(
-        "\n",
-      ),
+      [
+        "Traits",
+        "",
+        "Trait | 3 | 2",
+        "Ideas | Clearly focused on the topic. | Somewhat focused.",
+        "Style | Varied sentences. | Clear sentences.",
+      ].join("\n"),
     );
     // The page ends with the table: its last row, alone at the top of the next page, is a row of it.
     expect(first?.last).not.toBeNull();
@@ -108,8 +115,57 @@ describe("textWithTables", () => {
     expect(textWithTables(page2)).toBeNull();
     expect(mayHoldTable(page2, first?.last ?? null)).toBe(true);
     const second = textWithTables(page2, first?.last ?? null);
-    expect(second?.text).toBe("Conventions | Few errors. | Some errors.\nNotes under the table, as prose.");
+    expect(second?.text).toBe("Conventions | Few errors. | Some errors.\n\nNotes under the table, as prose.");
     expect(second?.last).toBeNull();
+  });
+
+  test("rows with no white between them are parted by the borders drawn between them; an underline parts nothing", () => {
+    // Three rows of two lines each, every line 14 apart (no padding, no paragraph spacing): by the white alone, one strip.
+    const lines = (cells: string[][], top: number) => cells.flatMap((cell, i) => cell.map((text, k) => run(text, 50 + 150 * i, top - 14 * k)));
+    const runs = [
+      ...lines([["Criterion"], ["Excellent (3)"], ["Poor (1)"]], 800),
+      ...lines([["Thesis", "statement"], ["A precise claim", "argued well."], ["No claim."]], 786),
+      ...lines([["Evidence"], ["Facts support", "every point."], ["None."]], 758),
+    ];
+    const border = (y: number) => ({ left: 45, right: 500, top: y + 0.5, bottom: y - 0.5 });
+    expect(textWithTables(runs)).toBeNull();
+    const rules = [border(801), border(787.5), border(759.5), border(730)];
+    expect(mayHoldTable(runs, null, rules)).toBe(true);
+    expect(textWithTables(runs, null, rules)?.text).toBe(
+      [
+        "Criterion | Excellent (3) | Poor (1)",
+        "Thesis statement | A precise claim argued well. | No claim.",
+        "Evidence | Facts support every point. | None.",
+      ].join("\n"),
+    );
+    // A line under words, the words just above it: an underline, not a border.
+    const underlined = [...runs, run("Notes", 50, 716, 25)];
+    expect(
+      textWithTables(underlined, null, [...rules, { left: 50, right: 75, top: 703.5, bottom: 703 }])
+        ?.text.split("\n")
+        .at(-1),
+    ).toBe("Notes");
+  });
+
+  test("between borders, a label beside a number, or beside a description of more than 25 words, is a row", () => {
+    const long =
+      "A statement of need that names the problem, the people it touches, the evidence for it and why this project, now, is the way to meet it in full.";
+    const runs = [
+      run("Requirement", 50, 800),
+      run("Points", 350, 800),
+      run("Summary of the plot", 50, 780),
+      run("25", 350, 780),
+      run("Statement of need", 50, 760),
+      run(long.slice(0, long.indexOf(" the evidence")), 200, 760, 250),
+      run(long.slice(long.indexOf(" the evidence") + 1), 200, 746, 250),
+      run("Spelling", 50, 726),
+      run("10", 350, 726),
+    ];
+    const rules = [802, 782, 762, 728, 710].map((y) => ({ left: 45, right: 500, top: y + 0.5, bottom: y - 0.5 }));
+    expect(textWithTables(runs)).toBeNull();
+    expect(textWithTables(runs, null, rules)?.text).toBe(
+      ["Requirement | Points", "Summary of the plot | 25", `Statement of need | ${long}`, "Spelling | 10"].join("\n"),
+    );
   });
 });
 

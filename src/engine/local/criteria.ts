@@ -468,8 +468,11 @@ function tableSets(lines: Line[]): CandidateSet[] {
       const next = lineAfter(lines, i, ["blank"]);
       if (next?.kind === "row" && next.cells.length === last.length && line.text.split(/\s+/).length <= 4) {
         const open = [...last.keys()].filter((k) => k > 0 && last[k] !== "" && !/[.!?;:)]$/.test(last[k]));
-        if (open.length === 1) last[open[0]] = `${last[open[0]]} ${line.text}`;
-        continue;
+        if (open.length === 1) {
+          last[open[0]] = `${last[open[0]]} ${line.text}`;
+          continue;
+        }
+        // (Under a row whose cells are finished, it is a heading over the next table: "Organization".)
       }
       // A table's header at a page's top (repeated, or alone), then lines of text (the rest of the row the page break
       // cut), then rows: the table goes on below them.
@@ -478,7 +481,7 @@ function tableSets(lines: Line[]): CandidateSet[] {
     }
     if (line.kind !== "row" && line.kind !== "blank") {
       flush();
-      if (line.kind === "heading" || (line.kind === "text" && titleLike(line.text))) above = line.text;
+      if (line.kind === "heading" || (line.kind === "text" && titleLike(parsePoints(line.text).rest))) above = line.text;
       continue;
     }
     if (line.kind === "row") rows.push(line.cells.map((c) => c.replace(/\*\*|__/g, "").trim()));
