@@ -91,12 +91,18 @@ export function textWithTables(runs: TextRun[], carried: Columns | null = null, 
   const { lineHeight, bands, cells } = layout(found, gutter);
   const tableRows = tableBands(cells, (i) => isRow(cells[i], bands[i].framed), gutter, carried);
   if (tableRows.size === 0) return null;
-  const rowText = (i: number) =>
+  const rowText = (i: number) => {
     // The rest of a row the previous page began: its first cell (the criterion's name) stayed there, empty here, and
-    // the row opens with its separator as a DOCX row with an empty first cell does.
-    i === 0 && carried !== null && cells[0].length === carried.length - 1
-      ? `| ${cells[0].map(cellText).join(" | ")}`
-      : cells[i].map(cellText).join(" | ");
+    // the row opens with its separator as a DOCX row with an empty first cell does. So does the rest of a row under
+    // the header the page repeats, one cell in a later column.
+    if (i === 0 && carried !== null && cells[0].length === carried.length - 1) return `| ${cells[0].map(cellText).join(" | ")}`;
+    const below = cells[i + 1];
+    if (cells[i].length === 1 && below && below.length > 1) {
+      const column = below.findIndex((c) => cells[i][0].left < c.right && cells[i][0].right > c.left);
+      if (column > 0) return `${" |".repeat(column)} ${cellText(cells[i][0])}`;
+    }
+    return cells[i].map(cellText).join(" | ");
+  };
   // A table is a block of its own, as a DOCX table is between paragraphs: a blank line before and after it (a heading
   // over it, "Criterion A (maximum 8)", is the heading of what follows). A header rebuilt over the table's columns is
   // the table's first line.
@@ -202,9 +208,10 @@ function strips<R extends Box>(runs: R[], continued: boolean, rules: Box[]): { l
   const bands = bandsOf(visible, lineHeight, borders);
   for (const band of bands) {
     const over = (b: Box) => band.runs.some((r) => b.left < r.right && b.right > r.left);
+    // (The last strip of a page may be a row the page break cuts: its bottom border is on the next page.)
     band.framed =
       borders.some((b) => b.bottom >= band.top - 1 && b.bottom - band.top <= lineHeight && over(b)) &&
-      borders.some((b) => b.top <= band.bottom + 1 && band.bottom - b.top <= lineHeight && over(b));
+      (band === bands.at(-1) || borders.some((b) => b.top <= band.bottom + 1 && band.bottom - b.top <= lineHeight && over(b)));
   }
   return { lineHeight, bands };
 }
@@ -366,8 +373,20 @@ function tableBands<R extends Box>(cells: Cell<R>[][], isRow: (band: number) => 
     carried !== null &&
     isRow(0) &&
     (sameColumns(carried, cells[0], gutter) || (carried.length >= 3 && sameColumns(carried.slice(1), cells[0], gutter)));
+  // A strip of one cell inside a column, between two rows of the same columns, goes on with the table: the rest of a
+  // row a page break cut, under the header the next page repeats.
+  const bridge = (k: number) =>
+    k >= 1 &&
+    k + 1 < cells.length &&
+    cells[k].length === 1 &&
+    [...cells[k - 1], ...cells[k + 1]].some((c) => cells[k][0].left >= c.left - gutter && cells[k][0].right <= c.right + gutter) &&
+    isRow(k + 1) &&
+    sameColumns(cells[k - 1], cells[k + 1], gutter);
   for (let i = 1; i <= cells.length; i++) {
-    const continues = i < cells.length && isRow(i) && sameColumns(cells[i - 1], cells[i], gutter);
+    const continues =
+      i < cells.length &&
+      (bridge(i) ||
+        (isRow(i) && (sameColumns(cells[i - 1], cells[i], gutter) || (i >= 2 && bridge(i - 1) && sameColumns(cells[i - 2], cells[i], gutter)))));
     if (continues) continue;
     const needed = start === 0 && goesOn ? 1 : cells[start].length >= MIN_COLUMNS ? 2 : 3;
     const header = isRow(start) ? 0 : 1;
