@@ -347,8 +347,14 @@ function bandsOf<R extends Box>(runs: R[], lineHeight: number, borders: Box[] = 
  */
 function cellsOf<R extends Box>(runs: R[], near: number): Cell<R>[] {
   const cells: Cell<R>[] = [];
+  // (After a comma drawn on its own, a narrow glyph, the white to the next word is wider than between words: a
+  // phrase goes on after it. A column's text seldom ends with a comma.)
+  const after = (c: Cell<R>) => {
+    const last = c.runs.reduce((a, b) => (b.right > a.right ? b : a));
+    return /[,;]\s*$/.test((last as Partial<TextRun>).text ?? "") ? 1.4 * near : near;
+  };
   for (const run of [...runs].sort((a, b) => a.left - b.left)) {
-    const cell = cells.find((c) => run.left < c.right + near && run.right > c.left - near);
+    const cell = cells.find((c) => run.left < c.right + after(c) && run.right > c.left - near);
     if (cell) {
       cell.runs.push(run);
       cell.left = Math.min(cell.left, run.left);
