@@ -43,10 +43,12 @@ export async function startServer(baseConfig: Config, clock?: Clock): Promise<Ru
     url,
     async stop() {
       clearTimeout(jobsTimer); // stopped before the background passes began: they never do
+      // No new periodic pass from now on, whatever happens next: a request that never ends must not leave the
+      // recovery and cleanup timers running on a database about to close.
+      jobs?.stop();
       ctx.log.info({ grace_ms: config.shutdownGraceMs }, "stopping: running work has the grace period to finish");
       await app.stop(); // no new connections; requests in flight finish
       await Bun.sleep(20); // the after-response hooks (log line, metrics) of the last answers run
-      jobs?.stop();
       await ctx.runtime.scheduler.stop(config.shutdownGraceMs);
       await closeDb(ctx.db);
       ctx.log.info("stopped");
