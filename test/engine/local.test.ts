@@ -457,6 +457,40 @@ describe("criteria", () => {
     ]);
   });
 
+  test("sub-criteria under a criterion's merged cell are what is marked, each with its marks, in Markdown and DOCX", async () => {
+    const subCriteria = [
+      ["Problem definition and requirements", 5, null],
+      ["Concept generation and selection", 10, null],
+      ["Detailed design and calculations", 15, null],
+      ["Test plan", 5, null],
+      ["Results and analysis", 10, null],
+      ["Report structure and clarity", 5, null],
+      ["Drawings and figures", 5, null],
+      ["Referencing", 5, null],
+    ];
+    // The rows under a group's first come with the merged cell empty (Markdown) or without it (a DOCX's vMerge): they
+    // were joined into the first as the rest of a row cut by a page break, and the groups were scored out of 5.
+    const markdown = [
+      "# Engineering Design Report — Marking Scheme",
+      "",
+      "| Criterion | Sub-criterion | Marks |",
+      "|---|---|---|",
+      "| Design process | Problem definition and requirements | 5 |",
+      "| | Concept generation and selection | 10 |",
+      "| | Detailed design and calculations | 15 |",
+      "| Testing | Test plan | 5 |",
+      "| | Results and analysis | 10 |",
+      "| Communication | Report structure and clarity | 5 |",
+      "| | Drawings and figures | 5 |",
+      "| | Referencing | 5 |",
+      "| **Total** | | **60** |",
+    ].join("\n");
+    expect(await shapeOf("scheme.md", markdown)).toEqual(subCriteria);
+    const file = "design-report-subcriteria.docx";
+    const content = await extract(await Bun.file(new URL(`../fixtures/rubrics/${file}`, import.meta.url)).bytes(), { filename: file });
+    expect(findCriteria([content], null).criteria.map((c) => [c.title, c.maxScore, c.levels?.map((l) => l.value) ?? null])).toEqual(subCriteria);
+  });
+
   test("levels listed under criterion headings are that criterion's scale, in any of the ways teachers write them", async () => {
     // "- Excellent (4): …" under "## Content (4 points)": each level was taken as a criterion with points, and the lot
     // collapsed into one holistic scale; so were "- 4 points: …" levels.

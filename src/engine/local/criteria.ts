@@ -452,7 +452,7 @@ function tableSets(lines: Line[]): CandidateSet[] {
     const head = rows[0] ?? [];
     const repeat = (r: string[]) => r.length === head.length && r[0] === head[0] && r.every((c, k) => c === head[k] || c.startsWith(`${head[k]} `));
     rows = rows.filter((r, k) => k === 0 || !repeat(r));
-    rows = fromHeader(withMergedHeader(pageBreaksJoined(rows)));
+    rows = fromHeader(withMergedHeader(pageBreaksJoined(subCriteria(rows))));
     if (rows.length >= 2) {
       const items = tableCandidates(rows);
       if (items.length === 1 && items[0].title === HOLISTIC_TITLE && above && !organising(above)) items[0].title = tidyTitle(parsePoints(above).rest);
@@ -526,6 +526,22 @@ function withMergedHeader(rows: string[][]): string[][] {
   const above = rows[firstFull - 2];
   if (short.length !== width - 1 || !HEADER_TITLE.test(above[0] ?? "")) return rows;
   return [[above[0], ...short], ...rows.slice(firstFull)];
+}
+
+/**
+ * "Criterion | Sub-criterion | Marks": a criterion's cell merged over the rows of its sub-criteria, each with its own
+ * marks. The sub-criteria are what is marked; the rows under the first of a group come without the merged cell (a
+ * DOCX) or with it empty (Markdown, a sheet). Read as the table of sub-criteria: the rows under the first are no rest
+ * of a row cut by a page break, and no sub-criterion is lost.
+ */
+function subCriteria(rows: string[][]): string[][] {
+  const [header, ...data] = rows;
+  const width = header?.length ?? 0;
+  if (width < 3 || !HEADER_TITLE.test(header[0]) || !/sub|element|indicator|aspect|component|item/i.test(header[1])) return rows;
+  const under = (r: string[]) => r.length === width - 1 || (r.length === width && r[0] === "");
+  if (!data.some(under) || !data.every((r) => under(r) || r.length === width)) return rows;
+  // (A "Total | | 60" row has no sub-criterion: it is no row of the table.)
+  return [header.slice(1), ...data.map((r) => (r.length === width ? r.slice(1) : r)).filter((r) => r[0] !== "")];
 }
 
 /**
