@@ -169,6 +169,13 @@ async function openSqlite(file: string): Promise<Db> {
     const settled: { item: Queued; value: unknown }[] = [];
     let failed: { err: unknown } | null = null;
     try {
+      // A transaction left open on the writer outside the queue (a COMMIT and its ROLLBACK that both failed, or a
+      // statement run on the connection itself) holds nothing the queue committed and no caller was answered for, and
+      // would refuse every BEGIN from now on: it is rolled back, with a warning.
+      if (!ended()) {
+        process.emitWarning("a transaction was left open on the SQLite writer; it was rolled back", { code: "ASSAY_STRAY_TRANSACTION" });
+        control("ROLLBACK");
+      }
       // IMMEDIATE takes the write lock now, so another process's writer queues (busy_timeout) instead of failing later.
       control("BEGIN IMMEDIATE");
     } catch (err) {

@@ -5,7 +5,7 @@ import { Database } from "bun:sqlite";
 import { afterAll, expect, test } from "bun:test";
 import path from "node:path";
 import { eq } from "drizzle-orm";
-import { closeDb, openDb, tx } from "../../src/db/client";
+import { closeDb, openDb, sqliteConnection, tx } from "../../src/db/client";
 import { settings } from "../../src/db/schema";
 import { tempDir } from "../helpers";
 
@@ -145,4 +145,15 @@ test("a database closed under queued transactions answers each with an error: no
   await closeDb(closing);
   release();
   expect(await Promise.all([running, ...queued])).toEqual(["refused", "refused", "refused", "refused"]);
+});
+
+test("a transaction left open on the writer outside the queue cannot stop every later write: it is rolled back, unanswered", async () => {
+  const writer = sqliteConnection(db) as Database;
+  writer.run("BEGIN");
+  writer.run("INSERT INTO settings (key, value) VALUES ('stray', 'never acknowledged')");
+  const warned = new Promise<Error>((resolve) => process.once("warning", resolve));
+  await tx(db, (t) => t.insert(settings).values({ key: "after-stray", value: "kept" }));
+  expect((await warned).message).toContain("left open on the SQLite writer");
+  expect(committed("after-stray")?.value).toBe("kept");
+  expect(committed("stray")).toBeNull();
 });
