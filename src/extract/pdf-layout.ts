@@ -346,22 +346,22 @@ function bandsOf<R extends Box>(runs: R[], lineHeight: number, borders: Box[] = 
  * gutter (a word PDFium hands over in pieces, a full stop on its own), are one cell's text.
  */
 function cellsOf<R extends Box>(runs: R[], near: number): Cell<R>[] {
-  const cells: Cell<R>[] = [];
   // (After a comma drawn on its own, a narrow glyph, the white to the next word is wider than between words: a
   // phrase goes on after it. A column's text seldom ends with a comma.)
-  const after = (c: Cell<R>) => {
-    const last = c.runs.reduce((a, b) => (b.right > a.right ? b : a));
-    return /[,;]\s*$/.test((last as Partial<TextRun>).text ?? "") ? 1.4 * near : near;
-  };
+  const cells: (Cell<R> & { reach: number })[] = [];
+  const reachAfter = (run: R) => (/[,;]\s*$/.test((run as Partial<TextRun>).text ?? "") ? 1.4 * near : near);
   for (const run of [...runs].sort((a, b) => a.left - b.left)) {
-    const cell = cells.find((c) => run.left < c.right + after(c) && run.right > c.left - near);
+    const cell = cells.find((c) => run.left < c.right + c.reach && run.right > c.left - near);
     if (cell) {
       cell.runs.push(run);
       cell.left = Math.min(cell.left, run.left);
-      cell.right = Math.max(cell.right, run.right);
-    } else cells.push({ left: run.left, right: run.right, runs: [run] });
+      if (run.right > cell.right) {
+        cell.right = run.right;
+        cell.reach = reachAfter(run);
+      }
+    } else cells.push({ left: run.left, right: run.right, runs: [run], reach: reachAfter(run) });
   }
-  return cells.sort((a, b) => a.left - b.left);
+  return cells.sort((a, b) => a.left - b.left).map(({ reach: _, ...cell }) => cell);
 }
 
 /**
