@@ -329,8 +329,10 @@ function bandsOf<R extends Box>(runs: R[], lineHeight: number, borders: Box[] = 
   const ruled = (band: Band<R>, run: R) => borders.some((b) => b.top <= band.bottom + 1 && b.bottom >= run.top - 1 && over(b, run));
   // Between a row's borders the white between its lines says less: a cell's line of short letters ("every outcome.")
   // sits further below the line above than the white that parts paragraphs elsewhere, and is still the cell's.
+  // (The row's top border just above its first line: a frame around the page holds every line.)
   const framed = (band: Band<R>, run: R) =>
-    borders.some((b) => b.bottom >= band.top - 1 && over(b, run)) && borders.some((b) => b.top <= run.bottom + 1 && over(b, run));
+    borders.some((b) => b.bottom >= band.top - 1 && b.bottom - band.top <= lineHeight && over(b, run)) &&
+    borders.some((b) => b.top <= run.bottom + 1 && over(b, run));
   for (const run of [...runs].sort((a, b) => b.top - a.top)) {
     const band = bands.at(-1);
     if (band && !ruled(band, run) && (run.top >= band.bottom - gap || (run.top >= band.bottom - lineHeight && framed(band, run)))) {
