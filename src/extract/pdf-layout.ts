@@ -96,6 +96,12 @@ export function textWithTables(runs: TextRun[], carried: Columns | null = null, 
     // the row opens with its separator as a DOCX row with an empty first cell does. So does the rest of a row under
     // the header the page repeats, one cell in a later column.
     if (i === 0 && carried !== null && cells[0].length === carried.length - 1) return `| ${cells[0].map(cellText).join(" | ")}`;
+    // A row under a cell merged down from a wider row above: its first cell is empty, as a DOCX row's is.
+    for (let k = i - 1; k >= 0 && tableRows.has(k); k--) {
+      if (cells[k].length === cells[i].length + 1 && mergedDown(cells[k], cells[i], gutter)) return ` | ${cells[i].map(cellText).join(" | ")}`;
+      if (cells[k].length <= cells[i].length) continue;
+      break;
+    }
     const below = cells[i + 1];
     if (cells[i].length === 1 && below && below.length > 1) {
       const column = below.findIndex((c) => cells[i][0].left < c.right && cells[i][0].right > c.left);
@@ -390,18 +396,32 @@ function tableBands<R extends Box>(cells: Cell<R>[][], isRow: (band: number) => 
     [...cells[k - 1], ...cells[k + 1]].some((c) => cells[k][0].left >= c.left - gutter && cells[k][0].right <= c.right + gutter) &&
     isRow(k + 1) &&
     sameColumns(cells[k - 1], cells[k + 1], gutter);
+  // The widest row of the run so far: a row under it without its first cell goes on with the table (that cell merged
+  // down over it, "Design process" over its sub-criteria), and so does the next full row.
+  let widest = 0;
   for (let i = 1; i <= cells.length; i++) {
+    if (cells[i - 1].length > cells[widest].length) widest = i - 1;
     const continues =
       i < cells.length &&
       (bridge(i) ||
-        (isRow(i) && (sameColumns(cells[i - 1], cells[i], gutter) || (i >= 2 && bridge(i - 1) && sameColumns(cells[i - 2], cells[i], gutter)))));
+        (isRow(i) &&
+          (sameColumns(cells[i - 1], cells[i], gutter) ||
+            (i >= 2 && bridge(i - 1) && sameColumns(cells[i - 2], cells[i], gutter)) ||
+            mergedDown(cells[widest], cells[i], gutter) ||
+            (cells[i].length === cells[widest].length && cells[i].length >= MIN_COLUMNS && sameColumns(cells[widest], cells[i], gutter)))));
     if (continues) continue;
     const needed = start === 0 && goesOn ? 1 : cells[start].length >= MIN_COLUMNS ? 2 : 3;
     const header = isRow(start) ? 0 : 1;
     if (i - start - header >= needed) for (let j = start; j < i; j++) rows.add(j);
     start = i;
+    widest = i;
   }
   return rows;
+}
+
+/** Whether `row` lies under all the columns of `wide` but its first: a row whose first cell is merged down from above. */
+function mergedDown(wide: Cell<Box>[], row: Cell<Box>[], gutter: number): boolean {
+  return wide.length >= MIN_COLUMNS && row.length === wide.length - 1 && row[0].left > wide[0].right && sameColumns(wide.slice(1), row, gutter);
 }
 
 /** The columns of the table whose first row is `first`: each the widest its cells reach down the table. */
