@@ -457,6 +457,55 @@ describe("criteria", () => {
     ]);
   });
 
+  test("forms to tick: Met / Partially met / Not met, and an agreement scale, with their items alone on their rows as a sheet exports them", async () => {
+    const met = [
+      ["Images have alternative text", 2, [0, 1, 2]],
+      ["Colour contrast meets WCAG AA", 2, [0, 1, 2]],
+      ["Form fields have labels", 2, [0, 1, 2]],
+    ];
+    // A CSV row whose cells to tick are empty comes as its item alone (the generic criteria were read); a worst level
+    // that names nothing done ("Not met") is worth nothing.
+    const csv = ["Requirement,Met,Partially met,Not met,Notes", ...met.map(([title]) => `${title},,,,`)].join("\n");
+    expect(await shapeOf("review.csv", csv)).toEqual(met);
+    const markdown = [
+      "| Requirement | Met | Partially met | Not met | Notes |",
+      "|---|---|---|---|---|",
+      ...met.map(([title]) => `| ${title} | ☐ | ☐ | ☐ | |`),
+    ];
+    expect(await shapeOf("review.md", markdown.join("\n"))).toEqual(met);
+    // A survey's agreement scale, its numbers repeated on every row, is a 1–5 scale (it was read as worth 1).
+    const likert = [
+      "Statement | Strongly disagree | Disagree | Neutral | Agree | Strongly agree",
+      "The methods are appropriate. | 1 | 2 | 3 | 4 | 5",
+      "The results support the conclusions. | 1 | 2 | 3 | 4 | 5",
+    ].join("\n");
+    expect(await shapeOf("review.txt", likert)).toEqual([
+      ["The methods are appropriate.", 5, [1, 2, 3, 4, 5]],
+      ["The results support the conclusions.", 5, [1, 2, 3, 4, 5]],
+    ]);
+    // Sheets, their rows' empty cells dropped: a food audit with "Met (2) | Partially met (1) | Not met (0)", a peer
+    // review on "Strongly disagree … Strongly agree".
+    const sheet = async (file: string) => {
+      const content = await extract(await Bun.file(new URL(`../fixtures/rubrics/${file}`, import.meta.url)).bytes(), { filename: file });
+      return findCriteria([content], null).criteria.map((c) => [c.title, c.maxScore, c.levels?.map((l) => l.value) ?? null]);
+    };
+    const audit = await sheet("food-audit-met-checklist.xlsx");
+    expect(audit).toHaveLength(6);
+    expect(audit[0]).toEqual(["Fridge temperatures logged twice daily", 2, [0, 1, 2]]);
+    const peers = await sheet("peer-review-likert.xlsx");
+    expect(peers).toHaveLength(5);
+    expect(peers[0]).toEqual(["Communicates clearly with the team", 5, [1, 2, 3, 4, 5]]);
+    // "Total cost of ownership" is a criterion; "Total" and "Total possible" sum the rest.
+    const matrix = ["Criterion | Weight", "Functional fit | 30%", "Total cost of ownership | 25%", "Support | 45%", "Total possible | 100%"].join(
+      "\n",
+    );
+    expect((await shapeOf("matrix.txt", matrix)).map(([title, max]) => [title, max])).toEqual([
+      ["Functional fit", 30],
+      ["Total cost of ownership", 25],
+      ["Support", 45],
+    ]);
+  });
+
   test("sub-criteria under a criterion's merged cell are what is marked, each with its marks, in Markdown, DOCX and PDF", async () => {
     const subCriteria = [
       ["Problem definition and requirements", 5, null],

@@ -367,8 +367,9 @@ interface CandidateSet {
 const META_HEADING =
   /^(?:overview|introduction to (?:the )?rubric|instructions?|directions|notes?|total(?: score| points)?|scoring(?: guide)?|grading(?: scale| guide)?|rubric|marking (?:scheme|guide|rubric)|criteria|assessment criteria|(?:table of )?contents|summary|purpose|background|references|appendix|submission(?: guidelines| instructions)?|format(?:ting)?(?: requirements)?|deadline|due date|levels?|performance levels|scale|key|legend|flag.*|output|what to check.*|check|grade (?:breakdown|distribution|weighting)|(?:course )?grading breakdown|assessment (?:breakdown|weighting)|what we offer|benefits|perks|about (?:us|the (?:role|company|team))|how to apply|compensation|salary(?: and benefits)?)$/i;
 // "Overall" alone or as "Overall score" sums the rubric; "Overall impression" or "Overall quality" is a criterion.
+// ("Total cost of ownership" is a criterion: "total" names the sum only alone or with what it sums.)
 const TOTAL_ROW =
-  /^(?:total|sum|overall(?:\s+(?:score|total|points|marks?|grade|rating|result))?(?!\s+\p{L})|grand total|weighted (?:total|score)|final (?:score|grade))\b/iu;
+  /^(?:(?:(?:grand\s+)?total|sum|overall)(?:\s+(?:score|total|points?|marks?|grade|rating|result|possible|available|earned|awarded|weighted))*(?!\s*\p{L})|weighted (?:total|score)|final (?:score|grade))/iu;
 const TASK_WORD = String.raw`(?:the\s+)?(?:writing\s+|essay\s+)?(?:prompt|task|assignment|question|topic)`;
 /** A heading (or "Task:" line) that states the assignment: the work's task, never a criterion of it. */
 export const TASK_HEADING = new RegExp(String.raw`^\s*(?:#{1,6}\s*)?${TASK_WORD}\s*:?\s*$`, "i");
@@ -395,6 +396,10 @@ const LEVEL_WORDS = [
   "very good",
   "good",
   "meets(?: expectations| standards?)?",
+  "met",
+  // A survey's agreement scale, strongest first ("Neutral tone" is a criterion, "Neutral" a level).
+  "strongly agree",
+  "agree(?![ \\t]+[a-z])",
   "satisfactory",
   "competent",
   "adequate",
@@ -404,6 +409,9 @@ const LEVEL_WORDS = [
   "approaching",
   "emerging",
   "partially meets(?: expectations)?",
+  "partially met",
+  "neutral(?![ \\t]+[a-z])",
+  "neither agree nor disagree",
   "basic",
   "limited",
   "needs improvement",
@@ -418,6 +426,8 @@ const LEVEL_WORDS = [
   "inadequate",
   "unsatisfactory",
   "does not meet(?: expectations| standards?)?",
+  "disagree(?![ \\t]+[a-z])",
+  "strongly disagree",
   "not (?:yet )?(?:evident|met|demonstrated)",
   "missing",
   "absent",
@@ -464,6 +474,12 @@ function tableSets(lines: Line[]): CandidateSet[] {
     // A few words between two rows as wide are the last line of a cell that a PDF set apart ("essay." under "… controls
     // the whole"): they go on the one cell of the row above left unfinished, and the table goes on.
     const last = rows.at(-1);
+    // Under a form's header ("Item | Met | Partially met | Not met | Comments", "Statement | Strongly disagree | …"), a
+    // spreadsheet's or a CSV's row whose cells to tick are empty comes as its item alone: it is a row of the form.
+    if (line.kind === "text" && last && formOpen(rows) && !TOTAL_ROW.test(line.text) && !/_{3,}/.test(line.text)) {
+      rows.push([line.text, ...rows[0].slice(1).map(() => "")]);
+      continue;
+    }
     if (line.kind === "text" && last) {
       const next = lineAfter(lines, i, ["blank"]);
       if (next?.kind === "row" && next.cells.length === last.length && line.text.split(/\s+/).length <= 4) {
@@ -556,6 +572,25 @@ function fromHeader(rows: string[][]): string[][] {
   if (rows[0] && isHeader(rows[0])) return rows;
   const at = rows.findIndex((r, i) => i > 0 && isHeader(r));
   return at > 0 && rows.length - at >= 3 ? rows.slice(at) : rows;
+}
+
+/**
+ * A form being read: its header, then rows whose cells to tick are empty (or marks, or the same numbers on every
+ * row). Not a rubric whose level cells describe each level: a line of text among its rows is the rest of a cut row.
+ */
+function formOpen(rows: string[][]): boolean {
+  const [header, ...data] = rows;
+  const blank = (c: string) => c === "" || /^[☐☑☒✓✔✗xX]$/.test(c) || /^\d{1,2}$/.test(c);
+  return formHeader(header) && data.every((r) => r.join("|") === header.join("|") || r.slice(1).every(blank));
+}
+
+/** A form's header: items, then two or more columns to tick (answers or levels), and perhaps one for notes. */
+function formHeader(row: string[]): boolean {
+  const [first, ...rest] = row;
+  const tick = (c: string) => ANSWER_COLUMN.test(c) || isLevelTitle(c);
+  return (
+    row.length >= 3 && first !== "" && !tick(first) && rest.filter(tick).length >= 2 && rest.every((c) => c === "" || tick(c) || HEADER_DESC.test(c))
+  );
 }
 
 /** A header that names its columns: "Competency | Weight | Rating (1-5)", "Clause | Present (Y/N)", "Item | Yes | No". */
@@ -669,9 +704,20 @@ function tableCandidates(rows: string[][]): Candidate[] {
     const ranks = levels.map((l) => levelWordRank(header[l.index]));
     const [first, last] = [ranks[0], ranks[ranks.length - 1]];
     const ascending = first !== null && last !== null && first > last;
+    // A worst level that names nothing done ("Not met", "Missing", "None") is worth nothing.
+    const worst = header[levels[ascending ? 0 : levels.length - 1].index];
+    const from = /^(?:not\b|missing|absent|none|no\b)/i.test(worst) ? 0 : 1;
     levels.forEach((l, i) => {
-      l.value = ascending ? i + 1 : levels.length - i;
+      l.value = (ascending ? i : levels.length - 1 - i) + from;
     });
+    // Numbers in the level columns, the same on every row ("1 | 2 | 3 | 4 | 5" under "Strongly disagree … Strongly
+    // agree"), are the levels' values.
+    const numbers = data.map((r) => levels.map((l) => cellPoints(r[l.index] ?? "")));
+    if (numbers.length > 0 && numbers.every((row) => row.every((v, k) => v !== null && v === numbers[0][k]))) {
+      levels.forEach((l, k) => {
+        l.value = numbers[0][k];
+      });
+    }
   }
 
   // (A points column may come first: "Points | Criterion | Description".)
@@ -682,6 +728,7 @@ function tableCandidates(rows: string[][]): Candidate[] {
   const stated = pointsCol >= 0 ? HEADER_SCALE.exec(header[pointsCol]) : null;
   if (pointsCol < 0) {
     for (let i = 1; i < width; i++) {
+      if (isLevelTable && levels.some((l) => l.index === i)) continue;
       const cells = col(i).filter((c) => c !== "");
       if (cells.length > 0 && cells.filter((c) => cellPoints(c) !== null).length * 5 >= cells.length * 3) {
         pointsCol = i;
