@@ -506,6 +506,23 @@ describe("criteria", () => {
     ]);
   });
 
+  test("a '#' column numbering a scoresheet's rows is no heading and no scale; its ' | Total | 100' row is the sum", async () => {
+    const sheet = [
+      "Moot Court — Judge's Scoresheet",
+      "# | Criterion | Max | Score",
+      "1 | Knowledge and application of the law | 25",
+      "2 | Use of authorities | 20",
+      "3 | Court manner and presentation | 15",
+      " | Total | 60",
+    ].join("\n");
+    // "# | Criterion …" was a Markdown heading over a 1–3 scale; the total row went on with the last criterion.
+    expect(await shapeOf("sheet.txt", sheet)).toEqual([
+      ["Knowledge and application of the law", 25, null],
+      ["Use of authorities", 20, null],
+      ["Court manner and presentation", 15, null],
+    ]);
+  });
+
   test("sub-criteria under a criterion's merged cell are what is marked, each with its marks, in Markdown, DOCX and PDF", async () => {
     const subCriteria = [
       ["Problem definition and requirements", 5, null],

@@ -39,7 +39,7 @@ type Line =
   | { kind: "text"; text: string }
   | { kind: "blank" };
 
-const ATX = /^ {0,3}(#{1,6})\s+(.*?)(?:\s+#+)?\s*$/;
+const ATX = /^ {0,3}(#{1,6})\s+(?!\|)(.*?)(?:\s+#+)?\s*$/;
 // (A PDF's Symbol and Wingdings bullets arrive as "•": src/extract/pdf.ts reads them so.)
 const ITEM = /^(\s*)(?:[-*•+▪◦‣●○■□☐☑☒►▸✓✔]|\d{1,2}[.)]|[a-zA-Z][.)]|\(\w{1,3}\)|[ivxIVX]{1,4}[.)])\s+(.*)$/;
 const TABLE_SEPARATOR = /^\s*\|?\s*:?-{2,}:?\s*(\|\s*:?-{2,}:?\s*)*\|?\s*$/;
@@ -522,7 +522,8 @@ function pageBreaksJoined(rows: string[][]): string[][] {
   const out: string[][] = [];
   for (const cells of rows) {
     const last = out.at(-1);
-    if (last && cells[0] === "" && cells.length === last.length && cells.slice(1).some(Boolean))
+    // (" | Total | 100", under a column that numbers the rows, is the sum, not the rest of the row above.)
+    if (last && cells[0] === "" && cells.length === last.length && cells.slice(1).some(Boolean) && !TOTAL_ROW.test(cells.find(Boolean) ?? ""))
       out[out.length - 1] = last.map((c, i) => [c, cells[i]].filter(Boolean).join(" "));
     else out.push(cells);
   }
