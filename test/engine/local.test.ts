@@ -523,6 +523,32 @@ describe("criteria", () => {
     ]);
   });
 
+  test("a small 'Level | Marks | Descriptor' table under each criterion's numbered heading: its levels are worth their marks", async () => {
+    const guide = [
+      "Appellate Brief Marking Rubric",
+      "",
+      "1. Argument Structure (15 marks)",
+      "",
+      "Level | Marks | Descriptor",
+      "Strong | 13–15 | Each ground of appeal is clearly stated and logically ordered.",
+      "Adequate | 8–12 | Grounds are stated but ordering is weak.",
+      "Weak | 0–7 | Grounds are unclear.",
+      "",
+      "2. Written Style (10 marks)",
+      "",
+      "Level | Marks | Descriptor",
+      "Strong | 9–10 | Concise, formal and persuasive.",
+      "Adequate | 5–8 | Generally clear.",
+      "Weak | 0–4 | Wordy or informal.",
+    ].join("\n");
+    // As a PDF's text gives it: the numbered headings were list items, so one scale was left, titled by the document;
+    // and the levels were worth their rank (1–3), not their marks.
+    expect(await shapeOf("guide.txt", guide)).toEqual([
+      ["Argument Structure", 15, [7, 12, 15]],
+      ["Written Style", 10, [4, 8, 10]],
+    ]);
+  });
+
   test("sub-criteria under a criterion's merged cell are what is marked, each with its marks, in Markdown, DOCX and PDF", async () => {
     const subCriteria = [
       ["Problem definition and requirements", 5, null],

@@ -497,7 +497,8 @@ function tableSets(lines: Line[]): CandidateSet[] {
     }
     if (line.kind !== "row" && line.kind !== "blank") {
       flush();
-      if (line.kind === "heading" || (line.kind === "text" && titleLike(parsePoints(line.text).rest))) above = line.text;
+      // ("1. Argument Structure (15 marks)", numbered as a list item in a PDF's text, is such a heading too.)
+      if (line.kind === "heading" || ((line.kind === "text" || line.kind === "item") && titleLike(parsePoints(line.text).rest))) above = line.text;
       continue;
     }
     if (line.kind === "row") rows.push(line.cells.map((c) => c.replace(/\*\*|__/g, "").trim()));
@@ -632,6 +633,8 @@ const HEADER_SCALE = /(?:\b[01]\s*[-–]\s*|out of\s*|max(?:imum)?\s*|\/\s*)(\d{
 const ANSWER_COLUMN = /^(?:yes|no|n\/?a|y\/n|done|met|not met|ok|[✓✔☐x])$|\((?:y\/n|yes\/no)\)/i;
 const HEADER_DESC = /descri|detail|expect|look(?:ing)? for|guidance|requirement|what|explanation|definition|notes?|comments?/i;
 
+/** A cell of marks: "15", "13–15", "8-12 marks". */
+const POINT_BAND = /^(\d{1,3})(?:\s*[-–]\s*(\d{1,3}))?\s*(?:points?|pts|marks?)?$/i;
 const POINT_LABEL = /^(?:(?:band|level|score)\s*)?(?:(\d{1,2})\s*[-–]\s*)?(\d{1,2})$/i;
 
 /**
@@ -653,7 +656,11 @@ function scaleTable(rows: string[][]): Candidate[] | null {
   // "Points | Criterion | Description": the points of criteria the next column names, not the levels of one scale.
   if (header?.slice(1).some((h) => /^(?:criteri(?:on|a)|categor(?:y|ies)|dimensions?|traits?|requirements?|items?)$/i.test(h))) return null;
   const byRank = [...(ranks as number[])].sort((a, b) => a - b);
-  const values = named ? (ranks as number[]).map((r) => data.length - byRank.indexOf(r)) : data.map((r) => Number(POINT_LABEL.exec(r[0])?.[2]));
+  let values = named ? (ranks as number[]).map((r) => data.length - byRank.indexOf(r)) : data.map((r) => Number(POINT_LABEL.exec(r[0])?.[2]));
+  // "Level | Marks | Descriptor" ("Strong | 13–15 | …"): the levels are worth their marks (a band its top), not their rank.
+  const marksAt = named && header ? header.findIndex((h, i) => i > 0 && HEADER_POINTS.test(h)) : -1;
+  const marks = marksAt > 0 ? data.map((r) => POINT_BAND.exec(r[marksAt] ?? "")) : [];
+  if (marks.length > 0 && marks.every((m) => m !== null)) values = marks.map((m) => Number(m?.[2] ?? m?.[1]));
   if (new Set(values).size !== values.length) return null;
   const scale = (column: (r: string[]) => string) =>
     data.map((r, i) => ({ value: values[i], descriptor: column(r) })).sort((a, b) => a.value - b.value);
@@ -664,7 +671,7 @@ function scaleTable(rows: string[][]): Candidate[] | null {
       return { title: tidyTitle(title), description: levels[levels.length - 1].descriptor, points: levels[levels.length - 1].value, levels };
     });
   }
-  const levels = scale((r) => r.slice(1).filter(Boolean).join(" | "));
+  const levels = scale((r) => r.filter((c, k) => k > 0 && k !== marksAt && c !== "").join(" | "));
   const top = levels[levels.length - 1];
   return [{ title: HOLISTIC_TITLE, description: top.descriptor, points: top.value, levels }];
 }
