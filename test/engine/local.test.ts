@@ -549,6 +549,29 @@ describe("criteria", () => {
     ]);
   });
 
+  test("a plain-text rubric's levels indented under each criterion, points first ('  10 pts  Thoroughly researched')", async () => {
+    const text = [
+      "Podcast Episode Rubric",
+      "",
+      "Criterion: Research",
+      "  10 pts  Thoroughly researched; at least four cited sources.",
+      "   7 pts  Well researched; two or three sources.",
+      "   0 pts  No evidence of research.",
+      "",
+      "Audio quality (5 points)",
+      "   5  Clear audio, balanced levels, no background noise.",
+      "   3  Mostly clear; minor noise.",
+      "   1  Hard to hear in places.",
+      "",
+      "Total: 15 points",
+    ].join("\n");
+    // Each level line was a criterion worth its points.
+    expect(await shapeOf("rubric.txt", text)).toEqual([
+      ["Research", 10, [0, 7, 10]],
+      ["Audio quality", 5, [1, 3, 5]],
+    ]);
+  });
+
   test("sub-criteria under a criterion's merged cell are what is marked, each with its marks, in Markdown, DOCX and PDF", async () => {
     const subCriteria = [
       ["Problem definition and requirements", 5, null],

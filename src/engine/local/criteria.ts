@@ -43,6 +43,7 @@ const ATX = /^ {0,3}(#{1,6})\s+(?!\|)(.*?)(?:\s+#+)?\s*$/;
 // (A PDF's Symbol and Wingdings bullets arrive as "•": src/extract/pdf.ts reads them so.)
 const ITEM = /^(\s*)(?:[-*•+▪◦‣●○■□☐☑☒►▸✓✔]|\d{1,2}[.)]|[a-zA-Z][.)]|\(\w{1,3}\)|[ivxIVX]{1,4}[.)])\s+(.*)$/;
 const TABLE_SEPARATOR = /^\s*\|?\s*:?-{2,}:?\s*(\|\s*:?-{2,}:?\s*)*\|?\s*$/;
+const POINTS_FIRST = /^([ \t]+)(\d{1,3}(?:\s*[-–]\s*\d{1,3})?)(?:\s*(pts?|points?|marks?)\.?)?(?:[ \t]{2,}|\s*[:–—]\s+)(\S.*)$/i;
 const BOLD_LINE = /^\s*(?:\*\*|__)([^*_]{2,100})(?:\*\*|__)\s*:?\s*$/;
 const BOLD_LEAD = /^\s*(?:\*\*|__)([^*_]{1,60}?[:.)–—-]?)(?:\*\*|__)\s*[:.–—-]?\s*(\S.{2,})$/;
 
@@ -109,6 +110,13 @@ function toLines(sections: Section[]): Line[] {
       const item = ITEM.exec(line);
       if (item) {
         out.push({ kind: "item", indent: item[1].length, text: item[2].trim() });
+        continue;
+      }
+      // A level of a plain-text rubric, indented under its criterion, its points first and set apart by white: "  10 pts
+      // Thoroughly researched", "   7  Some sources". A list of levels without bullets.
+      const level = POINTS_FIRST.exec(line);
+      if (level) {
+        out.push({ kind: "item", indent: level[1].length, text: `${level[2]} ${level[3] ?? "points"}: ${level[4].trim()}` });
         continue;
       }
       const bold = BOLD_LINE.exec(line);
