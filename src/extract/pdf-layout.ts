@@ -115,8 +115,7 @@ export function textWithTables(runs: TextRun[], carried: Columns | null = null, 
   const lines: string[] = [];
   let inTable = false;
   bands.forEach((band, i) => {
-    const header =
-      !tableRows.has(i) && tableRows.has(i + 1) ? headerOver(band.runs, tableColumns(cells, tableRows, i + 1), gutter, lineHeight) : null;
+    const header = !tableRows.has(i) && tableRows.has(i + 1) ? headerOver(band, tableColumns(cells, tableRows, i + 1), gutter, lineHeight) : null;
     const table = tableRows.has(i) || header !== null;
     if (lines.length > 0 && table !== inTable && lines.at(-1) !== "") lines.push("");
     if (tableRows.has(i)) lines.push(rowText(i));
@@ -440,10 +439,11 @@ function tableColumns<R extends Box>(cells: Cell<R>[][], rows: Set<number>, firs
  * The lines of a table's header that did not come out as a row: a header whose merged cell ("Performance Levels" over
  * the level columns, or "Criteria" aligned to the top of two rows) touches the row of level names under it is one
  * strip with fewer cells than the table. Each phrase that lies over one column is that column's header; a phrase
- * over several stays a line above. Null when the strip is not such a header: its phrases fill all but one column at
- * most, and are labels.
+ * over several stays a line above. Null when the strip is not such a header: its phrases are labels, and fill all the
+ * columns but one at most, or two or more of a bold strip drawn as a row.
  */
-function headerOver(runs: TextRun[], columns: Box[], gutter: number, lineHeight: number): string[] | null {
+function headerOver(band: Band, columns: Box[], gutter: number, lineHeight: number): string[] | null {
+  const { runs } = band;
   if (columns.length < 2) return null;
   // Each column reaches halfway to the next: a header label is centred over its column, wider or narrower than its text.
   const edges = columns.slice(1).map((c, j) => (columns[j].right + c.left) / 2);
@@ -454,8 +454,15 @@ function headerOver(runs: TextRun[], columns: Box[], gutter: number, lineHeight:
   const near = Math.max(gutter, 0.5 * white);
   const under: TextRun[][] = columns.map(() => []);
   const spanning: TextRun[] = [];
+  // Past the last column's text: the headers of columns the rows leave empty ("Rating (1–5)", "Comments").
+  const beyond: TextRun[] = [];
+  const lastRight = columns[columns.length - 1].right + gutter;
   for (const line of rowsOf(runs, lineHeight)) {
     for (const phrase of cellsOf(line, near)) {
+      if (phrase.left > lastRight) {
+        beyond.push(...phrase.runs);
+        continue;
+      }
       // Over one column: its middle in the column's reach, and no other column's text under it.
       const j = columnOf((phrase.left + phrase.right) / 2);
       const others = columns.filter((c, k) => k !== j && c.left < phrase.right && c.right > phrase.left);
@@ -463,9 +470,11 @@ function headerOver(runs: TextRun[], columns: Box[], gutter: number, lineHeight:
       else spanning.push(...phrase.runs);
     }
   }
-  const labels = under.map((r) => (r.length ? cellText({ left: 0, right: 0, runs: r }) : ""));
-  const filled = labels.filter((l) => l !== "").length;
-  if (filled < 2 || filled < columns.length - 1 || labels.some((l) => l.split(/\s+/).length > LABEL_WORDS)) return null;
+  const labels = [...under.map((r) => (r.length ? cellText({ left: 0, right: 0, runs: r }) : "")), ...cellsOf(beyond, gutter).map(cellText)];
+  const filled = labels.slice(0, columns.length).filter((l) => l !== "").length;
+  // (A header row drawn as one, bold between borders, may leave columns under a merged cell: "Ratings" over three.)
+  const headerRow = band.framed && boldLine(runs);
+  if (filled < 2 || (filled < columns.length - 1 && !headerRow) || labels.some((l) => l.split(/\s+/).length > LABEL_WORDS)) return null;
   return [...(spanning.length ? linesOf(spanning, lineHeight) : []), labels.join(" | ")];
 }
 

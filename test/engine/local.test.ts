@@ -367,7 +367,8 @@ describe("criteria", () => {
   });
 
   test("scales stated other ways: 'Rating (1–5)' over empty cells, Blackboard's 'Points Range: 9 - 10', '### 4 – Exceeds', points first", async () => {
-    // An interview scorecard: the rating column is left to fill; its header states the scale (each was out of 10).
+    // An interview scorecard: the rating column is left to fill; its header states the scale (each was out of 10), a
+    // scale of whole numbers.
     const scorecard = [
       "| Competency | What to look for | Rating (1–5) |",
       "|---|---|---|",
@@ -375,8 +376,8 @@ describe("criteria", () => {
       "| Ownership | Follows through on commitments without prompting | |",
     ].join("\n");
     expect(await shapeOf("scorecard.md", scorecard)).toEqual([
-      ["Customer empathy", 5, null],
-      ["Ownership", 5, null],
+      ["Customer empathy", 5, [1, 2, 3, 4, 5]],
+      ["Ownership", 5, [1, 2, 3, 4, 5]],
     ]);
     // Blackboard's level cells (each criterion was out of 3, its levels counted).
     const blackboard = [
@@ -570,6 +571,35 @@ describe("criteria", () => {
       ["Research", 10, [0, 7, 10]],
       ["Audio quality", 5, [1, 3, 5]],
     ]);
+  });
+
+  test("a scorecard's 'Rating (1–5)' over cells to fill is a 1–5 scale; cells that open with 'Strong (5)' give each row its scale", async () => {
+    const scorecard = [
+      "Competency | What to look for | Rating (1–5) | Comments",
+      "Communication | Explains ideas clearly and listens actively.",
+      "Teamwork | Gives examples of collaborating across teams.",
+    ].join("\n");
+    // (It was out of 5 with no levels: a rating of 4 could not be told from 3.5.)
+    expect(await shapeOf("card.txt", scorecard)).toEqual([
+      ["Communication", 5, [1, 2, 3, 4, 5]],
+      ["Teamwork", 5, [1, 2, 3, 4, 5]],
+    ]);
+    const ratings = [
+      "Criteria | Ratings |  |  | Comments",
+      "Thesis | Strong (5) ● Arguable ● Specific | Developing (3) ● Clear but broad | Weak (1) ● Missing or factual",
+      "Evidence | Strong (5) ● Relevant quotes | Developing (3) ● Some quotes | Weak (1) ● Little evidence",
+    ].join("\n");
+    expect(await shapeOf("dbq.txt", ratings)).toEqual([
+      ["Thesis", 5, [1, 3, 5]],
+      ["Evidence", 5, [1, 3, 5]],
+    ]);
+    // The same rubric as a DOCX and as LibreOffice's PDF of it: there the bold header row, "Ratings" merged over the three
+    // level columns, came as a strip of three cells over a table of four, and the first criterion was taken for the header.
+    for (const file of ["dbq-ratings.docx", "dbq-ratings-libreoffice.pdf"]) {
+      const content = await extract(await Bun.file(new URL(`../fixtures/rubrics/${file}`, import.meta.url)).bytes(), { filename: file });
+      const read = findCriteria([content], null).criteria.map((c) => [c.title, c.maxScore, c.levels?.map((l) => l.value) ?? null]);
+      expect([file, read]).toEqual([file, ["Thesis", "Evidence", "Analysis"].map((t) => [t, 5, [1, 3, 5]])]);
+    }
   });
 
   test("sub-criteria under a criterion's merged cell are what is marked, each with its marks, in Markdown, DOCX and PDF", async () => {

@@ -442,6 +442,8 @@ const LEVEL_WORDS = [
   "none",
 ];
 const LEVEL_WORD_RES = LEVEL_WORDS.map((w) => new RegExp(`^(?:${w})\\b`, "i"));
+/** A level cell opening with its name and points: "Strong (5) ● Arguable", "Developing (3): clear but broad". */
+const NAMED_POINTS = new RegExp(String.raw`^\s*(?:${LEVEL_WORDS.join("|")})\s*\((\d{1,3})(?:\s*(?:points?|pts?|marks?))?\)`, "i");
 // A level's title: "Level 3", "3", "3 points - …", "Excellent", "4 Excellent", "4 (Excellent)", "B+".
 const LEVEL_TITLE = new RegExp(
   String.raw`^(?:(?:level|score|band|grade|tier|rating|score point)\s*\d+(?:\.\d+)?\b|\d+(?:\.\d+)?(?:\s*(?:points?|pts?|marks?))?(?:\s*[-–:—].*)?$|(?:\d+(?:\.\d+)?\s*\(?\s*)?(?:${LEVEL_WORDS.join("|")})\b|[A-F][+-]?(?:\s*[-–:—(].*)?$)`,
@@ -637,6 +639,8 @@ const HEADER_POINTS =
   /^(?:max(?:imum)?\.?\s*)?(?:points?|marks?|pts|score|rating(?=\s*(?:\(|\d|$))|weight(?:ing)?|value|max|%|possible|out of)\b|points?\s*(?:possible|available)|^weight/i;
 /** The top of a scale a column's header states: "Rating (1–5)", "Score (0-4)", "Mark out of 10", "Points /20". */
 const HEADER_SCALE = /(?:\b[01]\s*[-–]\s*|out of\s*|max(?:imum)?\s*|\/\s*)(\d{1,3})\b/i;
+/** "Rating (1–5)", "Score 0-4": a rating scale of whole numbers from 0 or 1. */
+const RATING_RANGE = /\b([01])\s*[-–]\s*(\d{1,2})\b/;
 /** A checklist's column to tick: "Yes", "No", "N/A", "Present (Y/N)", "Done", "Met". */
 const ANSWER_COLUMN = /^(?:yes|no|n\/?a|y\/n|done|met|not met|ok|[✓✔☐x])$|\((?:y\/n|yes\/no)\)/i;
 const HEADER_DESC = /descri|detail|expect|look(?:ing)? for|guidance|requirement|what|explanation|definition|notes?|comments?/i;
@@ -713,6 +717,17 @@ function tableCandidates(rows: string[][]): Candidate[] {
       levels.push({ index: i, value: cellPoints(valuesRow?.[i] ?? "") ?? (nums.length ? Math.max(...nums) : null) });
     }
   });
+  // Columns whose every cell opens with a level and its points ("Strong (5) ● …", "10 points: …") under a header that
+  // names none ("Criteria | Ratings | | | Comments", a merged "Ratings" over them): each row's own scale.
+  if (levels.length < 2) {
+    const own = [...Array(width).keys()].filter(
+      (i) =>
+        i > 0 &&
+        data.length > 0 &&
+        data.every((r) => cellPoints(r[i] ?? "") === null && (NAMED_POINTS.test(r[i] ?? "") || LEADING_POINTS.test(r[i] ?? ""))),
+    );
+    if (own.length >= 2) levels.splice(0, levels.length, ...own.map((index) => ({ index, value: null })));
+  }
   const isLevelTable = levels.length >= 2;
   // Level columns named only in words ("Exemplary | Proficient | Developing | Beginning") are a scale of as many
   // points as columns: the best is worth the most, whichever side it is on.
@@ -798,7 +813,7 @@ function tableCandidates(rows: string[][]): Candidate[] {
     // Level columns with values are the criterion's scale when its points are the top level's. Cells that open with
     // their own points ("10 points: five sources") give this row's scale, whatever the header says.
     const ownValues = levels.map((l) => {
-      const m = LEADING_POINTS.exec(row[l.index] ?? "") ?? POINTS_RANGE.exec(row[l.index] ?? "");
+      const m = LEADING_POINTS.exec(row[l.index] ?? "") ?? POINTS_RANGE.exec(row[l.index] ?? "") ?? NAMED_POINTS.exec(row[l.index] ?? "");
       return m ? Number(m[1]) : Number.NaN;
     });
     const rowScale = isLevelTable && ownValues.length >= 2 && ownValues.every((v) => v >= 0) && new Set(ownValues).size === ownValues.length;
@@ -827,11 +842,17 @@ function tableCandidates(rows: string[][]): Candidate[] {
       .map((i) => ({ value: Number(row[i]), descriptor: [row[i - 2], row[i - 1]].filter(Boolean).join(": ") }))
       .sort((a, b) => a.value - b.value);
     const exported = rated.length >= 2 && new Set(rated.map((l) => l.value)).size === rated.length ? rated : undefined;
+    // A rating the header states as a range ("Rating (1–5)", "Score 0-4") over a cell left to fill: its whole numbers.
+    const range = stated && cellPoints(row[pointsCol] ?? "") === null && points === Number(stated[1]) ? RATING_RANGE.exec(header[pointsCol]) : null;
+    const ratingScale =
+      range && Number(range[2]) <= 10
+        ? Array.from({ length: Number(range[2]) - Number(range[1]) + 1 }, (_, i) => ({ value: Number(range[1]) + i, descriptor: "" }))
+        : undefined;
     out.push({
       title,
       description: parts.filter(Boolean).join("\n"),
       points: exported ? exported[exported.length - 1].value : points,
-      levels: exported ?? scale,
+      levels: exported ?? scale ?? ratingScale,
       ...(optional ? { optional } : {}),
     });
   }
