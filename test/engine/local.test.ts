@@ -602,6 +602,22 @@ describe("criteria", () => {
     }
   });
 
+  test("a table turned on its side: levels as rows ('4 - Expert', 'Expert (4)', '4'), criteria as columns, 'Explanation' among them", async () => {
+    const transposed = (label: (n: number) => string) =>
+      [
+        "Level,Understanding of the problem,Strategy,Accuracy,Explanation",
+        `${label(4)},Identifies all key information,Efficient strategy chosen and justified,All calculations correct,Clear explanation`,
+        `${label(3)},Identifies most key information,Appropriate strategy,Minor calculation errors,Explanation mostly clear`,
+        `${label(2)},Identifies some key information,Partly appropriate strategy,Several errors,Explanation unclear`,
+        `${label(1)},Misreads the problem,No clear strategy,Mostly incorrect,No explanation`,
+      ].join("\n");
+    const names: Record<number, string> = { 4: "Expert", 3: "Practitioner", 2: "Apprentice", 1: "Novice" };
+    const criteria = ["Understanding of the problem", "Strategy", "Accuracy", "Explanation"].map((t) => [t, 4, [1, 2, 3, 4]]);
+    // One holistic scale (a column named "Explanation" was taken for the levels' descriptions), or each level a criterion.
+    for (const label of [(n: number) => `${n} - ${names[n]}`, (n: number) => `${names[n]} (${n})`, (n: number) => String(n)])
+      expect(await shapeOf("rubric.csv", transposed(label))).toEqual(criteria);
+  });
+
   test("sub-criteria under a criterion's merged cell are what is marked, each with its marks, in Markdown, DOCX and PDF", async () => {
     const subCriteria = [
       ["Problem definition and requirements", 5, null],

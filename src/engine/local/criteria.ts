@@ -645,6 +645,8 @@ const RATING_RANGE = /\b([01])\s*[-–]\s*(\d{1,2})\b/;
 const ANSWER_COLUMN = /^(?:yes|no|n\/?a|y\/n|done|met|not met|ok|[✓✔☐x])$|\((?:y\/n|yes\/no)\)/i;
 const HEADER_DESC = /descri|detail|expect|look(?:ing)? for|guidance|requirement|what|explanation|definition|notes?|comments?/i;
 
+/** A level's label with its number: "4 - Expert", "4: Exceeds", "Expert (4)". */
+const NAMED_POINT_LABEL = /^(?:(\d{1,2})\s*[-–:.]\s*\p{L}[\p{L} ]{0,30}|\p{L}[\p{L} ]{0,30}?\s*\(\s*(\d{1,2})\s*(?:points?|pts?)?\s*\))$/u;
 /** A cell of marks: "15", "13–15", "8-12 marks". */
 const POINT_BAND = /^(\d{1,3})(?:\s*[-–]\s*(\d{1,3}))?\s*(?:points?|pts|marks?)?$/i;
 const POINT_LABEL = /^(?:(?:band|level|score)\s*)?(?:(\d{1,2})\s*[-–]\s*)?(\d{1,2})$/i;
@@ -659,8 +661,14 @@ function scaleTable(rows: string[][]): Candidate[] | null {
   // below them, best first whichever way the table runs.
   const ranks = rows.slice(1).map((r) => levelWordRank(r[0] ?? ""));
   const named = rows.length >= 3 && ranks.every((r) => r !== null) && new Set(ranks).size === ranks.length;
-  // ("6", "Band 9", or a band of an achievement scale, "7–8", worth its top.)
-  const isPoint = (r: string[]) => (named ? levelWordRank(r[0] ?? "") !== null : POINT_LABEL.test(r[0] ?? ""));
+  // ("6", "Band 9", or a band of an achievement scale, "7–8", worth its top; "4 - Expert" or "Expert (4)", its number.)
+  const pointOf = (label: string) => {
+    const plain = POINT_LABEL.exec(label);
+    if (plain) return Number(plain[2]);
+    const named = NAMED_POINT_LABEL.exec(label);
+    return named ? Number(named[1] ?? named[2]) : null;
+  };
+  const isPoint = (r: string[]) => (named ? levelWordRank(r[0] ?? "") !== null : pointOf(r[0] ?? "") !== null);
   const data = rows.filter((r) => isPoint(r) && r.slice(1).some((c) => c.length > 0));
   const header = rows[0] && !isPoint(rows[0]) ? rows[0] : null;
   if (data.length < 2 || data.length + (header ? 1 : 0) !== rows.length) return null;
@@ -668,7 +676,7 @@ function scaleTable(rows: string[][]): Candidate[] | null {
   // "Points | Criterion | Description": the points of criteria the next column names, not the levels of one scale.
   if (header?.slice(1).some((h) => /^(?:criteri(?:on|a)|categor(?:y|ies)|dimensions?|traits?|requirements?|items?)$/i.test(h))) return null;
   const byRank = [...(ranks as number[])].sort((a, b) => a - b);
-  let values = named ? (ranks as number[]).map((r) => data.length - byRank.indexOf(r)) : data.map((r) => Number(POINT_LABEL.exec(r[0])?.[2]));
+  let values = named ? (ranks as number[]).map((r) => data.length - byRank.indexOf(r)) : data.map((r) => pointOf(r[0]) as number);
   // "Level | Marks | Descriptor" ("Strong | 13–15 | …"): the levels are worth their marks (a band its top), not their rank.
   const marksAt = named && header ? header.findIndex((h, i) => i > 0 && HEADER_POINTS.test(h)) : -1;
   const marks = marksAt > 0 ? data.map((r) => POINT_BAND.exec(r[marksAt] ?? "")) : [];
@@ -676,7 +684,11 @@ function scaleTable(rows: string[][]): Candidate[] | null {
   if (new Set(values).size !== values.length) return null;
   const scale = (column: (r: string[]) => string) =>
     data.map((r, i) => ({ value: values[i], descriptor: column(r) })).sort((a, b) => a.value - b.value);
-  const columns = header ? header.slice(1).filter((h) => h !== "" && !HEADER_DESC.test(h)) : [];
+  // (A column of the levels' descriptions is named so, "Description", "Descriptor"; "Explanation" beside "Strategy" and
+  // "Accuracy" is a criterion.)
+  const columns = header
+    ? header.slice(1).filter((h) => h !== "" && !/^(?:level\s+)?(?:descriptions?|descriptors?|details?|notes?|comments?)$/i.test(h))
+    : [];
   if (header && columns.length >= 2 && columns.length === header.length - 1) {
     return columns.map((title, i) => {
       const levels = scale((r) => r[i + 1] ?? "");
