@@ -618,6 +618,24 @@ describe("criteria", () => {
       expect(await shapeOf("rubric.csv", transposed(label))).toEqual(criteria);
   });
 
+  test("a plain-text table drawn in characters, '+----+' between its rows, keeps every row", async () => {
+    const rule = "+-----------+----------+--------+--------+";
+    const table = [
+      "STORY RUBRIC",
+      rule,
+      "| Criterion | 3 Strong | 2 Fair | 1 Weak |",
+      rule,
+      "| Plot      | Clear    | Thin   | None   |",
+      rule,
+      "| Setting   | Vivid    | Sketchy| Absent |",
+      rule,
+    ].join("\n");
+    expect(await shapeOf("rubric.txt", table)).toEqual([
+      ["Plot", 3, [1, 2, 3]],
+      ["Setting", 3, [1, 2, 3]],
+    ]);
+  });
+
   test("sub-criteria under a criterion's merged cell are what is marked, each with its marks, in Markdown, DOCX and PDF", async () => {
     const subCriteria = [
       ["Problem definition and requirements", 5, null],

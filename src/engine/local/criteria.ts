@@ -486,11 +486,13 @@ function tableSets(lines: Line[]): CandidateSet[] {
     const last = rows.at(-1);
     // Under a form's header ("Item | Met | Partially met | Not met | Comments", "Statement | Strongly disagree | …"), a
     // spreadsheet's or a CSV's row whose cells to tick are empty comes as its item alone: it is a row of the form.
-    if (line.kind === "text" && last && formOpen(rows) && !TOTAL_ROW.test(line.text) && !/_{3,}/.test(line.text)) {
+    if (line.kind === "text" && last && formOpen(rows) && /\p{L}/u.test(line.text) && !TOTAL_ROW.test(line.text) && !/_{3,}/.test(line.text)) {
       rows.push([line.text, ...rows[0].slice(1).map(() => "")]);
       continue;
     }
     if (line.kind === "text" && last) {
+      // A rule drawn in characters between a plain-text table's rows ("+------+-----+") is no line of text.
+      if (!/\p{L}/u.test(line.text)) continue;
       const next = lineAfter(lines, i, ["blank"]);
       if (next?.kind === "row" && next.cells.length === last.length && line.text.split(/\s+/).length <= 4) {
         const open = [...last.keys()].filter((k) => k > 0 && last[k] !== "" && !/[.!?;:)]$/.test(last[k]));
