@@ -512,25 +512,17 @@ function cellText(cell: Cell): string {
   if (cell.text !== undefined) return cell.text;
   const height = Math.max(...cell.runs.map((r) => r.top - r.bottom));
   const lines = rowsOf(cell.runs, height);
-  const left = Math.min(...cell.runs.map((r) => r.left));
-  const right = Math.max(...cell.runs.map((r) => r.right));
-  const space = spaceOf(lines[0], height);
-  const gaps = lines.slice(1).map((line, k) => spanOf(lines[k]).bottom - spanOf(line).top);
-  // The lines of one paragraph are the closest; paragraph spacing (Word's, after each paragraph) leaves more.
+  // The lines of one paragraph are the closest; paragraph spacing (Word's, after each paragraph) leaves more. Measured
+  // from baseline to baseline (most letters sit on it): the white between glyphs' boxes depends on their letters.
+  const baseline = (line: TextRun[]) => line.map((r) => r.bottom).sort((a, b) => a - b)[Math.floor(line.length / 2)];
+  const gaps = lines.slice(1).map((line, k) => baseline(lines[k]) - baseline(line));
   const tightest = Math.min(...gaps);
   const paragraphs: string[] = [];
   lines.forEach((line, k) => {
     const text = lineText(line, height);
     const last = paragraphs.length - 1;
     const before = lines[k - 1];
-    // (Both lines start at the cell's left: a centred cell's lines end short of its edge and still wrap.)
-    const ended =
-      before !== undefined &&
-      (gaps[k - 1] > tightest + 0.5 * height ||
-        (boldLine(before) && !boldLine(line)) ||
-        (before[0].left - left < space &&
-          line[0].left - left < space &&
-          (before.at(-1)?.right ?? right) + space + firstWordWidth(line, space) + 0.25 * height < right));
+    const ended = before !== undefined && (gaps[k - 1] > tightest + 0.5 * height || (boldLine(before) && !boldLine(line)));
     const hyphenated = last >= 0 && paragraphs[last].endsWith(HYPHEN_MARK);
     if (last < 0 || (ended && !hyphenated)) paragraphs.push(text);
     else paragraphs[last] += hyphenated ? text : ` ${text}`;
@@ -547,37 +539,31 @@ function boldLine(line: (Box & Pick<TextRun, "letters" | "bold">)[]): boolean {
   return letters > 0 && line.reduce((n, r) => n + (r.bold ?? 0), 0) > 0.5 * letters;
 }
 
-/** The width of a line's first word (its runs, left to right, up to the first space). */
-function firstWordWidth(line: TextRun[], space: number): number {
-  const first = line[0];
-  const own = first.text.trim();
-  // (A space is about half a letter wide.)
-  if (/\s/.test(own))
-    return ((first.right - first.left) * own.search(/\s/)) / (own.replace(/\s/g, "").length + 0.5 * (own.match(/\s/g)?.length ?? 0));
-  let end = first.right;
-  for (let i = 1; i < line.length && !spaced(line, i, space); i++) end = line[i].right;
-  return end - first.left;
-}
-
 /**
  * Room for a space on a line, measured against the line's own letters: a title's, drawn glyph by glyph, sit further
- * apart than a third of the body's line. A line drawn glyph by glyph (Chromium's print) also has a space wherever its
- * letters stand three times as far apart as usual: a kerned pair ("d j") leaves less than a third of a line.
+ * apart than a third of the body's line. Between two letters of a line drawn glyph by glyph (Chromium's print) a space
+ * is also wherever they stand three times as far apart as usual: a kerned pair ("d j") leaves less than a third of a
+ * line. (Not between digits: a "1" stands far from its neighbours, and "11" is one number.)
  */
-function spaceOf(line: TextRun[], lineHeight: number): number {
+function spaceOf(line: TextRun[], lineHeight: number): { letters: number; other: number } {
   const height = Math.max(lineHeight, ...line.map((r) => r.top - r.bottom));
-  const space = MIN_GUTTER * height;
-  if (line.length < 6 || line.filter((r) => r.text.trim().length === 1).length < 0.7 * line.length) return space;
+  const other = MIN_GUTTER * height;
+  if (line.length < 6 || line.filter((r) => r.text.trim().length === 1).length < 0.7 * line.length) return { letters: other, other };
   const gaps = line
     .slice(1)
     .map((r, i) => r.left - line[i].right)
     .sort((a, b) => a - b);
-  return Math.min(space, Math.max(0.15 * height, 3 * gaps[Math.floor(gaps.length / 2)]));
+  return { letters: Math.min(other, Math.max(0.15 * height, 3 * gaps[Math.floor(gaps.length / 2)])), other };
 }
 
 /** Whether the i-th run of a line starts a new word. */
-function spaced(line: TextRun[], i: number, space: number): boolean {
-  return line[i].left - line[i - 1].right > space || /\s$/.test(line[i - 1].text) || /^\s/.test(line[i].text);
+function spaced(line: TextRun[], i: number, space: { letters: number; other: number }): boolean {
+  const [before, run] = [line[i - 1], line[i]];
+  if (/\s$/.test(before.text) || /^\s/.test(run.text)) return true;
+  const letters = /\p{L}$/u.test(before.text) && /^\p{L}/u.test(run.text);
+  // (A digit drawn on its own stands apart by its glyph's wide sides: "11" and "0–11:" hold no space unless far apart.)
+  const digits = /\d$/.test(before.text) && /^[\d:;,.)%]/.test(run.text);
+  return run.left - before.right > (letters ? space.letters : digits ? 1.6 * space.other : space.other);
 }
 
 /** One line's runs, left to right, joined with a space where there is room for one (PDFium also splits a line inside a word). */

@@ -636,6 +636,40 @@ describe("criteria", () => {
     ]);
   });
 
+  test("points given once in a sentence ('Each item is worth 1 point'), and bands of points opening level cells ('36–40: …')", async () => {
+    const checklist = [
+      "Final Paper Checklist",
+      "Each item is worth 1 point.",
+      "Requirement | Yes | No",
+      "Title page | ☐ | ☐",
+      "Works Cited page | ☐ | ☐",
+    ];
+    // (Each item was out of 10.)
+    expect(await shapeOf("check.txt", checklist.join("\n"))).toEqual([
+      ["Title page", 1, null],
+      ["Works Cited page", 1, null],
+    ]);
+    const bands = [
+      "Criterion | Excellent | Good | Needs Improvement",
+      "Content (40 pts) | 36–40: Thorough coverage. | 24–35: Basic coverage. | 0–23: Major gaps.",
+      "Sources (20 pts) | 18–20: Five sources. | 12–17: Three sources. | 0–11: Fewer.",
+    ];
+    expect(await shapeOf("bands.txt", bands.join("\n"))).toEqual([
+      ["Content", 40, [23, 35, 40]],
+      ["Sources", 20, [11, 17, 20]],
+    ]);
+    // The same bands printed by Chromium, glyph by glyph: a "1" stands far enough from its neighbours that "0–11" read
+    // "0–1 1 :", and those rows lost their levels.
+    const file = "research-paper-bands-chromium.pdf";
+    const content = await extract(await Bun.file(new URL(`../fixtures/rubrics/${file}`, import.meta.url)).bytes(), { filename: file });
+    expect(findCriteria([content], null).criteria.map((c) => [c.title, c.maxScore, c.levels?.map((l) => l.value) ?? null])).toEqual([
+      ["Content", 40, [23, 29, 35, 40]],
+      ["Organization", 20, [11, 14, 17, 20]],
+      ["Sources", 20, [11, 14, 17, 20]],
+      ["Mechanics", 20, [11, 14, 17, 20]],
+    ]);
+  });
+
   test("sub-criteria under a criterion's merged cell are what is marked, each with its marks, in Markdown, DOCX and PDF", async () => {
     const subCriteria = [
       ["Problem definition and requirements", 5, null],

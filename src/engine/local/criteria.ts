@@ -251,7 +251,7 @@ function parsePoints(text: string): { points: number | null; rest: string } {
 // the top of its band).
 // Blackboard's level cell: "Points Range: 9 (22.5%) - 10 (25%) Identifies all key problems", worth the top of its range.
 const POINTS_RANGE = /^\s*points?\s+range:\s*\d+(?:\.\d+)?\s*(?:\([^)]*\))?\s*[-–]\s*(\d+(?:\.\d+)?)/i;
-const LEADING_POINTS = /^\s*(?:\d{1,3}\s*[-–]\s*)?(\d{1,3}(?:\.\d+)?)\s*(?:points?|pts?|marks?)\b\s*[:\-–—.)]?/i;
+const LEADING_POINTS = /^\s*(?:\d{1,3}\s*[-–]\s*)?(\d{1,3}(?:\.\d+)?)\s*(?:(?:points?|pts?|marks?)\b\s*[:\-–—.)]?|:\s)/i;
 
 /** A table cell that is only a number of points ("20", "20 pts", "15%", "/20" for a mark to be written in). */
 function cellPoints(cell: string): number | null {
@@ -1300,9 +1300,17 @@ export function findCriteria(references: { sections: Section[] }[], prompt: stri
   const key =
     source === "generic" ? null : statedScale(source === "prompt" ? [prompt ?? ""] : references.flatMap((r) => r.sections.map((x) => x.text)));
   if (key && found.every((c) => c.points === null && !c.levels)) found = found.map((c) => ({ ...c, points: key[key.length - 1].value, levels: key }));
+  // "Each item is worth 1 point": the points of every criterion that states none.
+  const each =
+    source === "generic"
+      ? null
+      : EACH_WORTH.exec((source === "prompt" ? [prompt ?? ""] : references.flatMap((r) => r.sections.map((x) => x.text))).join("\n"));
+  if (each) found = found.map((c) => (c.points === null && !c.levels ? { ...c, points: Number(each[1]) } : c));
   return { criteria: finalize(found), source };
 }
 
+const EACH_WORTH =
+  /\b(?:each|every)\s+(?:item|criterion|requirement|question|element|indicator|line|box|check(?:list item)?)\s+(?:is\s+)?(?:worth|scores?|carries|earns)\s+(\d{1,3})\s*(?:points?|pts?|marks?)\b/i;
 /** A scale stated once for every criterion: "4 = Excellent, 3 = Good, 2 = Fair, 1 = Poor", "a scale of 1 (never) to 5 (always)". */
 function statedScale(texts: string[]): Level[] | null {
   for (const text of texts) {
