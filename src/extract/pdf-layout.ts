@@ -505,8 +505,8 @@ function sameColumns(a: Cell<Box>[], b: Cell<Box>[], gutter: number): boolean {
 
 /**
  * A cell's lines, top to bottom, as one line of text. A paragraph ends, rather than wraps, where paragraph spacing
- * follows, where bold lines give way to plain ones, or where the next line's first word would have fitted on the
- * line: a name over its description keeps a colon, as DOCX cells do.
+ * follows or where bold lines give way to plain ones: a name over its description keeps a colon, as DOCX cells do.
+ * (Where a line ends says nothing: a line of a narrow column ends short whenever the next word is long.)
  */
 function cellText(cell: Cell): string {
   if (cell.text !== undefined) return cell.text;
