@@ -670,6 +670,20 @@ describe("criteria", () => {
     ]);
   });
 
+  test("a Markdown table whose cells break their lines with '<br>' (as Notion and GitHub exports write them)", async () => {
+    const table = [
+      "| Criterion | 4<br>Exemplary | 3<br>Proficient | 2<br>Developing |",
+      "|---|---|---|---|",
+      "| **Hypothesis**<br>*(clear, testable)* | States a testable hypothesis<br>linked to theory | States a hypothesis | Vague |",
+      "| **Procedure** | Complete steps;<br>safety noted | Mostly complete | Key steps missing |",
+    ].join("\n");
+    // The level headers were not read ("4<br>Exemplary"), so each criterion was out of 10.
+    expect(await shapeOf("rubric.md", table)).toEqual([
+      ["Hypothesis (clear, testable)", 4, [2, 3, 4]],
+      ["Procedure", 4, [2, 3, 4]],
+    ]);
+  });
+
   test("sub-criteria under a criterion's merged cell are what is marked, each with its marks, in Markdown, DOCX and PDF", async () => {
     const subCriteria = [
       ["Problem definition and requirements", 5, null],

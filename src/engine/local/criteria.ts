@@ -101,7 +101,10 @@ function toLines(sections: Section[]): Line[] {
         // first cell is empty ("| Excellent (4) | …", under a table's blank corner), and closes with one only when its
         // other cells are empty ("Term |", a DOCX checklist's row): those cells are kept.
         const markdown = /^\s*\|/.test(line) && /\|\s*$/.test(line);
-        const cells = (markdown ? line.replace(/^\s*\|/, "").replace(/\|\s*$/, "") : line).split("|").map((c) => c.trim());
+        // (A Markdown cell breaks its lines with "<br>": "4<br>Exemplary", "**Hypothesis**<br>*(clear, testable)*".)
+        const cells = (markdown ? line.replace(/^\s*\|/, "").replace(/\|\s*$/, "") : line)
+          .split("|")
+          .map((c) => c.replace(/<br\s*\/?>/gi, " ").trim());
         if (cells.length >= 2) {
           out.push({ kind: "row", cells });
           continue;
@@ -513,7 +516,15 @@ function tableSets(lines: Line[]): CandidateSet[] {
       if (line.kind === "heading" || ((line.kind === "text" || line.kind === "item") && titleLike(parsePoints(line.text).rest))) above = line.text;
       continue;
     }
-    if (line.kind === "row") rows.push(line.cells.map((c) => c.replace(/\*\*|__/g, "").trim()));
+    if (line.kind === "row")
+      rows.push(
+        line.cells.map((c) =>
+          c
+            .replace(/\*\*|__/g, "")
+            .replace(/(?<![\p{L}\d*])\*([^*]+)\*(?![\p{L}\d*])/gu, "$1")
+            .trim(),
+        ),
+      );
   }
   flush();
   return sets;
