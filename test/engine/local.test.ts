@@ -684,6 +684,31 @@ describe("criteria", () => {
     ]);
   });
 
+  test("anchors for some levels of a stated scale ('Rate each competency from 1 to 5', anchors at 1, 3 and 5) score on the whole scale", async () => {
+    const card = [
+      "# Interview Scorecard",
+      "",
+      "Rate each competency from 1 to 5. Anchors are given for 1, 3 and 5; use 2 and 4 for answers in between.",
+      "",
+      "## Customer empathy",
+      "- **1** – Blames the customer.",
+      "- **3** – Resolves the immediate issue.",
+      "- **5** – Turns the customer into an advocate.",
+      "",
+      "## Ownership",
+      "- **1** – Waits to be told.",
+      "- **3** – Follows through on commitments.",
+      "- **5** – Takes on problems beyond the role.",
+    ].join("\n");
+    // A bold level number lost the scale (each was out of 10); without bold, the levels were 1, 3 and 5 only.
+    const { criteria } = await criteriaOf("card.md", card);
+    expect(criteria.map((c) => [c.title, c.maxScore, c.levels?.map((l) => l.value)])).toEqual([
+      ["Customer empathy", 5, [1, 2, 3, 4, 5]],
+      ["Ownership", 5, [1, 2, 3, 4, 5]],
+    ]);
+    expect(criteria[0].levels?.find((l) => l.value === 3)?.descriptor).toContain("Resolves the immediate issue");
+  });
+
   test("sub-criteria under a criterion's merged cell are what is marked, each with its marks, in Markdown, DOCX and PDF", async () => {
     const subCriteria = [
       ["Problem definition and requirements", 5, null],

@@ -112,7 +112,8 @@ function toLines(sections: Section[]): Line[] {
       }
       const item = ITEM.exec(line);
       if (item) {
-        out.push({ kind: "item", indent: item[1].length, text: item[2].trim() });
+        // (A bold level number, "- **3** – Acknowledges …", is the number.)
+        out.push({ kind: "item", indent: item[1].length, text: item[2].trim().replace(/^(?:\*\*|__)(\d{1,3})(?:\*\*|__)/, "$1") });
         continue;
       }
       // A level of a plain-text rubric, indented under its criterion, its points first and set apart by white: "  10 pts
@@ -1311,6 +1312,17 @@ export function findCriteria(references: { sections: Section[] }[], prompt: stri
   const key =
     source === "generic" ? null : statedScale(source === "prompt" ? [prompt ?? ""] : references.flatMap((r) => r.sections.map((x) => x.text)));
   if (key && found.every((c) => c.points === null && !c.levels)) found = found.map((c) => ({ ...c, points: key[key.length - 1].value, levels: key }));
+  // Anchors for some levels of the stated scale ("Rate each competency from 1 to 5. Anchors are given for 1, 3 and 5"):
+  // the criterion is scored on the whole scale, its anchors' descriptors kept.
+  // (A rating scale, seven points at most: "scored from 0 to 10" beside bands "4-6-8-10" names points, not anchors.)
+  if (key && key.length <= 7) {
+    const values = new Set(key.map((k) => k.value));
+    found = found.map((c) =>
+      c.levels && c.levels.length < key.length && c.points === key[key.length - 1].value && c.levels.every((l) => values.has(l.value))
+        ? { ...c, levels: key.map((k) => c.levels?.find((l) => l.value === k.value) ?? k) }
+        : c,
+    );
+  }
   // "Each item is worth 1 point": the points of every criterion that states none.
   const each =
     source === "generic"
@@ -1333,7 +1345,10 @@ function statedScale(texts: string[]): Level[] | null {
       const values = keyed.map((k) => k.value).sort((a, b) => a - b);
       if (keyed.length >= 3 && new Set(values).size === values.length && values.every((v, i) => i === 0 || v === values[i - 1] + 1))
         return keyed.sort((a, b) => a.value - b.value);
-      const range = /\bscale (?:of|from) (\d{1,2})\s*(?:\(([^)]{1,30})\))? to (\d{1,2})\s*(?:\(([^)]{1,30})\))?/i.exec(line);
+      const range =
+        /\b(?:scale|rate|rated|rating|score|scored)\b[^.\n]{0,40}?\b(?:of|from) (\d{1,2})\s*(?:\(([^)]{1,30})\))? to (\d{1,2})\s*(?:\(([^)]{1,30})\))?/i.exec(
+          line,
+        );
       if (range && Number(range[3]) > Number(range[1]) && Number(range[3]) <= 10) {
         const [low, high] = [Number(range[1]), Number(range[3])];
         return Array.from({ length: high - low + 1 }, (_, i) => ({
