@@ -33,6 +33,12 @@ async function shapeOf(filename: string, text: string) {
   return (await criteriaOf(filename, text)).criteria.map((c) => [c.title, c.maxScore, c.levels?.map((l) => l.value) ?? null]);
 }
 
+/** The shape (as shapeOf) of a rubric file in test/fixtures/rubrics/, read as uploaded. */
+async function fixtureShape(file: string) {
+  const content = await extract(await Bun.file(new URL(`../fixtures/rubrics/${file}`, import.meta.url)).bytes(), { filename: file });
+  return findCriteria([content], null).criteria.map((c) => [c.title, c.maxScore, c.levels?.map((l) => l.value) ?? null]);
+}
+
 function run(references: EngineDocument[], inputs: EngineDocument[], prompt: string | null = null): Promise<Evaluation> {
   const input: EvaluateInput = {
     workspaceId: "ws_test",
@@ -486,14 +492,10 @@ describe("criteria", () => {
     ]);
     // Sheets, their rows' empty cells dropped: a food audit with "Met (2) | Partially met (1) | Not met (0)", a peer
     // review on "Strongly disagree … Strongly agree".
-    const sheet = async (file: string) => {
-      const content = await extract(await Bun.file(new URL(`../fixtures/rubrics/${file}`, import.meta.url)).bytes(), { filename: file });
-      return findCriteria([content], null).criteria.map((c) => [c.title, c.maxScore, c.levels?.map((l) => l.value) ?? null]);
-    };
-    const audit = await sheet("food-audit-met-checklist.xlsx");
+    const audit = await fixtureShape("food-audit-met-checklist.xlsx");
     expect(audit).toHaveLength(6);
     expect(audit[0]).toEqual(["Fridge temperatures logged twice daily", 2, [0, 1, 2]]);
-    const peers = await sheet("peer-review-likert.xlsx");
+    const peers = await fixtureShape("peer-review-likert.xlsx");
     expect(peers).toHaveLength(5);
     expect(peers[0]).toEqual(["Communicates clearly with the team", 5, [1, 2, 3, 4, 5]]);
     // "Total cost of ownership" is a criterion; "Total" and "Total possible" sum the rest.
@@ -595,11 +597,8 @@ describe("criteria", () => {
     ]);
     // The same rubric as a DOCX and as LibreOffice's PDF of it: there the bold header row, "Ratings" merged over the three
     // level columns, came as a strip of three cells over a table of four, and the first criterion was taken for the header.
-    for (const file of ["dbq-ratings.docx", "dbq-ratings-libreoffice.pdf"]) {
-      const content = await extract(await Bun.file(new URL(`../fixtures/rubrics/${file}`, import.meta.url)).bytes(), { filename: file });
-      const read = findCriteria([content], null).criteria.map((c) => [c.title, c.maxScore, c.levels?.map((l) => l.value) ?? null]);
-      expect([file, read]).toEqual([file, ["Thesis", "Evidence", "Analysis"].map((t) => [t, 5, [1, 3, 5]])]);
-    }
+    for (const file of ["dbq-ratings.docx", "dbq-ratings-libreoffice.pdf"])
+      expect([file, await fixtureShape(file)]).toEqual([file, ["Thesis", "Evidence", "Analysis"].map((t) => [t, 5, [1, 3, 5]])]);
   });
 
   test("a table turned on its side: levels as rows ('4 - Expert', 'Expert (4)', '4'), criteria as columns, 'Explanation' among them", async () => {
@@ -660,9 +659,7 @@ describe("criteria", () => {
     ]);
     // The same bands printed by Chromium, glyph by glyph: a "1" stands far enough from its neighbours that "0–11" read
     // "0–1 1 :", and those rows lost their levels.
-    const file = "research-paper-bands-chromium.pdf";
-    const content = await extract(await Bun.file(new URL(`../fixtures/rubrics/${file}`, import.meta.url)).bytes(), { filename: file });
-    expect(findCriteria([content], null).criteria.map((c) => [c.title, c.maxScore, c.levels?.map((l) => l.value) ?? null])).toEqual([
+    expect(await fixtureShape("research-paper-bands-chromium.pdf")).toEqual([
       ["Content", 40, [23, 29, 35, 40]],
       ["Organization", 20, [11, 14, 17, 20]],
       ["Sources", 20, [11, 14, 17, 20]],
@@ -739,11 +736,8 @@ describe("criteria", () => {
     ].join("\n");
     expect(await shapeOf("scheme.md", markdown)).toEqual(subCriteria);
     // In a PDF the rows under the merged cell have one cell fewer than the table: they ended it.
-    for (const file of ["design-report-subcriteria.docx", "design-report-subcriteria-chromium.pdf"]) {
-      const content = await extract(await Bun.file(new URL(`../fixtures/rubrics/${file}`, import.meta.url)).bytes(), { filename: file });
-      const read = findCriteria([content], null).criteria.map((c) => [c.title, c.maxScore, c.levels?.map((l) => l.value) ?? null]);
-      expect([file, read]).toEqual([file, subCriteria]);
-    }
+    for (const file of ["design-report-subcriteria.docx", "design-report-subcriteria-chromium.pdf"])
+      expect([file, await fixtureShape(file)]).toEqual([file, subCriteria]);
   });
 
   test("levels listed under criterion headings are that criterion's scale, in any of the ways teachers write them", async () => {
@@ -1196,10 +1190,7 @@ describe("criteria", () => {
 
   test("rubrics as LibreOffice writes them (DOCX headings all at one level, PDF bullets as U+F0B7, PDF tables) are read as written", async () => {
     const dir = new URL("../fixtures/rubrics/", import.meta.url);
-    const read = async (file: string) => {
-      const content = await extract(await Bun.file(new URL(file, dir)).bytes(), { filename: file });
-      return findCriteria([content], null).criteria.map((c) => [c.title, c.maxScore, c.levels?.map((l) => l.value) ?? null]);
-    };
+    const read = fixtureShape;
     const traits = [
       ["Ideas", 3, [0, 1, 2, 3]],
       ["Organization", 3, [0, 1, 2, 3]],
