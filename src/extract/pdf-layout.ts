@@ -4,7 +4,7 @@
 // rows from where the text runs sit, the way the eye reads them, so a table reads as DOCX tables do (" | " between
 // cells, a line per row). Pages without a table keep PDFium's own text.
 
-import { cellParagraphs } from "./document.ts";
+import { cellParagraphs, rowLine } from "./document.ts";
 
 /** Where a run of text sits on the page, as PDFium's text rectangles give it (PDF units, y grows upwards). */
 export interface Box {
@@ -96,6 +96,9 @@ export function textWithTables(runs: TextRun[], carried: Columns | null = null, 
     // the row opens with its separator as a DOCX row with an empty first cell does. So does the rest of a row under
     // the header the page repeats, one cell in a later column.
     if (i === 0 && carried !== null && cells[0].length === carried.length - 1) return `| ${cells[0].map(cellText).join(" | ")}`;
+    // The rest of a cut row in some of its columns only (those whose text ran over the page): each under its column.
+    const rest = i === 0 && carried !== null ? restOfCut(carried, cells[0]) : null;
+    if (rest) return rowLine(["", ...rest.map((c) => (c ? cellText(c) : ""))]);
     // A row under a cell merged down from a wider row above: its first cell is empty, as a DOCX row's is.
     for (let k = i - 1; k >= 0 && tableRows.has(k); k--) {
       if (cells[k].length === cells[i].length + 1 && mergedDown(cells[k], cells[i], gutter)) return ` | ${cells[i].map(cellText).join(" | ")}`;
@@ -384,8 +387,8 @@ function tableBands<R extends Box>(cells: Cell<R>[][], isRow: (band: number) => 
   // of a row the page break cut, all its columns but the first.
   const goesOn =
     carried !== null &&
-    isRow(0) &&
-    (sameColumns(carried, cells[0], gutter) || (carried.length >= 3 && sameColumns(carried.slice(1), cells[0], gutter)));
+    ((isRow(0) && (sameColumns(carried, cells[0], gutter) || (carried.length >= 3 && sameColumns(carried.slice(1), cells[0], gutter)))) ||
+      restOfCut(carried, cells[0]) !== null);
   // A strip of one cell inside a column, between two rows of the same columns, goes on with the table: the rest of a
   // row a page break cut, under the header the next page repeats.
   const bridge = (k: number) =>
@@ -405,6 +408,8 @@ function tableBands<R extends Box>(cells: Cell<R>[][], isRow: (band: number) => 
       (bridge(i) ||
         (isRow(i) &&
           (sameColumns(cells[i - 1], cells[i], gutter) ||
+            // (A row under the rest of the row the page break cut has the previous page's columns.)
+            (i === 1 && goesOn && carried !== null && sameColumns(carried, cells[i], gutter)) ||
             (i >= 2 && bridge(i - 1) && sameColumns(cells[i - 2], cells[i], gutter)) ||
             mergedDown(cells[widest], cells[i], gutter) ||
             (cells[i].length === cells[widest].length && cells[i].length >= MIN_COLUMNS && sameColumns(cells[widest], cells[i], gutter)))));
@@ -416,6 +421,23 @@ function tableBands<R extends Box>(cells: Cell<R>[][], isRow: (band: number) => 
     widest = i;
   }
   return rows;
+}
+
+/**
+ * The rest of the row a page break cut, at the top of the next page with no header repeated: its lines only in the
+ * columns whose text ran over ("the essay, most of | general statements. | writer's purpose."), each under one of the
+ * previous page's last row's columns but the first. The cells in those columns' places (null where a column's text
+ * ended on the previous page), or null when the strip is not such a rest.
+ */
+function restOfCut<R extends Box>(carried: Columns, strip: Cell<R>[]): (Cell<R> | null)[] | null {
+  if (carried.length < 3 || strip.length === 0 || strip.length >= carried.length) return null;
+  const placed: (Cell<R> | null)[] = carried.slice(1).map(() => null);
+  for (const cell of strip) {
+    const over = carried.slice(1).flatMap((c, j) => (cell.left < c.right && cell.right > c.left ? [j] : []));
+    if (over.length !== 1 || placed[over[0]] !== null) return null;
+    placed[over[0]] = cell;
+  }
+  return placed;
 }
 
 /** Whether `row` lies under all the columns of `wide` but its first: a row whose first cell is merged down from above. */

@@ -1288,6 +1288,22 @@ describe("criteria", () => {
       ["Evaluation plan", 15],
       ["Budget and justification", 10],
     ]);
+    // Over three pages with no header repeated: the rest of a cut row came in only the columns whose text ran over,
+    // so it was loose text, the next criterion was lost and the rows after it were read on a 1–2 scale.
+    expect(await read("literary-essay-pages-chromium.pdf")).toEqual(
+      [
+        "Introduction",
+        "Thesis",
+        "Use of Textual Evidence",
+        "Analysis of Literary Devices",
+        "Paragraph Structure",
+        "Transitions",
+        "Counterargument",
+        "Conclusion",
+        "Style and Voice",
+        "Grammar and Mechanics",
+      ].map((t) => [t, 5, [1, 2, 3, 4, 5]]),
+    );
     // A deck: its title slide was a criterion out of 10 beside the four slides of criteria.
     expect(await read("presentation-slides.pptx")).toEqual(["Content", "Delivery", "Visual aids", "Teamwork"].map((t) => [t, 25, [5, 10, 18, 25]]));
   });
