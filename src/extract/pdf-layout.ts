@@ -17,9 +17,9 @@ export interface Box {
 /** A run of text on one line of the page. */
 export interface TextRun extends Box {
   text: string;
-  /** How many of its characters are letters, digits or marks, and how many of those are bold, when known. */
+  /** How many of its characters are letters, digits or marks, and whether its font is bold, when known. */
   letters?: number;
-  bold?: number;
+  bold?: boolean;
 }
 
 interface Cell<R extends Box = TextRun> {
@@ -371,7 +371,7 @@ function cellsOf<R extends Box>(runs: R[], near: number): Cell<R>[] {
       }
     } else cells.push({ left: run.left, right: run.right, runs: [run], reach: reachAfter(run) });
   }
-  return cells.sort((a, b) => a.left - b.left).map(({ reach: _, ...cell }) => cell);
+  return cells.sort((a, b) => a.left - b.left);
 }
 
 /**
@@ -558,7 +558,7 @@ function cellText(cell: Cell): string {
 /** Whether a line is set in bold: most of its characters are. */
 function boldLine(line: (Box & Pick<TextRun, "letters" | "bold">)[]): boolean {
   const letters = line.reduce((n, r) => n + (r.letters ?? 0), 0);
-  return letters > 0 && line.reduce((n, r) => n + (r.bold ?? 0), 0) > 0.5 * letters;
+  return letters > 0 && line.reduce((n, r) => n + (r.bold ? (r.letters ?? 0) : 0), 0) > 0.5 * letters;
 }
 
 /**

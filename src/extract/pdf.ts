@@ -156,7 +156,6 @@ function tableText(
   // Bold letters set a cell's name apart from its description. A font says so by its weight or, as the fonts LibreOffice
   // and Chromium embed do (weight 400 for all), by its name ("DejaVuSerif-Bold"). Worked out once per text object.
   const boldObjects = new Map<number, boolean>();
-  const boldRun: (boolean | undefined)[] = [];
   const isBold = (i: number) => {
     const object = wasm.FPDFText_GetTextObject(textPage, i);
     let bold = boldObjects.get(object);
@@ -173,7 +172,7 @@ function tableText(
   try {
     // Each box's text: the page's characters walked once, in the order PDFium made its rectangles in, each joined to
     // the box that holds its middle (a generated space, which has none, to the box before it).
-    const runs: TextRun[] = boxes.map((b) => ({ ...b, text: "", letters: 0, bold: 0 }));
+    const runs: TextRun[] = boxes.map((b) => ({ ...b, text: "", letters: 0, bold: false }));
     const inside = (run: Box, x: number, y: number) => x >= run.left - 0.5 && x <= run.right + 0.5 && y >= run.bottom - 0.5 && y <= run.top + 0.5;
     let k = 0;
     for (let i = 0; i < chars; i++) {
@@ -198,9 +197,8 @@ function tableText(
       if (code > 0x20) {
         // (A run is set in one font: its first letter's tells for all of them.)
         const run = runs[k];
-        boldRun[k] ??= isBold(i);
+        if (run.letters === 0) run.bold = isBold(i);
         (run.letters as number)++;
-        if (boldRun[k]) (run.bold as number)++;
       }
       // A character outside the Basic Multilingual Plane comes as two halves (UTF-16 surrogates): kept together.
       const low = code >= 0xd800 && code <= 0xdbff && i + 1 < chars ? wasm.FPDFText_GetUnicode(textPage, i + 1) : 0;

@@ -679,8 +679,8 @@ function scaleTable(rows: string[][]): Candidate[] | null {
   const pointOf = (label: string) => {
     const plain = POINT_LABEL.exec(label);
     if (plain) return Number(plain[2]);
-    const named = NAMED_POINT_LABEL.exec(label);
-    return named ? Number(named[1] ?? named[2]) : null;
+    const labelled = NAMED_POINT_LABEL.exec(label);
+    return labelled ? Number(labelled[1] ?? labelled[2]) : null;
   };
   const isPoint = (r: string[]) => (named ? levelWordRank(r[0] ?? "") !== null : pointOf(r[0] ?? "") !== null);
   const data = rows.filter((r) => isPoint(r) && r.slice(1).some((c) => c.length > 0));
@@ -1309,8 +1309,8 @@ export function findCriteria(references: { sections: Section[] }[], prompt: stri
   }
   // Criteria without points of their own are scored on a scale the rubric states once for all of them ("Scoring key:
   // 4 = Excellent, 3 = Good …", "a scale of 1 (never) to 5 (always)").
-  const key =
-    source === "generic" ? null : statedScale(source === "prompt" ? [prompt ?? ""] : references.flatMap((r) => r.sections.map((x) => x.text)));
+  const texts = source === "generic" ? [] : source === "prompt" ? [prompt ?? ""] : references.flatMap((r) => r.sections.map((x) => x.text));
+  const key = statedScale(texts);
   if (key && found.every((c) => c.points === null && !c.levels)) found = found.map((c) => ({ ...c, points: key[key.length - 1].value, levels: key }));
   // Anchors for some levels of the stated scale ("Rate each competency from 1 to 5. Anchors are given for 1, 3 and 5"):
   // the criterion is scored on the whole scale, its anchors' descriptors kept.
@@ -1324,10 +1324,7 @@ export function findCriteria(references: { sections: Section[] }[], prompt: stri
     );
   }
   // "Each item is worth 1 point": the points of every criterion that states none.
-  const each =
-    source === "generic"
-      ? null
-      : EACH_WORTH.exec((source === "prompt" ? [prompt ?? ""] : references.flatMap((r) => r.sections.map((x) => x.text))).join("\n"));
+  const each = EACH_WORTH.exec(texts.join("\n"));
   if (each) found = found.map((c) => (c.points === null && !c.levels ? { ...c, points: Number(each[1]) } : c));
   return { criteria: finalize(found), source };
 }
