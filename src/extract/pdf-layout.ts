@@ -62,8 +62,16 @@ export function mayHoldTable(boxes: Box[], carried: Columns | null = null, rules
   const page = strips(boxes, carried !== null, rules);
   if (page === null) return false;
   const holds = (gutter: number) => {
-    const { cells } = layout(page, gutter);
-    return tableBands(cells, (i) => cells[i].length >= 2, gutter, carried).size > 0;
+    const { bands, cells } = layout(page, gutter);
+    return (
+      tableBands(
+        cells,
+        (i) => cells[i].length >= 2,
+        gutter,
+        carried,
+        (i) => bands[i].framed === true,
+      ).size > 0
+    );
   };
   // Without the text it cannot be told whether the runs are words or lines: either way of reading them may find one
   // (the second only when the page's word spacing makes it another).
@@ -89,7 +97,13 @@ export function textWithTables(runs: TextRun[], carried: Columns | null = null, 
   if (found === null) return null;
   const gutter = wordByWord(visible) ? wordGutter(found.bands, found.lineHeight) : MIN_GUTTER * found.lineHeight;
   const { lineHeight, bands, cells } = layout(found, gutter);
-  const tableRows = tableBands(cells, (i) => isRow(cells[i], bands[i].framed), gutter, carried);
+  const tableRows = tableBands(
+    cells,
+    (i) => isRow(cells[i], bands[i].framed),
+    gutter,
+    carried,
+    (i) => bands[i].framed === true,
+  );
   if (tableRows.size === 0) return null;
   const rowText = (i: number) => {
     // The rest of a row the previous page began: its first cell (the criterion's name) stayed there, empty here, and
@@ -379,7 +393,13 @@ function cellsOf<R extends Box>(runs: R[], near: number): Cell<R>[] {
  * of them (three for two columns). The band above them with the same columns is the table's header even when its
  * cells are only numbers ("Trait | 3 | 2 | 1 | 0"), which alone would not make a row.
  */
-function tableBands<R extends Box>(cells: Cell<R>[][], isRow: (band: number) => boolean, gutter: number, carried: Columns | null): Set<number> {
+function tableBands<R extends Box>(
+  cells: Cell<R>[][],
+  isRow: (band: number) => boolean,
+  gutter: number,
+  carried: Columns | null,
+  framed: (band: number) => boolean,
+): Set<number> {
   const rows = new Set<number>();
   if (cells.length === 0) return rows;
   let start = 0;
@@ -398,6 +418,8 @@ function tableBands<R extends Box>(cells: Cell<R>[][], isRow: (band: number) => 
     [...cells[k - 1], ...cells[k + 1]].some((c) => cells[k][0].left >= c.left - gutter && cells[k][0].right <= c.right + gutter) &&
     isRow(k + 1) &&
     sameColumns(cells[k - 1], cells[k + 1], gutter);
+  // (Not a header, bold over the rows: a merged "Performance levels" over some of the columns is laid over them.)
+  const plain = (k: number) => !boldLine(cells[k].flatMap((c) => c.runs));
   // The widest row of the run so far: a row under it without its first cell goes on with the table (that cell merged
   // down over it, "Design process" over its sub-criteria), and so does the next full row.
   let widest = 0;
@@ -408,6 +430,7 @@ function tableBands<R extends Box>(cells: Cell<R>[][], isRow: (band: number) => 
       (bridge(i) ||
         (isRow(i) &&
           (sameColumns(cells[i - 1], cells[i], gutter) ||
+            (framed(i - 1) && framed(i) && plain(i - 1) && plain(i) && sameEnds(cells[i - 1], cells[i], gutter)) ||
             // (A row under the rest of the row the page break cut has the previous page's columns.)
             (i === 1 && goesOn && carried !== null && sameColumns(carried, cells[i], gutter)) ||
             (i >= 2 && bridge(i - 1) && sameColumns(cells[i - 2], cells[i], gutter)) ||
@@ -509,6 +532,18 @@ function isRow(cells: Cell[], framed = false): boolean {
   const worded = cells.filter((c) => !MARKER_ONLY.test(cellText(c))).length;
   if (worded < (framed && cells.length >= 2 ? 1 : 2) || words.some((n) => n > MAX_CELL_WORDS)) return false;
   return cells.length >= MIN_COLUMNS || (words[0] <= LABEL_WORDS && words.every((n) => n <= (framed ? MAX_CELL_WORDS : SHORT_CELL_WORDS)));
+}
+
+/**
+ * Two rows of a ruled table whose middle is a table of its own in each row, as many cells as the row has and each as
+ * wide as its text (a learning platform's printed rubric: "Criteria | Ratings | Pts", three ratings in one row and
+ * four in the next): their first and last columns line up, and their other cells lie between those.
+ */
+function sameEnds(a: Cell<Box>[], b: Cell<Box>[], gutter: number): boolean {
+  if (a.length < MIN_COLUMNS || b.length < MIN_COLUMNS) return false;
+  const [first, last] = [Math.max(a[0].right, b[0].right), Math.min((a.at(-1) as Cell<Box>).left, (b.at(-1) as Cell<Box>).left)];
+  const ends = (row: Cell<Box>[]) => [row[0], row[row.length - 1]];
+  return sameColumns(ends(a), ends(b), gutter) && [a, b].every((row) => row.slice(1, -1).every((c) => c.left > first && c.right < last));
 }
 
 /**

@@ -927,6 +927,46 @@ describe("criteria", () => {
     expect(criteria[1].levels?.[2].descriptor).toBe("Full Marks: Two replies");
   });
 
+  test("Canvas's printed rubric: each row's ratings, as many as it has, are its levels, out of its 'Pts' cell", async () => {
+    // Printed by a browser, each row's ratings are a table of their own, as wide as their text: the columns did not line
+    // up from row to row and the page read as loose lines (criteria "Precise and arguable", "Missing" …).
+    expect(await fixtureShape("canvas-ratings-chromium.pdf")).toEqual([
+      ["Claim", 10, [0, 7, 10]],
+      ["Evidence", 15, [0, 5, 10, 15]],
+      ["Reasoning", 15, [0, 8, 15]],
+      ["Conventions", 10, [0, 5, 10]],
+    ]);
+    // Copied as text, with Canvas's ranges ("10 to >7.0 pts"): a rating is worth the top of its range.
+    const text = [
+      "Criteria | Ratings | Pts",
+      "Thesis: A claim stated early. | 10 to >7.0 pts Full Marks A precise claim | 7 to >0 pts Partial A broad claim | 0 pts No Marks No claim | 10 pts",
+      "Sources: Cited in MLA. | 5 pts Full Marks Three or more sources | 0 pts No Marks None | 5 pts",
+      " |  | Total Points: 15",
+    ].join("\n");
+    const { criteria } = await criteriaOf("rubric.txt", text);
+    expect(criteria.map((c) => [c.title, c.maxScore, c.levels?.map((l) => l.value)])).toEqual([
+      ["Thesis", 10, [0, 7, 10]],
+      ["Sources", 5, [0, 5]],
+    ]);
+    expect(criteria[0].levels?.[2].descriptor).toBe("Full Marks A precise claim");
+    expect(criteria[0].description).toContain("A claim stated early.");
+  });
+
+  test("a table whose rows have more cells than its header is read, not failed", async () => {
+    // Level columns under no header of their own made the reader look up a header cell that was not there (a TypeError:
+    // the run failed).
+    const table = [
+      "| Criteria | Ratings | Pts |",
+      "|---|---|---|",
+      "| Claim | 10 pts Full marks | 7 pts Partial | 0 pts No marks | 10 pts |",
+      "| Evidence | 15 pts Full marks | 8 pts Partial | 0 pts No marks | 15 pts |",
+    ].join("\n");
+    expect(await shapeOf("rubric.md", table)).toEqual([
+      ["Claim", 10, [0, 7, 10]],
+      ["Evidence", 15, [0, 8, 15]],
+    ]);
+  });
+
   test("a weight beside level columns: each criterion is out of its weight, its levels that share of it", async () => {
     // The weight was the maximum and the 1–4 levels were dropped.
     const text = [

@@ -566,7 +566,8 @@ function withMergedHeader(rows: string[][]): string[][] {
   if (firstFull < 2 || width < 3) return rows;
   const short = rows[firstFull - 1];
   const above = rows[firstFull - 2];
-  if (short.length !== width - 1 || !HEADER_TITLE.test(above[0] ?? "")) return rows;
+  // (The short row names the levels: a row of ratings one fewer than the next row's is a criterion, Canvas's print.)
+  if (short.length !== width - 1 || !HEADER_TITLE.test(above[0] ?? "") || !levelHeader([above[0], ...short])) return rows;
   return [[above[0], ...short], ...rows.slice(firstFull)];
 }
 
@@ -714,8 +715,46 @@ function scaleTable(rows: string[][]): Candidate[] | null {
   return [{ title: HOLISTIC_TITLE, description: top.descriptor, points: top.value, levels }];
 }
 
+// A rating's cell in a learning platform's print: "10 pts Full Marks …", "10.0 pts", or a range "10 to >7.0 pts".
+const RATING_POINTS = /^\s*(\d{1,3}(?:\.\d+)?)(?:\s*to\s*>\s*\d{1,3}(?:\.\d+)?)?\s*pts?\b\s*[:\-–—.]?\s*/i;
+
+/**
+ * Rows of ratings, as many as each row has ("Claim | 10 pts Full Marks Precise | 7 pts Partial … | 0 pts No Marks … |
+ * 10 pts"; the next row with four): Canvas prints a rubric so, "Criteria | Ratings | Pts", each row's ratings a table
+ * of its own. Each row is a criterion on its own ratings, out of its "Pts" cell (else its best rating). Null unless
+ * every row with a title holds two ratings or more, and the ratings do not line up as columns (those are level
+ * columns, read by `tableCandidates`).
+ */
+function ratingRows(rows: string[][]): Candidate[] | null {
+  const body = rows.filter((r, i) => (i > 0 || r.some((c) => RATING_POINTS.test(c))) && r[0] && !TOTAL_ROW.test(r[0]) && cellPoints(r[0]) === null);
+  const rated = body.map((r) => r.flatMap((c, i) => (i > 0 && cellPoints(c) === null && RATING_POINTS.test(c) ? [i] : [])));
+  if (body.length < 2 || rated.some((at) => at.length < 2)) return null;
+  if (rated.every((at) => at.join() === rated[0].join()) && body.every((r) => r.length === rows[0].length)) return null;
+  return body.map((row, k) => {
+    const levels = rated[k]
+      .map((i) => {
+        const m = RATING_POINTS.exec(row[i]) as RegExpExecArray;
+        return { value: Number(m[1]), descriptor: row[i].slice(m[0].length).trim() };
+      })
+      .sort((a, b) => a.value - b.value);
+    const stated =
+      row
+        .slice(1)
+        .map(cellPoints)
+        .findLast((v) => v !== null) ?? null;
+    const named = namedFirst(row[0]);
+    const top = levels[levels.length - 1];
+    return {
+      title: tidyTitle(named?.title ?? row[0]),
+      description: [named?.description, top.descriptor].filter(Boolean).join("\n"),
+      points: stated ?? top.value,
+      levels: new Set(levels.map((l) => l.value)).size === levels.length && (stated ?? top.value) === top.value ? levels : undefined,
+    };
+  });
+}
+
 function tableCandidates(rows: string[][]): Candidate[] {
-  const scale = scaleTable(rows);
+  const scale = scaleTable(rows) ?? ratingRows(rows);
   if (scale) return scale;
   const width = Math.max(...rows.map((r) => r.length));
   const first = rows[0];
@@ -758,7 +797,7 @@ function tableCandidates(rows: string[][]): Candidate[] {
   // Level columns named only in words ("Exemplary | Proficient | Developing | Beginning") are a scale of as many
   // points as columns: the best is worth the most, whichever side it is on.
   if (isLevelTable && levels.every((l) => l.value === null)) {
-    const ranks = levels.map((l) => levelWordRank(header[l.index]));
+    const ranks = levels.map((l) => levelWordRank(header[l.index] ?? ""));
     const [first, last] = [ranks[0], ranks[ranks.length - 1]];
     const ascending = first !== null && last !== null && first > last;
     // A worst level that names nothing done ("Not met", "Missing", "None") is worth nothing.
