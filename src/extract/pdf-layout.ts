@@ -4,6 +4,7 @@
 // rows from where the text runs sit, the way the eye reads them, so a table reads as DOCX tables do (" | " between
 // cells, a line per row). Pages without a table keep PDFium's own text.
 
+import { isEnglishWord } from "../lib/english-words.ts";
 import { cellParagraphs, rowLine } from "./document.ts";
 
 /** Where a run of text sits on the page, as PDFium's text rectangles give it (PDF units, y grows upwards). */
@@ -574,6 +575,7 @@ function cellText(cell: Cell): string {
   const baseline = (line: TextRun[]) => line.map((r) => r.bottom).sort((a, b) => a - b)[Math.floor(line.length / 2)];
   const gaps = lines.slice(1).map((line, k) => baseline(lines[k]) - baseline(line));
   const tightest = Math.min(...gaps);
+  const span = spanOf(cell.runs);
   const paragraphs: string[] = [];
   lines.forEach((line, k) => {
     const text = lineText(line, height);
@@ -582,12 +584,45 @@ function cellText(cell: Cell): string {
     const ended = before !== undefined && (gaps[k - 1] > tightest + 0.5 * height || (boldLine(before) && !boldLine(line)));
     const hyphenated = last >= 0 && paragraphs[last].endsWith(HYPHEN_MARK);
     if (last < 0 || (ended && !hyphenated)) paragraphs.push(text);
-    else paragraphs[last] += hyphenated ? text : ` ${text}`;
+    else paragraphs[last] += hyphenated || brokenWord(before, paragraphs[last], line, text, span) ? text : ` ${text}`;
   });
   cell.text = cellParagraphs(paragraphs.map((p) => p.replace(/\s+/g, " ").trim()))
     .replace(/\s+/g, " ")
     .trim();
   return cell.text;
+}
+
+/**
+ * Whether a cell's line ends inside a word that goes on at the next line's start, with no hyphen: Word and LibreOffice
+ * break a word wider than a narrow column where the line runs out ("Differentiatio" over "n", "consisten" over "t,").
+ * Such a line reaches the cell's right edge, the word would not fit on a line of the cell, and its two parts make a
+ * word of the English word list where one of them alone is none, or a long word and its ending ("in" over "to", or
+ * "Strategies" over "loosely" in a narrow column, are two words). The list is loaded only for a word that does not
+ * fit its column.
+ */
+function brokenWord(above: TextRun[], before: string, line: TextRun[], text: string, cell: Box): boolean {
+  const end = /(\p{L}+)$/u.exec(before)?.[1];
+  const start = /^(\p{Ll}+)/u.exec(text)?.[1];
+  if (!end || !start) return false;
+  // Widths from the share of its line's letters a part has (a run holds a phrase, not each letter's box).
+  const widthOf = (part: string, runs: TextRun[]) => {
+    const { left, right } = spanOf(runs);
+    return (
+      ((right - left) * part.length) /
+      Math.max(
+        1,
+        runs.reduce((n, r) => n + r.text.trim().length, 0),
+      )
+    );
+  };
+  const letter = widthOf("x", above);
+  if (spanOf(above).right < cell.right - 2 * letter) return false;
+  // (A line starts where the word would have had to: after a list's bullet, a hanging indent.)
+  if (widthOf(end, above) + widthOf(start, line) < 0.8 * (cell.right - spanOf(line).left)) return false;
+  const [head, tail] = [end.toLowerCase(), start];
+  if (!isEnglishWord(head + tail)) return false;
+  // (A long word's ending cut off, "Outstand" over "ing", "summar" over "y", is two words of the list too.)
+  return !(isEnglishWord(head) && isEnglishWord(tail)) || (head.length >= 6 && tail.length <= 3);
 }
 
 /** Whether a line is set in bold: most of its characters are. */

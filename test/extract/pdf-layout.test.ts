@@ -1,5 +1,6 @@
 // Tables in PDF text, rebuilt from where PDFium's text runs sit: what is a table and what is not.
 import { describe, expect, test } from "bun:test";
+import { extract } from "../../src/extract/index.ts";
 import { mayHoldTable, type TextRun, textWithTables, withParagraphBreaks } from "../../src/extract/pdf-layout.ts";
 
 const LINE = 12; // a run's height; lines of a paragraph sit 14 apart, rows of a table further
@@ -166,6 +167,42 @@ describe("textWithTables", () => {
     expect(textWithTables(runs, null, rules)?.text).toBe(
       ["Requirement | Points", "Summary of the plot | 25", `Statement of need | ${long}`, "Spelling | 10"].join("\n"),
     );
+  });
+});
+
+describe("words a narrow column broke", () => {
+  test("a word broken without a hyphen where a cell's line runs out is one word again; two words stay two", () => {
+    // The first column is 14 letters wide: "Differentiation" and "Outstanding" do not fit and break where the line
+    // ends; "in" over "to" reaches the edge too, but they are two words of their own.
+    const runs = [
+      ...row(["Criterion", "Excellent (3)", "Poor (1)"], 760),
+      run("Differentiatio", 50, 720),
+      run("n", 50, 706),
+      run("Outstanding", 200, 720),
+      run("None.", 350, 720),
+      run("Outstand", 50, 680, 70),
+      run("ing work", 50, 666),
+      run("Goes in", 200, 680),
+      run("None.", 350, 680),
+      run("Handed in", 50, 640, 70),
+      run("to detail.", 50, 626),
+      run("Clear.", 200, 640),
+      run("None.", 350, 640),
+    ];
+    expect(textWithTables(runs)?.text.split("\n")).toEqual([
+      "Criterion | Excellent (3) | Poor (1)",
+      "Differentiation | Outstanding | None.",
+      "Outstanding work | Goes in | None.",
+      "Handed in to detail. | Clear. | None.",
+    ]);
+  });
+
+  test("a rubric printed by LibreOffice with columns too narrow for its words reads them whole", async () => {
+    const file = "lesson-plan-narrow-columns-libreoffice.pdf";
+    const { text } = await extract(await Bun.file(new URL(`../fixtures/rubrics/${file}`, import.meta.url)).bytes(), { filename: file });
+    // ("Distinguishe d (4)", "Unsatisfacto ry (1)", "Differentiatio n": the criterion was named so.)
+    expect(text).toContain("Criteria | Distinguished (4) | Proficient (3) | Basic (2) | Unsatisfactory (1)");
+    expect(text).toContain("\nDifferentiation | Specific supports");
   });
 });
 

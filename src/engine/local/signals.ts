@@ -1,4 +1,5 @@
 // Writing signals of the input (development, evidence, organisation, language, mechanics, argument), each 0..1, for criteria about how work is written.
+import { isEnglishWord } from "../../lib/english-words";
 import type { Passage } from "../passages";
 import { stemWord, tokenize } from "./terms";
 
@@ -451,30 +452,18 @@ export function writingSignals(texts: string[], passages: Passage[], target: num
   };
 }
 
-let dictionary: Set<string> | null = null;
-
-/**
- * ~275,000 English words (an-array-of-english-words, MIT, from the Letterpress word list; British and American
- * spellings both), loaded on first use: a tenth of a second, once per process.
- */
-function englishWords(): Set<string> {
-  dictionary ??= new Set(require("an-array-of-english-words/index.json") as string[]);
-  return dictionary;
-}
-
 /**
  * Lower-case words of two letters or more that are not in the word list. Words with a capital (names, acronyms,
  * sentence starts) and with an apostrophe are not checked: a word list cannot tell a name from a misspelling.
  */
 function spellingCheck(text: string): { checked: number; unknown: number; examples: string[] } {
-  const words = englishWords();
   let checked = 0;
   const unknown: string[] = [];
   for (const m of text.matchAll(/(?<![\p{L}\p{N}'’@-])\p{L}+(?![\p{L}\p{N}'’-])/gu)) {
     const w = m[0];
     if (w.length < 2 || w !== w.toLowerCase()) continue;
     checked++;
-    if (!words.has(w)) unknown.push(w);
+    if (!isEnglishWord(w)) unknown.push(w);
   }
   return { checked, unknown: unknown.length, examples: [...new Set(unknown)].slice(0, 5) };
 }
