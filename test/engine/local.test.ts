@@ -967,6 +967,67 @@ describe("criteria", () => {
     ]);
   });
 
+  test("a plain-text form to tick: each line's boxes are its levels ('[ ] Met  [ ] Partially met  [ ] Not met')", async () => {
+    const form = [
+      "Grant Application Compliance Checklist",
+      "",
+      "Scoring: Met = 2, Partially met = 1, Not met = 0",
+      "",
+      "Eligibility of applicant organisation      [ ] Met  [ ] Partially met  [ ] Not met",
+      "Letters of support attached                [ ] Met  [ ] Partially met  [ ] Not met",
+      "Evaluation plan included                   [ ] Met  [ ] Partially met  [ ] Not met",
+      "",
+      "Total: ____ / 6",
+    ].join("\n");
+    // (The generic criteria were used: the lines were plain text.)
+    expect(await shapeOf("checklist.txt", form)).toEqual([
+      ["Eligibility of applicant organisation", 2, [0, 1, 2]],
+      ["Letters of support attached", 2, [0, 1, 2]],
+      ["Evaluation plan included", 2, [0, 1, 2]],
+    ]);
+  });
+
+  test("'COMPETENCY 1: …' headings over anchors of a scale stated as 'Rating scale: 1 (…) to 5 (…)'", async () => {
+    const sheet = [
+      "PANEL INTERVIEW SCORING SHEET",
+      "",
+      "Rating scale: 1 (Unsatisfactory) to 5 (Outstanding)",
+      "",
+      "COMPETENCY 1: TECHNICAL KNOWLEDGE",
+      "  1 = Cannot explain basic accounting standards.",
+      "  3 = Explains IFRS requirements accurately for routine transactions.",
+      "  5 = Applies standards to complex cases with confidence.",
+      "",
+      "COMPETENCY 2: ATTENTION TO DETAIL",
+      "  1 = Misses obvious errors in the sample reconciliation.",
+      "  3 = Finds most errors.",
+      "  5 = Finds all errors and explains their root cause.",
+    ].join("\n");
+    // (Each was titled with its label and scored on 1, 3 and 5 only.)
+    expect(await shapeOf("sheet.txt", sheet)).toEqual([
+      ["TECHNICAL KNOWLEDGE", 5, [1, 2, 3, 4, 5]],
+      ["ATTENTION TO DETAIL", 5, [1, 2, 3, 4, 5]],
+    ]);
+  });
+
+  test("a marking sheet's section rows ('A | Requirements' over 'A1 | … | 10') are no criteria", async () => {
+    const csv = [
+      "Ref,Criterion,Marks available,Mark",
+      "A,Requirements,,",
+      "A1,User stories are complete and testable,10,",
+      "A2,Non-functional requirements specified,5,",
+      "B,Implementation,,",
+      "B1,Core features work as specified,20,",
+      ",Total,35,",
+    ].join("\n");
+    // (Each section was a criterion out of 10.)
+    expect(await shapeOf("sheet.csv", csv)).toEqual([
+      ["User stories are complete and testable", 10, null],
+      ["Non-functional requirements specified", 5, null],
+      ["Core features work as specified", 20, null],
+    ]);
+  });
+
   test("a weight beside level columns: each criterion is out of its weight, its levels that share of it", async () => {
     // The weight was the maximum and the 1–4 levels were dropped.
     const text = [

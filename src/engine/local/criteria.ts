@@ -44,6 +44,8 @@ const ATX = /^ {0,3}(#{1,6})\s+(?!\|)(.*?)(?:\s+#+)?\s*$/;
 const ITEM = /^(\s*)(?:[-*•+▪◦‣●○■□☐☑☒►▸✓✔]|\d{1,2}[.)]|[a-zA-Z][.)]|\(\w{1,3}\)|[ivxIVX]{1,4}[.)])\s+(.*)$/;
 const TABLE_SEPARATOR = /^\s*\|?\s*:?-{2,}:?\s*(\|\s*:?-{2,}:?\s*)*\|?\s*$/;
 const POINTS_FIRST = /^([ \t]+)(\d{1,3}(?:\s*[-–]\s*\d{1,3})?)(?:\s*(pts?|points?|marks?)\.?)?(?:[ \t]{2,}|\s*[:–—]\s+)(\S.*)$/i;
+const TICK_BOX = /\[\s?\]|☐|□/;
+const TICK_LINE = /^\s*(\p{L}.*?)\s{2,}((?:(?:\[\s?\]|☐|□)\s*[^[☐□]*?\p{L}[^[☐□]*){2,})$/u;
 const BOLD_LINE = /^\s*(?:\*\*|__)([^*_]{2,100})(?:\*\*|__)\s*:?\s*$/;
 const BOLD_LEAD = /^\s*(?:\*\*|__)([^*_]{1,60}?[:.)–—-]?)(?:\*\*|__)\s*[:.–—-]?\s*(\S.{2,})$/;
 
@@ -87,6 +89,20 @@ function toLines(sections: Section[]): Line[] {
         continue;
       }
       if (TABLE_SEPARATOR.test(line) && line.includes("-")) continue;
+      // A plain-text form's line to tick, "Letters of support attached   [ ] Met  [ ] Partially met  [ ] Not met": a row
+      // of a form whose header is its boxes' labels (put above its first line).
+      const ticks = TICK_LINE.exec(line);
+      if (ticks) {
+        const labels = ticks[2]
+          .split(TICK_BOX)
+          .map((c) => c.trim())
+          .filter(Boolean);
+        const header = ["Item", ...labels];
+        const last = out.findLast((l) => l.kind !== "blank");
+        if (!(last?.kind === "row" && last.cells.length === header.length)) out.push({ kind: "row", cells: header });
+        out.push({ kind: "row", cells: [ticks[1].trim(), ...labels.map(() => "☐")] });
+        continue;
+      }
       // A table pasted as plain text keeps a tab between its cells: "Thesis<TAB>Clear claim<TAB>Vague claim".
       const tabbed = raw
         .trim()
@@ -268,7 +284,7 @@ function cellPoints(cell: string): number | null {
 function tidyTitle(s: string): string {
   return s
     .replace(/\*\*|__|`/g, "")
-    .replace(/^\s*(?:criterion|criteria|category|dimension|part|section|question|q)\s*\d*\s*[:.)\-–—]\s*/i, "")
+    .replace(/^\s*(?:criterion|criteria|category|dimension|competency|competence|trait|domain|part|section|question|q)\s*\d*\s*[:.)\-–—]\s*/i, "")
     .replace(/^\s*(?:\d{1,2}(?:\.\d{1,2})*[.)]?|[A-Z][.)]|[ivxIVX]{1,4}[.)])\s+/, "")
     .replace(/\s*[:\-–—|,;]+\s*$/, "")
     .replace(/\s*(?:\.\s*){3,}$|\s*…+$/, "") // leader dots: "Thesis statement ........ 10 pts"
@@ -859,10 +875,14 @@ function tableCandidates(rows: string[][]): Candidate[] {
   const ratings = [...header.keys()].filter((i) => i >= 2 && /^(?:rating )?points$/i.test(header[i].trim()) && /\bname$/i.test(header[i - 2].trim()));
   // "Clause | Required | Notes": a row marked "No" or "Optional" there is not required.
   const requiredCol = header.findIndex((h, i) => i !== titleCol && /^(?:required|mandatory|must[- ]have)\??$/i.test(h.trim()));
+  // A section's row among a marking sheet's criteria ("A | Requirements" over "A1 | User stories … | 10"): its code
+  // opens the codes of the rows it heads.
+  const section = (row: string[]) =>
+    titleCol > 0 && /^[A-Z]$/.test(row[0] ?? "") && data.some((r) => new RegExp(`^${row[0]}\\.?\\d`).test(r[0] ?? ""));
   const out: Candidate[] = [];
   for (const row of data) {
     const rawTitle = row[titleCol] ?? "";
-    if (!rawTitle || TOTAL_ROW.test(rawTitle) || cellPoints(rawTitle) !== null) continue;
+    if (!rawTitle || TOTAL_ROW.test(rawTitle) || cellPoints(rawTitle) !== null || section(row)) continue;
     const parsed = parsePoints(rawTitle);
     // A criterion's cell may hold its description too: "Thesis — states a clear, arguable claim".
     const named = namedFirst(parsed.rest);
@@ -1370,7 +1390,10 @@ export function findCriteria(references: { sections: Section[] }[], prompt: stri
 
 const EACH_WORTH =
   /\b(?:each|every)\s+(?:item|criterion|requirement|question|element|indicator|line|box|check(?:list item)?)\s+(?:is\s+)?(?:worth|scores?|carries|earns)\s+(\d{1,3})\s*(?:points?|pts?|marks?)\b/i;
-/** A scale stated once for every criterion: "4 = Excellent, 3 = Good, 2 = Fair, 1 = Poor", "a scale of 1 (never) to 5 (always)". */
+/**
+ * A scale stated once for every criterion: "4 = Excellent, 3 = Good, 2 = Fair, 1 = Poor", "a scale of 1 (never) to 5
+ * (always)", "Rating scale: 1 (Unsatisfactory) to 5 (Outstanding)".
+ */
 function statedScale(texts: string[]): Level[] | null {
   for (const text of texts) {
     for (const line of text.split("\n")) {
@@ -1382,7 +1405,7 @@ function statedScale(texts: string[]): Level[] | null {
       if (keyed.length >= 3 && new Set(values).size === values.length && values.every((v, i) => i === 0 || v === values[i - 1] + 1))
         return keyed.sort((a, b) => a.value - b.value);
       const range =
-        /\b(?:scale|rate|rated|rating|score|scored)\b[^.\n]{0,40}?\b(?:of|from) (\d{1,2})\s*(?:\(([^)]{1,30})\))? to (\d{1,2})\s*(?:\(([^)]{1,30})\))?/i.exec(
+        /\b(?:scale|rate|rated|rating|score|scored)\b[^.\n]{0,40}?(?:\b(?:of|from)\s+|:\s*)(\d{1,2})\s*(?:\(([^)]{1,30})\))? to (\d{1,2})\s*(?:\(([^)]{1,30})\))?/i.exec(
           line,
         );
       if (range && Number(range[3]) > Number(range[1]) && Number(range[3]) <= 10) {
