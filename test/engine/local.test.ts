@@ -1028,6 +1028,25 @@ describe("criteria", () => {
     ]);
   });
 
+  test("any table of rubric-like cells, of any widths, is read without an error", () => {
+    // Rows wider than their header made the reader fail the run (a TypeError); the same seed every run.
+    const cells = ["10 pts Full Marks", "7 pts", "0 pts No Marks", "10 to >7.0 pts Good", "Criteria", "Ratings", "Pts", "", "Total", "A", "A1"];
+    cells.push("Claim: a claim", "Met", "Not met", "Excellent (4)", "3", "Strong (5) x", "36–40: y", "Rating (1–5)", "Weight", "30%", "Level");
+    let seed = 14;
+    const next = (n: number) => {
+      seed = (seed * 1103515245 + 12345) % 2 ** 31;
+      return seed % n;
+    };
+    for (let i = 0; i < 1500; i++) {
+      const rows = Array.from({ length: 1 + next(6) }, () => {
+        const row = Array.from({ length: 1 + next(7) }, () => cells[next(cells.length)]);
+        return next(5) === 0 ? `${row[0]}      [ ] Met  [ ] Not met` : next(2) === 0 ? `| ${row.join(" | ")} |` : row.join(" | ");
+      });
+      const text = rows.join("\n");
+      expect(() => findCriteria([{ sections: [{ location: {}, text }] }], null), text).not.toThrow();
+    }
+  });
+
   test("a weight beside level columns: each criterion is out of its weight, its levels that share of it", async () => {
     // The weight was the maximum and the 1–4 levels were dropped.
     const text = [
