@@ -64,15 +64,7 @@ export function mayHoldTable(boxes: Box[], carried: Columns | null = null, rules
   if (page === null) return false;
   const holds = (gutter: number) => {
     const { bands, cells } = layout(page, gutter);
-    return (
-      tableBands(
-        cells,
-        (i) => cells[i].length >= 2,
-        gutter,
-        carried,
-        (i) => bands[i].framed === true,
-      ).size > 0
-    );
+    return tableBands(bands, cells, (i) => cells[i].length >= 2, gutter, carried).size > 0;
   };
   // Without the text it cannot be told whether the runs are words or lines: either way of reading them may find one
   // (the second only when the page's word spacing makes it another).
@@ -98,13 +90,7 @@ export function textWithTables(runs: TextRun[], carried: Columns | null = null, 
   if (found === null) return null;
   const gutter = wordByWord(visible) ? wordGutter(found.bands, found.lineHeight) : MIN_GUTTER * found.lineHeight;
   const { lineHeight, bands, cells } = layout(found, gutter);
-  const tableRows = tableBands(
-    cells,
-    (i) => isRow(cells[i], bands[i].framed),
-    gutter,
-    carried,
-    (i) => bands[i].framed === true,
-  );
+  const tableRows = tableBands(bands, cells, (i) => isRow(cells[i], bands[i].framed), gutter, carried);
   if (tableRows.size === 0) return null;
   const rowText = (i: number) => {
     // The rest of a row the previous page began: its first cell (the criterion's name) stayed there, empty here, and
@@ -395,13 +381,14 @@ function cellsOf<R extends Box>(runs: R[], near: number): Cell<R>[] {
  * cells are only numbers ("Trait | 3 | 2 | 1 | 0"), which alone would not make a row.
  */
 function tableBands<R extends Box>(
+  bands: Band<R>[],
   cells: Cell<R>[][],
   isRow: (band: number) => boolean,
   gutter: number,
   carried: Columns | null,
-  framed: (band: number) => boolean,
 ): Set<number> {
   const rows = new Set<number>();
+  const framed = (k: number) => bands[k].framed === true;
   if (cells.length === 0) return rows;
   let start = 0;
   // The rows at the top of a page that go on with the previous page's table count as part of it, and so does the rest
@@ -542,8 +529,8 @@ function isRow(cells: Cell[], framed = false): boolean {
  */
 function sameEnds(a: Cell<Box>[], b: Cell<Box>[], gutter: number): boolean {
   if (a.length < MIN_COLUMNS || b.length < MIN_COLUMNS) return false;
-  const [first, last] = [Math.max(a[0].right, b[0].right), Math.min((a.at(-1) as Cell<Box>).left, (b.at(-1) as Cell<Box>).left)];
   const ends = (row: Cell<Box>[]) => [row[0], row[row.length - 1]];
+  const [first, last] = [Math.max(a[0].right, b[0].right), Math.min(ends(a)[1].left, ends(b)[1].left)];
   return sameColumns(ends(a), ends(b), gutter) && [a, b].every((row) => row.slice(1, -1).every((c) => c.left > first && c.right < last));
 }
 
@@ -604,21 +591,21 @@ function brokenWord(above: TextRun[], before: string, line: TextRun[], text: str
   const end = /(\p{L}+)$/u.exec(before)?.[1];
   const start = /^(\p{Ll}+)/u.exec(text)?.[1];
   if (!end || !start) return false;
-  // Widths from the share of its line's letters a part has (a run holds a phrase, not each letter's box).
-  const widthOf = (part: string, runs: TextRun[]) => {
+  // A letter's width on a line, from its span and its letters (a run holds a phrase, not each letter's box).
+  const letterOf = (runs: TextRun[]) => {
     const { left, right } = spanOf(runs);
     return (
-      ((right - left) * part.length) /
+      (right - left) /
       Math.max(
         1,
         runs.reduce((n, r) => n + r.text.trim().length, 0),
       )
     );
   };
-  const letter = widthOf("x", above);
-  if (spanOf(above).right < cell.right - 2 * letter) return false;
+  const [upper, lower] = [letterOf(above), letterOf(line)];
+  if (spanOf(above).right < cell.right - 2 * upper) return false;
   // (A line starts where the word would have had to: after a list's bullet, a hanging indent.)
-  if (widthOf(end, above) + widthOf(start, line) < 0.8 * (cell.right - spanOf(line).left)) return false;
+  if (end.length * upper + start.length * lower < 0.8 * (cell.right - spanOf(line).left)) return false;
   const [head, tail] = [end.toLowerCase(), start];
   if (!isEnglishWord(head + tail)) return false;
   // (A long word's ending cut off, "Outstand" over "ing", "summar" over "y", is two words of the list too.)

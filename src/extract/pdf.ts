@@ -164,7 +164,7 @@ function tableText(
       const length = font ? Math.min(FONT_NAME, wasm.FPDFFont_GetBaseFontName(font, name, FONT_NAME)) : 0;
       bold =
         font !== 0 &&
-        (wasm.FPDFFont_GetWeight(font) >= 600 || (length > 0 && BOLD_FONT.test(new TextDecoder().decode(heap().subarray(name, name + length - 1)))));
+        (wasm.FPDFFont_GetWeight(font) >= 600 || (length > 0 && BOLD_FONT.test(FONT_NAMES.decode(heap().subarray(name, name + length - 1)))));
       boldObjects.set(object, bold);
     }
     return bold;
@@ -219,6 +219,7 @@ function tableText(
 /** Room for a font's name (PostScript names run to 63 characters), and the words that name a bold face. */
 const FONT_NAME = 128;
 const BOLD_FONT = /bold|black|heavy|semibold|demi/i;
+const FONT_NAMES = new TextDecoder();
 
 /**
  * One page's text, or null when the page cannot be loaded (a damaged page object). `table` carries the columns of a

@@ -44,8 +44,9 @@ const ATX = /^ {0,3}(#{1,6})\s+(?!\|)(.*?)(?:\s+#+)?\s*$/;
 const ITEM = /^(\s*)(?:[-*•+▪◦‣●○■□☐☑☒►▸✓✔]|\d{1,2}[.)]|[a-zA-Z][.)]|\(\w{1,3}\)|[ivxIVX]{1,4}[.)])\s+(.*)$/;
 const TABLE_SEPARATOR = /^\s*\|?\s*:?-{2,}:?\s*(\|\s*:?-{2,}:?\s*)*\|?\s*$/;
 const POINTS_FIRST = /^([ \t]+)(\d{1,3}(?:\s*[-–]\s*\d{1,3})?)(?:\s*(pts?|points?|marks?)\.?)?(?:[ \t]{2,}|\s*[:–—]\s+)(\S.*)$/i;
+// A box to tick, "[ ]" or "☐", and a line of an item followed by two boxes or more, each with its label.
 const TICK_BOX = /\[\s?\]|☐|□/;
-const TICK_LINE = /^\s*(\p{L}.*?)\s{2,}((?:(?:\[\s?\]|☐|□)\s*[^[☐□]*?\p{L}[^[☐□]*){2,})$/u;
+const TICK_LINE = new RegExp(String.raw`^\s*(\p{L}.*?)\s{2,}((?:(?:${TICK_BOX.source})\s*[^[☐□]*?\p{L}[^[☐□]*){2,})$`, "u");
 const BOLD_LINE = /^\s*(?:\*\*|__)([^*_]{2,100})(?:\*\*|__)\s*:?\s*$/;
 const BOLD_LEAD = /^\s*(?:\*\*|__)([^*_]{1,60}?[:.)–—-]?)(?:\*\*|__)\s*[:.–—-]?\s*(\S.{2,})$/;
 
