@@ -4,7 +4,7 @@
 // criteria, names and dates found in the input) replaces the stub's value, and a replacement the schema refuses is
 // undone, so the result validates whenever the stub does. What nothing can satisfy ("not": {}) is reported by path.
 
-import { levelWordRank } from "./local/criteria";
+import { levelWordRank } from "./local/rubric-words";
 import { compileSchema, isPlainObject, type JsonSchema } from "./schema";
 import { merge, safeRegExp, stubFromSchema } from "./stub";
 import type { Criterion, Evaluation } from "./types";

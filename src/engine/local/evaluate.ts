@@ -2,7 +2,8 @@
 import { type Chunk, chunkDocument, rankChunksMany } from "../../retrieval";
 import { type Passage, passagesOf } from "../passages";
 import type { Criterion, EngineDocument, Evaluation, Evidence } from "../types";
-import { HOLISTIC_TITLE, type RubricCriterion, TASK_HEADING, TASK_LABEL } from "./criteria";
+import type { RubricCriterion } from "./criteria";
+import { HOLISTIC_TITLE, TASK_HEADING, TASK_LABEL } from "./rubric-words";
 import {
   FACET_STEMS,
   type Facet,

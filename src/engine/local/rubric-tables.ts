@@ -1,0 +1,490 @@
+// Reads a rubric's tables, however they were written or printed: a criterion per row, its levels in columns or in
+// its own ratings ("Criteria | Ratings | Pts"), a scale of levels for one criterion, forms and checklists to tick,
+// and the rows a page break, a merged header or a PDF's wrapped cell left apart.
+import {
+  type Candidate,
+  type CandidateSet,
+  cellPoints,
+  HOLISTIC_TITLE,
+  isLevelTitle,
+  LEADING_POINTS,
+  type Line,
+  levelWordRank,
+  NAMED_POINTS,
+  namedFirst,
+  organising,
+  POINTS_RANGE,
+  parsePoints,
+  TOTAL_ROW,
+  tidyTitle,
+  titleLike,
+} from "./rubric-words";
+
+export function tableSets(lines: Line[]): CandidateSet[] {
+  const sets: CandidateSet[] = [];
+  let rows: string[][] = [];
+  // The heading (or, in a PDF, the short line) above the table: a one-scale table ("Score | Description") under
+  // "Ideas" is the Ideas criterion's scale, as a list of levels under it is.
+  let above: string | undefined;
+  const flush = () => {
+    // (A header repeated at the top of each page the table runs onto is no row of it, even with the rest of the row
+    // the page break cut run into its cells.)
+    const head = rows[0] ?? [];
+    const repeat = (r: string[]) => r.length === head.length && r[0] === head[0] && r.every((c, k) => c === head[k] || c.startsWith(`${head[k]} `));
+    rows = rows.filter((r, k) => k === 0 || !repeat(r));
+    rows = fromHeader(withMergedHeader(pageBreaksJoined(subCriteria(rows))));
+    if (rows.length >= 2) {
+      const items = tableCandidates(rows);
+      if (items.length === 1 && items[0].title === HOLISTIC_TITLE && above && !organising(above)) items[0].title = tidyTitle(parsePoints(above).rest);
+      if (items.length > 0) sets.push({ kind: "table", items });
+    }
+    rows = [];
+  };
+  for (const [i, line] of lines.entries()) {
+    // A few words between two rows as wide are the last line of a cell that a PDF set apart ("essay." under "… controls
+    // the whole"): they go on the one cell of the row above left unfinished, and the table goes on.
+    const last = rows.at(-1);
+    // Under a form's header ("Item | Met | Partially met | Not met | Comments", "Statement | Strongly disagree | …"), a
+    // spreadsheet's or a CSV's row whose cells to tick are empty comes as its item alone: it is a row of the form.
+    if (line.kind === "text" && last && formOpen(rows) && /\p{L}/u.test(line.text) && !TOTAL_ROW.test(line.text) && !/_{3,}/.test(line.text)) {
+      rows.push([line.text, ...rows[0].slice(1).map(() => "")]);
+      continue;
+    }
+    if (line.kind === "text" && last) {
+      // A rule drawn in characters between a plain-text table's rows ("+------+-----+") is no line of text.
+      if (!/\p{L}/u.test(line.text)) continue;
+      const next = lineAfter(lines, i, ["blank"]);
+      if (next?.kind === "row" && next.cells.length === last.length && line.text.split(/\s+/).length <= 4) {
+        const open = [...last.keys()].filter((k) => k > 0 && last[k] !== "" && !/[.!?;:)]$/.test(last[k]));
+        if (open.length === 1) {
+          last[open[0]] = `${last[open[0]]} ${line.text}`;
+          continue;
+        }
+        // (Under a row whose cells are finished, it is a heading over the next table: "Organization".)
+      }
+      // A table's header at a page's top (repeated, or alone), then lines of text (the rest of the row the page break
+      // cut), then rows: the table goes on below them.
+      const atHeader = last.join("|") === rows[0].join("|") && (levelHeader(rows[0]) || namedHeader(rows[0]));
+      if (atHeader && lineAfter(lines, i, ["blank", "text"])?.kind === "row") continue;
+    }
+    if (line.kind !== "row" && line.kind !== "blank") {
+      flush();
+      // ("1. Argument Structure (15 marks)", numbered as a list item in a PDF's text, is such a heading too.)
+      if (line.kind === "heading" || ((line.kind === "text" || line.kind === "item") && titleLike(parsePoints(line.text).rest))) above = line.text;
+      continue;
+    }
+    if (line.kind === "row")
+      rows.push(
+        line.cells.map((c) =>
+          c
+            .replace(/\*\*|__/g, "")
+            .replace(/(?<![\p{L}\d*])\*([^*]+)\*(?![\p{L}\d*])/gu, "$1")
+            .trim(),
+        ),
+      );
+  }
+  flush();
+  return sets;
+}
+
+/** The first line after `lines[at]` of a kind other than those skipped. */
+function lineAfter(lines: Line[], at: number, skipped: Line["kind"][]): Line | undefined {
+  for (let k = at + 1; k < lines.length; k++) if (!skipped.includes(lines[k].kind)) return lines[k];
+  return undefined;
+}
+
+/**
+ * A row with no first cell under a row as wide goes on with it: a PDF row cut by a page break. Not when most rows have
+ * none: a single-point rubric ("Concerns | Criteria | Advanced") leaves its first column empty for the marker.
+ */
+function pageBreaksJoined(rows: string[][]): string[][] {
+  const blankFirst = rows.slice(1).filter((r) => r[0] === "").length;
+  if (blankFirst * 2 >= rows.length - 1) return rows;
+  const out: string[][] = [];
+  for (const cells of rows) {
+    const last = out.at(-1);
+    // (" | Total | 100", under a column that numbers the rows, is the sum, not the rest of the row above.)
+    if (last && cells[0] === "" && cells.length === last.length && cells.slice(1).some(Boolean) && !TOTAL_ROW.test(cells.find(Boolean) ?? ""))
+      out[out.length - 1] = last.map((c, i) => [c, cells[i]].filter(Boolean).join(" "));
+    else out.push(cells);
+  }
+  return out;
+}
+
+/**
+ * A header over two rows, as merged cells leave it in a DOCX: "Criteria | Performance levels" over "Exemplary (4) |
+ * … | Beginning (1)", the first cell spanning both rows, so the second row is one cell short of the data rows. Its
+ * cells get the spanning cell in front, and the row above (a title over the level columns) goes.
+ */
+function withMergedHeader(rows: string[][]): string[][] {
+  const width = Math.max(0, ...rows.map((r) => r.length));
+  const firstFull = rows.findIndex((r) => r.length === width);
+  if (firstFull < 2 || width < 3) return rows;
+  const short = rows[firstFull - 1];
+  const above = rows[firstFull - 2];
+  // (The short row names the levels: a row of ratings one fewer than the next row's is a criterion, Canvas's print.)
+  if (short.length !== width - 1 || !HEADER_TITLE.test(above[0] ?? "") || !levelHeader([above[0], ...short])) return rows;
+  return [[above[0], ...short], ...rows.slice(firstFull)];
+}
+
+/**
+ * "Criterion | Sub-criterion | Marks": a criterion's cell merged over the rows of its sub-criteria, each with its own
+ * marks. The sub-criteria are what is marked; the rows under the first of a group come without the merged cell (a
+ * DOCX) or with it empty (Markdown, a sheet). Read as the table of sub-criteria: the rows under the first are no rest
+ * of a row cut by a page break, and no sub-criterion is lost.
+ */
+function subCriteria(rows: string[][]): string[][] {
+  const [header, ...data] = rows;
+  const width = header?.length ?? 0;
+  if (width < 3 || !HEADER_TITLE.test(header[0]) || !/sub|element|indicator|aspect|component|item/i.test(header[1])) return rows;
+  const under = (r: string[]) => r.length === width - 1 || (r.length === width && r[0] === "");
+  if (!data.some(under) || !data.every((r) => under(r) || r.length === width)) return rows;
+  // (A "Total | | 60" row has no sub-criterion: it is no row of the table.)
+  return [header.slice(1), ...data.map((r) => (r.length === width ? r.slice(1) : r)).filter((r) => r[0] !== "")];
+}
+
+/**
+ * Rows above a table's header are notes about the rubric, not its rows: a spreadsheet puts "Prompt | Write about …"
+ * in the rows right over "Trait | 3 | 2 | 1 | 0", or "Candidate | | Interviewer" over "Competency | Weight | Rating",
+ * with nothing between to part them.
+ */
+function fromHeader(rows: string[][]): string[][] {
+  const isHeader = (r: string[]) => levelHeader(r) || namedHeader(r);
+  // A table that opens with its header keeps every row: a criterion whose cells read "Incomplete | Missing" is a row
+  // of it, not a second header.
+  if (rows[0] && isHeader(rows[0])) return rows;
+  const at = rows.findIndex((r, i) => i > 0 && isHeader(r));
+  return at > 0 && rows.length - at >= 3 ? rows.slice(at) : rows;
+}
+
+/**
+ * A form being read: its header, then rows whose cells to tick are empty (or marks, or the same numbers on every
+ * row). Not a rubric whose level cells describe each level: a line of text among its rows is the rest of a cut row.
+ */
+function formOpen(rows: string[][]): boolean {
+  const [header, ...data] = rows;
+  const blank = (c: string) => c === "" || /^[☐☑☒✓✔✗xX]$/.test(c) || /^\d{1,2}$/.test(c);
+  return formHeader(header) && data.every((r) => r.join("|") === header.join("|") || r.slice(1).every(blank));
+}
+
+/** A form's header: items, then two or more columns to tick (answers or levels), and perhaps one for notes. */
+function formHeader(row: string[]): boolean {
+  const [first, ...rest] = row;
+  const tick = (c: string) => ANSWER_COLUMN.test(c) || isLevelTitle(c);
+  return (
+    row.length >= 3 && first !== "" && !tick(first) && rest.filter(tick).length >= 2 && rest.every((c) => c === "" || tick(c) || HEADER_DESC.test(c))
+  );
+}
+
+/** A header that names its columns: "Competency | Weight | Rating (1-5)", "Clause | Present (Y/N)", "Item | Yes | No". */
+function namedHeader(row: string[]): boolean {
+  return (
+    HEADER_TITLE.test(row[0] ?? "") &&
+    row.every((c) => cellPoints(c) === null) &&
+    row.slice(1).some((c) => HEADER_POINTS.test(c) || HEADER_DESC.test(c) || ANSWER_COLUMN.test(c))
+  );
+}
+
+/** A header over level columns: "Trait | 3 | 2 | 1 | 0", or two or more named levels ("Excellent (4)", "Proficient"). */
+function levelHeader(row: string[]): boolean {
+  return (
+    numberedLevels(row) ||
+    (row.every((c) => cellPoints(c) === null) && row.slice(1).filter((c) => isLevelTitle(c) || LEVEL_COLUMN_POINTS.test(c)).length >= 2)
+  );
+}
+
+/** "| Trait | 3 | 2 | 1 | 0 |": a criterion column's name (or a blank corner) over level columns numbered only. */
+function numberedLevels(row: string[]): boolean {
+  return (
+    (HEADER_TITLE.test(row[0] ?? "") || row[0] === "") &&
+    row.slice(1).filter((c) => !HEADER_DESC.test(c)).length >= 2 &&
+    // (A "Comments" column beside the ratings to tick is not a level.)
+    row.slice(1).every((c) => HEADER_DESC.test(c) || /^\d{1,3}(?:\.\d+)?(?:\s*(?:points?|pts?|marks?))?$/i.test(c))
+  );
+}
+const LEVEL_COLUMN_POINTS = /\(\s*\d+(?:\s*[-–]\s*\d+)?\s*(?:points?|pts)?\s*\)/i;
+
+const HEADER_TITLE =
+  /criteri|categor|dimension|aspect|trait|element|area|component|skill|requirement|item|question|task|objective|standard|competenc|topic|feature|section|indicator|clause|provision/i;
+const HEADER_POINTS =
+  /^(?:max(?:imum)?\.?\s*)?(?:points?|marks?|pts|score|rating(?=\s*(?:\(|\d|$))|weight(?:ing)?|value|max|%|possible|out of)\b|points?\s*(?:possible|available)|^weight/i;
+/** The top of a scale a column's header states: "Rating (1–5)", "Score (0-4)", "Mark out of 10", "Points /20". */
+const HEADER_SCALE = /(?:\b[01]\s*[-–]\s*|out of\s*|max(?:imum)?\s*|\/\s*)(\d{1,3})\b/i;
+/** "Rating (1–5)", "Score 0-4": a rating scale of whole numbers from 0 or 1. */
+const RATING_RANGE = /\b([01])\s*[-–]\s*(\d{1,2})\b/;
+/** A checklist's column to tick: "Yes", "No", "N/A", "Present (Y/N)", "Done", "Met". */
+const ANSWER_COLUMN = /^(?:yes|no|n\/?a|y\/n|done|met|not met|ok|[✓✔☐x])$|\((?:y\/n|yes\/no)\)/i;
+const HEADER_DESC = /descri|detail|expect|look(?:ing)? for|guidance|requirement|what|explanation|definition|notes?|comments?/i;
+
+/** A level's label with its number: "4 - Expert", "4: Exceeds", "Expert (4)". */
+const NAMED_POINT_LABEL = /^(?:(\d{1,2})\s*[-–:.]\s*\p{L}[\p{L} ]{0,30}|\p{L}[\p{L} ]{0,30}?\s*\(\s*(\d{1,2})\s*(?:points?|pts?)?\s*\))$/u;
+/** A cell of marks: "15", "13–15", "8-12 marks". */
+const POINT_BAND = /^(\d{1,3})(?:\s*[-–]\s*(\d{1,3}))?\s*(?:points?|pts|marks?)?$/i;
+const POINT_LABEL = /^(?:(?:band|level|score)\s*)?(?:(\d{1,2})\s*[-–]\s*)?(\d{1,2})$/i;
+
+/**
+ * A table whose rows are the points of a scale ("6 | An exceptional letter …" … "1 | …"): one holistic criterion. With
+ * named columns beside the points ("Score | Ideas | Organization | Conventions"), each column is a criterion on that
+ * scale, its levels the column's cells.
+ */
+function scaleTable(rows: string[][]): Candidate[] | null {
+  // The points are numbers ("4"), or level names ("Exemplary" … "Beginning"), worth as many points as there are rows
+  // below them, best first whichever way the table runs.
+  const ranks = rows.slice(1).map((r) => levelWordRank(r[0] ?? ""));
+  const named = rows.length >= 3 && ranks.every((r) => r !== null) && new Set(ranks).size === ranks.length;
+  // ("6", "Band 9", or a band of an achievement scale, "7–8", worth its top; "4 - Expert" or "Expert (4)", its number.)
+  const pointOf = (label: string) => {
+    const plain = POINT_LABEL.exec(label);
+    if (plain) return Number(plain[2]);
+    const labelled = NAMED_POINT_LABEL.exec(label);
+    return labelled ? Number(labelled[1] ?? labelled[2]) : null;
+  };
+  const isPoint = (r: string[]) => (named ? levelWordRank(r[0] ?? "") !== null : pointOf(r[0] ?? "") !== null);
+  const data = rows.filter((r) => isPoint(r) && r.slice(1).some((c) => c.length > 0));
+  const header = rows[0] && !isPoint(rows[0]) ? rows[0] : null;
+  if (data.length < 2 || data.length + (header ? 1 : 0) !== rows.length) return null;
+  if ((header || named) && !/^(?:achievement\s+)?(?:score|level|band|points?|marks?|grade|rating)s?\b/i.test(header?.[0] ?? "")) return null;
+  // "Points | Criterion | Description": the points of criteria the next column names, not the levels of one scale.
+  if (header?.slice(1).some((h) => /^(?:criteri(?:on|a)|categor(?:y|ies)|dimensions?|traits?|requirements?|items?)$/i.test(h))) return null;
+  const byRank = [...(ranks as number[])].sort((a, b) => a - b);
+  let values = named ? (ranks as number[]).map((r) => data.length - byRank.indexOf(r)) : data.map((r) => pointOf(r[0]) as number);
+  // "Level | Marks | Descriptor" ("Strong | 13–15 | …"): the levels are worth their marks (a band its top), not their rank.
+  const marksAt = named && header ? header.findIndex((h, i) => i > 0 && HEADER_POINTS.test(h)) : -1;
+  const marks = marksAt > 0 ? data.map((r) => POINT_BAND.exec(r[marksAt] ?? "")) : [];
+  if (marks.length > 0 && marks.every((m) => m !== null)) values = marks.map((m) => Number(m?.[2] ?? m?.[1]));
+  if (new Set(values).size !== values.length) return null;
+  const scale = (column: (r: string[]) => string) =>
+    data.map((r, i) => ({ value: values[i], descriptor: column(r) })).sort((a, b) => a.value - b.value);
+  // (A column of the levels' descriptions is named so, "Description", "Descriptor"; "Explanation" beside "Strategy" and
+  // "Accuracy" is a criterion.)
+  const columns = header
+    ? header.slice(1).filter((h) => h !== "" && !/^(?:level\s+)?(?:descriptions?|descriptors?|details?|notes?|comments?)$/i.test(h))
+    : [];
+  if (header && columns.length >= 2 && columns.length === header.length - 1) {
+    return columns.map((title, i) => {
+      const levels = scale((r) => r[i + 1] ?? "");
+      return { title: tidyTitle(title), description: levels[levels.length - 1].descriptor, points: levels[levels.length - 1].value, levels };
+    });
+  }
+  const levels = scale((r) => r.filter((c, k) => k > 0 && k !== marksAt && c !== "").join(" | "));
+  const top = levels[levels.length - 1];
+  return [{ title: HOLISTIC_TITLE, description: top.descriptor, points: top.value, levels }];
+}
+
+// A rating's cell in a learning platform's print: "10 pts Full Marks …", "10.0 pts", or a range "10 to >7.0 pts".
+const RATING_POINTS = /^\s*(\d{1,3}(?:\.\d+)?)(?:\s*to\s*>\s*\d{1,3}(?:\.\d+)?)?\s*pts?\b\s*[:\-–—.]?\s*/i;
+
+/**
+ * Rows of ratings, as many as each row has ("Claim | 10 pts Full Marks Precise | 7 pts Partial … | 0 pts No Marks … |
+ * 10 pts"; the next row with four): Canvas prints a rubric so, "Criteria | Ratings | Pts", each row's ratings a table
+ * of its own. Each row is a criterion on its own ratings, out of its "Pts" cell (else its best rating). Null unless
+ * every row with a title holds two ratings or more, and the ratings do not line up as columns (those are level
+ * columns, read by `tableCandidates`).
+ */
+function ratingRows(rows: string[][]): Candidate[] | null {
+  const body = rows.filter((r, i) => (i > 0 || r.some((c) => RATING_POINTS.test(c))) && r[0] && !TOTAL_ROW.test(r[0]) && cellPoints(r[0]) === null);
+  const rated = body.map((r) => r.flatMap((c, i) => (i > 0 && cellPoints(c) === null && RATING_POINTS.test(c) ? [i] : [])));
+  if (body.length < 2 || rated.some((at) => at.length < 2)) return null;
+  if (rated.every((at) => at.join() === rated[0].join()) && body.every((r) => r.length === rows[0].length)) return null;
+  return body.map((row, k) => {
+    const levels = rated[k]
+      .map((i) => {
+        const m = RATING_POINTS.exec(row[i]) as RegExpExecArray;
+        return { value: Number(m[1]), descriptor: row[i].slice(m[0].length).trim() };
+      })
+      .sort((a, b) => a.value - b.value);
+    const stated =
+      row
+        .slice(1)
+        .map(cellPoints)
+        .findLast((v) => v !== null) ?? null;
+    const named = namedFirst(row[0]);
+    const top = levels[levels.length - 1];
+    return {
+      title: tidyTitle(named?.title ?? row[0]),
+      description: [named?.description, top.descriptor].filter(Boolean).join("\n"),
+      points: stated ?? top.value,
+      levels: new Set(levels.map((l) => l.value)).size === levels.length && (stated ?? top.value) === top.value ? levels : undefined,
+    };
+  });
+}
+
+function tableCandidates(rows: string[][]): Candidate[] {
+  const scale = scaleTable(rows) ?? ratingRows(rows);
+  if (scale) return scale;
+  const width = Math.max(...rows.map((r) => r.length));
+  const first = rows[0];
+  const isHeader =
+    numberedLevels(first) ||
+    (first.every((c) => cellPoints(c) === null) &&
+      (first.some((c) => HEADER_TITLE.test(c) || HEADER_POINTS.test(c) || HEADER_DESC.test(c)) ||
+        first.filter((c) => isLevelTitle(c) || /\(\s*\d+\s*(?:points?|pts)?\s*\)/i.test(c)).length >= 2));
+  const header = isHeader ? first : [];
+  // A row of points under a header of level names ("Points | 4 | 3 | 2 | 1" under "Category | Excellent | Good | …")
+  // gives the levels their values; it is no criterion.
+  const pointsRow = isHeader && /^(?:points?|pts|scores?|values?|marks?)$/i.test(rows[1]?.[0]?.trim() ?? "") ? rows[1] : null;
+  const valuesRow = pointsRow?.slice(1).every((c) => c === "" || cellPoints(c) !== null) ? pointsRow : null;
+  const data = isHeader ? rows.slice(valuesRow ? 2 : 1) : rows;
+  const col = (i: number) => data.map((r) => r[i] ?? "");
+
+  // Level columns: "Excellent (4)", "4", "Proficient 3 pts" in the header.
+  const levels: { index: number; value: number | null }[] = [];
+  header.forEach((h, i) => {
+    if (i === 0) return;
+    if (isLevelTitle(h) || LEVEL_COLUMN_POINTS.test(h)) {
+      // "Level 3 (70–79%)" is level 3 of the scale: the percentages are what it stands for in a final mark.
+      const named = /^(?:level|band|tier)\s*(\d{1,2})\b/i.exec(h);
+      const nums = named ? [Number(named[1])] : (h.match(/\d+(?:\.\d+)?/g) ?? []).map(Number);
+      levels.push({ index: i, value: cellPoints(valuesRow?.[i] ?? "") ?? (nums.length ? Math.max(...nums) : null) });
+    }
+  });
+  // Columns whose every cell opens with a level and its points ("Strong (5) ● …", "10 points: …") under a header that
+  // names none ("Criteria | Ratings | | | Comments", a merged "Ratings" over them): each row's own scale.
+  if (levels.length < 2) {
+    const own = [...Array(width).keys()].filter(
+      (i) =>
+        i > 0 &&
+        data.length > 0 &&
+        data.every((r) => cellPoints(r[i] ?? "") === null && (NAMED_POINTS.test(r[i] ?? "") || LEADING_POINTS.test(r[i] ?? ""))),
+    );
+    if (own.length >= 2) levels.splice(0, levels.length, ...own.map((index) => ({ index, value: null })));
+  }
+  const isLevelTable = levels.length >= 2;
+  // Level columns named only in words ("Exemplary | Proficient | Developing | Beginning") are a scale of as many
+  // points as columns: the best is worth the most, whichever side it is on.
+  if (isLevelTable && levels.every((l) => l.value === null)) {
+    const ranks = levels.map((l) => levelWordRank(header[l.index] ?? ""));
+    const [first, last] = [ranks[0], ranks[ranks.length - 1]];
+    const ascending = first !== null && last !== null && first > last;
+    // A worst level that names nothing done ("Not met", "Missing", "None") is worth nothing.
+    const worst = header[levels[ascending ? 0 : levels.length - 1].index];
+    const from = /^(?:not\b|missing|absent|none|no\b)/i.test(worst) ? 0 : 1;
+    levels.forEach((l, i) => {
+      l.value = (ascending ? i : levels.length - 1 - i) + from;
+    });
+    // Numbers in the level columns, the same on every row ("1 | 2 | 3 | 4 | 5" under "Strongly disagree … Strongly
+    // agree"), are the levels' values.
+    const numbers = data.map((r) => levels.map((l) => cellPoints(r[l.index] ?? "")));
+    if (numbers.length > 0 && numbers.every((row) => row.every((v, k) => v !== null && v === numbers[0][k]))) {
+      levels.forEach((l, k) => {
+        l.value = numbers[0][k];
+      });
+    }
+  }
+
+  // (A points column may come first: "Points | Criterion | Description".)
+  let pointsCol = header.findIndex(
+    (h, i) => HEADER_POINTS.test(h) && !(isLevelTable && levels.some((l) => l.index === i)) && (i > 0 || !HEADER_TITLE.test(h)),
+  );
+  // A scale its header states ("Rating (1–5)", "Score out of 4") for rows whose cell is left to fill.
+  const stated = pointsCol >= 0 ? HEADER_SCALE.exec(header[pointsCol]) : null;
+  if (pointsCol < 0) {
+    for (let i = 1; i < width; i++) {
+      if (isLevelTable && levels.some((l) => l.index === i)) continue;
+      const cells = col(i).filter((c) => c !== "");
+      if (cells.length > 0 && cells.filter((c) => cellPoints(c) !== null).length * 5 >= cells.length * 3) {
+        pointsCol = i;
+        break;
+      }
+    }
+  }
+  // (A column left empty for the marker, "Areas for growth" in a single-point rubric, names no criteria; nor does an
+  // "Item" column that numbers the rows.)
+  const holdsNames = (i: number) => col(i).some((c) => c !== "" && !/^\d{1,3}[.)]?$/.test(c));
+  let titleCol = header.findIndex((h, i) => HEADER_TITLE.test(h) && !HEADER_POINTS.test(h) && holdsNames(i));
+  if (titleCol < 0 || titleCol === pointsCol) {
+    titleCol = [...Array(width).keys()].find((i) => i !== pointsCol && col(i).some((c) => c !== "" && cellPoints(c) === null)) ?? 0;
+  }
+  let descCol = header.findIndex((h, i) => i !== titleCol && i !== pointsCol && HEADER_DESC.test(h) && col(i).some((c) => c !== ""));
+  if (descCol < 0 && !isLevelTable) {
+    let best = -1;
+    for (let i = 0; i < width; i++) {
+      if (i === titleCol || i === pointsCol) continue;
+      const avg = col(i).reduce((n, c) => n + c.length, 0) / Math.max(1, data.length);
+      if (avg > best && avg > 0) {
+        best = avg;
+        descCol = i;
+      }
+    }
+  }
+  // The top level describes the work a criterion asks for: its cell is the description.
+  const top = isLevelTable ? [...levels].sort((a, b) => (b.value ?? -1) - (a.value ?? -1) || a.index - b.index)[0] : undefined;
+  const levelMax = isLevelTable ? Math.max(0, ...levels.map((l) => l.value ?? 0)) : 0;
+
+  // An LMS's export repeats "Rating Name | Rating Description | Rating Points" for each level (Canvas's CSV).
+  const ratings = [...header.keys()].filter((i) => i >= 2 && /^(?:rating )?points$/i.test(header[i].trim()) && /\bname$/i.test(header[i - 2].trim()));
+  // "Clause | Required | Notes": a row marked "No" or "Optional" there is not required.
+  const requiredCol = header.findIndex((h, i) => i !== titleCol && /^(?:required|mandatory|must[- ]have)\??$/i.test(h.trim()));
+  // A section's row among a marking sheet's criteria ("A | Requirements" over "A1 | User stories … | 10"): its code
+  // opens the codes of the rows it heads.
+  const section = (row: string[]) =>
+    titleCol > 0 && /^[A-Z]$/.test(row[0] ?? "") && data.some((r) => new RegExp(`^${row[0]}\\.?\\d`).test(r[0] ?? ""));
+  const out: Candidate[] = [];
+  for (const row of data) {
+    const rawTitle = row[titleCol] ?? "";
+    if (!rawTitle || TOTAL_ROW.test(rawTitle) || cellPoints(rawTitle) !== null || section(row)) continue;
+    const parsed = parsePoints(rawTitle);
+    // A criterion's cell may hold its description too: "Thesis — states a clear, arguable claim".
+    const named = namedFirst(parsed.rest);
+    const title = tidyTitle(named?.title ?? parsed.rest);
+    if (!title) continue;
+    let points = pointsCol >= 0 ? cellPoints(row[pointsCol] ?? "") : null;
+    points ??= parsed.points ?? (levelMax > 0 ? levelMax : stated ? Number(stated[1]) : null);
+    const parts: string[] = named?.description ? [named.description] : [];
+    if (top) parts.push(row[top.index] ?? "");
+    if (descCol >= 0) parts.push(row[descCol] ?? "");
+    if (!top && descCol < 0) parts.push(...row.filter((_, i) => i !== titleCol && i !== pointsCol));
+    if (pointsCol >= 0 && pointsCol !== descCol && cellPoints(row[pointsCol] ?? "") === null) parts.push(row[pointsCol] ?? "");
+    // Level columns with values are the criterion's scale when its points are the top level's. Cells that open with
+    // their own points ("10 points: five sources") give this row's scale, whatever the header says.
+    const ownValues = levels.map((l) => {
+      const m = LEADING_POINTS.exec(row[l.index] ?? "") ?? POINTS_RANGE.exec(row[l.index] ?? "") ?? NAMED_POINTS.exec(row[l.index] ?? "");
+      return m ? Number(m[1]) : Number.NaN;
+    });
+    const rowScale = isLevelTable && ownValues.length >= 2 && ownValues.every((v) => v >= 0) && new Set(ownValues).size === ownValues.length;
+    if (rowScale) points = Math.max(...ownValues);
+    const valued = rowScale ? levels.map((l, i) => ({ ...l, value: ownValues[i] })) : levels.filter((l) => l.value !== null);
+    // A weight beside the levels ("Weight 30%" beside "4 – Exemplary … 1 – Beginning", "scored from 1 to 4 and multiplied
+    // by its weight"): the criterion is out of its weight, its levels that share of it.
+    const weighted =
+      !rowScale && points !== null && levelMax > 0 && points !== levelMax && pointsCol >= 0 && /weight|%/i.test(header[pointsCol] ?? "");
+    const factor = weighted && points !== null ? points / levelMax : 1;
+    const scale =
+      isLevelTable &&
+      valued.length >= 2 &&
+      new Set(valued.map((l) => l.value)).size === valued.length &&
+      (rowScale || points === levelMax || weighted)
+        ? valued
+            .map((l) => ({
+              value: Math.round((l.value as number) * factor * 100) / 100,
+              descriptor: [header[l.index], row[l.index]].filter(Boolean).join(": "),
+            }))
+            .sort((a, b) => a.value - b.value)
+        : undefined;
+    const optional = requiredCol >= 0 && /^(?:no|n|optional|nice to have|preferred|desirable)$/i.test(row[requiredCol]?.trim() ?? "");
+    const rated = ratings
+      .filter((i) => (row[i] ?? "").trim() !== "" && Number.isFinite(Number(row[i])))
+      .map((i) => ({ value: Number(row[i]), descriptor: [row[i - 2], row[i - 1]].filter(Boolean).join(": ") }))
+      .sort((a, b) => a.value - b.value);
+    const exported = rated.length >= 2 && new Set(rated.map((l) => l.value)).size === rated.length ? rated : undefined;
+    // A rating the header states as a range ("Rating (1–5)", "Score 0-4") over a cell left to fill: its whole numbers.
+    const range = stated && cellPoints(row[pointsCol] ?? "") === null && points === Number(stated[1]) ? RATING_RANGE.exec(header[pointsCol]) : null;
+    const ratingScale =
+      range && Number(range[2]) <= 10
+        ? Array.from({ length: Number(range[2]) - Number(range[1]) + 1 }, (_, i) => ({ value: Number(range[1]) + i, descriptor: "" }))
+        : undefined;
+    out.push({
+      title,
+      description: parts.filter(Boolean).join("\n"),
+      points: exported ? exported[exported.length - 1].value : points,
+      levels: exported ?? scale ?? ratingScale,
+      ...(optional ? { optional } : {}),
+    });
+  }
+  // A two-column table without points and with one-word "descriptions" is a key/value list, not a rubric; a checklist
+  // ("Requirement | Yes | No") states each criterion in its title, under a header that names them so, or beside
+  // columns to tick ("Clause | Present (Y/N)", "Item | Yes | No | N/A": then "Term" is one).
+  const ticked = header.some((h, i) => i !== titleCol && ANSWER_COLUMN.test(h));
+  const checklist = HEADER_TITLE.test(header[titleCol] ?? "") && out.length >= 2 && (ticked || out.every((c) => c.title.split(/\s+/).length >= 3));
+  return checklist || out.some((c) => c.points !== null || c.description.length > 20) ? out : [];
+}

@@ -1,0 +1,197 @@
+// The words a rubric is written in, shared by the readers of its shapes (criteria.ts: headings, lists, point lines;
+// rubric-tables.ts: tables): its lines, the points a line states, the names of levels, the headings that organise a
+// rubric rather than name a criterion, and a candidate criterion as a reader finds it.
+
+export interface Level {
+  value: number;
+  descriptor: string;
+}
+
+export type Line =
+  | { kind: "heading"; level: number; text: string }
+  | { kind: "item"; indent: number; text: string; open?: boolean }
+  | { kind: "row"; cells: string[] }
+  | { kind: "text"; text: string }
+  | { kind: "blank" };
+
+/** A short line that names what follows, as a heading would: at most six words, capitalised, no closing stop. */
+export const titleLike = (text: string) => /^\p{Lu}/u.test(text) && !/[.,;:!?]$/.test(text) && text.split(/\s+/).length <= 6;
+
+// ---------------------------------------------------------------------------
+// Points
+
+const NUM = String.raw`(\d{1,4}(?:\.\d+)?)`;
+const UNIT = String.raw`(?:points?|pts?\.?|marks?|%|percent)`;
+// Each pattern's last capture group is the maximum.
+const POINT_PATTERNS: RegExp[] = [
+  new RegExp(
+    String.raw`[(\[]\s*(?:max(?:imum)?\.?\s*|up to\s*|worth\s*|weight(?:ing)?\s*:?\s*|0\s*[-–]\s*)?${NUM}\s*${UNIT}?\s*(?:total)?\s*[)\]]`,
+    "i",
+  ),
+  new RegExp(String.raw`\b${NUM}\s*[-–]\s*${NUM}\s*${UNIT}`, "i"),
+  new RegExp(String.raw`(?:^|[\s:–—-])${NUM}\s*${UNIT}(?![\p{L}])`, "iu"),
+  new RegExp(String.raw`(?:out of|max(?:imum)?(?: of)?|worth|weight(?:ing)?\s*:?)\s*${NUM}\s*${UNIT}?`, "i"),
+  new RegExp(String.raw`(?:^|\s)/\s*${NUM}\b`, "i"),
+  // Leader dots to a number at the line's end, as a printed scoring sheet sets them: "Organization ........ 25".
+  new RegExp(String.raw`(?:\s*\.){3,}\s*${NUM}\s*${UNIT}?\s*$`, "i"),
+];
+
+/** The maximum points a line states ("(20 points)", "— 10 marks", "20%", "/10", "0-4 pts"), and the line without them (untidied). */
+export function parsePoints(text: string): { points: number | null; rest: string } {
+  for (const re of POINT_PATTERNS) {
+    const m = re.exec(text);
+    if (!m) continue;
+    const value = Number(m[m.length - 1]);
+    if (!Number.isFinite(value) || value <= 0 || value > 1000) continue;
+    const rest = `${text.slice(0, m.index)} ${text.slice(m.index + m[0].length)}`.replace(/\s+/g, " ").trim();
+    return { points: value, rest };
+  }
+  return { points: null, rest: text };
+}
+
+// A level's cell that opens with its points: "10 points: five sources", "7 pts – three sources", "18-20 pts: …" (worth
+// the top of its band).
+// Blackboard's level cell: "Points Range: 9 (22.5%) - 10 (25%) Identifies all key problems", worth the top of its range.
+export const POINTS_RANGE = /^\s*points?\s+range:\s*\d+(?:\.\d+)?\s*(?:\([^)]*\))?\s*[-–]\s*(\d+(?:\.\d+)?)/i;
+export const LEADING_POINTS = /^\s*(?:\d{1,3}\s*[-–]\s*)?(\d{1,3}(?:\.\d+)?)\s*(?:(?:points?|pts?|marks?)\b\s*[:\-–—.)]?|:\s)/i;
+
+/** A table cell that is only a number of points ("20", "20 pts", "15%", "/20" for a mark to be written in). */
+export function cellPoints(cell: string): number | null {
+  const m = new RegExp(String.raw`^\s*(?:\/\s*|\d{1,4}(?:\.\d+)?\s*[-–]\s*)?${NUM}\s*${UNIT}?\s*$`, "i").exec(cell.replace(/\*/g, ""));
+  if (!m) return null;
+  const v = Number(m[1]);
+  return v > 0 && v <= 1000 ? v : null;
+}
+
+export function tidyTitle(s: string): string {
+  return s
+    .replace(/\*\*|__|`/g, "")
+    .replace(/^\s*(?:criterion|criteria|category|dimension|competency|competence|trait|domain|part|section|question|q)\s*\d*\s*[:.)\-–—]\s*/i, "")
+    .replace(/^\s*(?:\d{1,2}(?:\.\d{1,2})*[.)]?|[A-Z][.)]|[ivxIVX]{1,4}[.)])\s+/, "")
+    .replace(/\s*[:\-–—|,;]+\s*$/, "")
+    .replace(/\s*(?:\.\s*){3,}$|\s*…+$/, "") // leader dots: "Thesis statement ........ 10 pts"
+    .replace(/^\s*[:\-–—|,;]+\s*/, "")
+    .replace(/\(\s*\)|\[\s*\]|\(\s*(?:yes|y)\s*\/\s*(?:no|n)\s*\)/gi, "") // "(Yes/No)": how a checklist is answered
+    .replace(/\s+/g, " ")
+    .trim();
+}
+
+export interface Candidate {
+  title: string;
+  description: string;
+  points: number | null;
+  levels?: Level[];
+  /** A list item that is one level of a scale ("- Excellent (4): …", "- 1 point: …"), not a criterion of its own. */
+  level?: boolean;
+  optional?: boolean;
+}
+
+export interface CandidateSet {
+  kind: "table" | "heading" | "pointline" | "list";
+  items: Candidate[];
+  /** Set when the items are the levels of one holistic scale (found under this heading). */
+  scaleTitle?: string;
+}
+
+// Headings that organise a rubric rather than name a criterion.
+export const META_HEADING =
+  /^(?:overview|introduction to (?:the )?rubric|instructions?|directions|notes?|total(?: score| points)?|scoring(?: guide)?|grading(?: scale| guide)?|rubric|marking (?:scheme|guide|rubric)|criteria|assessment criteria|(?:table of )?contents|summary|purpose|background|references|appendix|submission(?: guidelines| instructions)?|format(?:ting)?(?: requirements)?|deadline|due date|levels?|performance levels|scale|key|legend|flag.*|output|what to check.*|check|grade (?:breakdown|distribution|weighting)|(?:course )?grading breakdown|assessment (?:breakdown|weighting)|what we offer|benefits|perks|about (?:us|the (?:role|company|team))|how to apply|compensation|salary(?: and benefits)?)$/i;
+// "Overall" alone or as "Overall score" sums the rubric; "Overall impression" or "Overall quality" is a criterion.
+// ("Total cost of ownership" is a criterion: "total" names the sum only alone or with what it sums.)
+export const TOTAL_ROW =
+  /^(?:(?:(?:grand\s+)?total|sum|overall)(?:\s+(?:score|total|points?|marks?|grade|rating|result|possible|available|earned|awarded|weighted))*(?!\s*\p{L})|weighted (?:total|score)|final (?:score|grade))/iu;
+const TASK_WORD = String.raw`(?:the\s+)?(?:writing\s+|essay\s+)?(?:prompt|task|assignment|question|topic)`;
+/** A heading (or "Task:" line) that states the assignment: the work's task, never a criterion of it. */
+export const TASK_HEADING = new RegExp(String.raw`^\s*(?:#{1,6}\s*)?${TASK_WORD}\s*:?\s*$`, "i");
+/** "Prompt: Write about …": the label on the task's own line (a bold label in a DOCX). */
+export const TASK_LABEL = new RegExp(String.raw`^\s*(?:\*\*|__)?${TASK_WORD}\s*:\s*(?:\*\*|__)?\s*(?=\S)`, "i");
+/** "How the essay is scored": notes on scoring (raters, sums), not a criterion. */
+const SCORING_NOTE = /^how\b.*\b(?:scored|graded|marked|assessed|evaluated|rated)\b/i;
+/** Headings that organise a rubric or state its task: neither they nor the lists under them are criteria. */
+export const organising = (title: string) => META_HEADING.test(title.trim()) || TASK_HEADING.test(title) || SCORING_NOTE.test(title.trim());
+
+// Words that name a level of a scale rather than a criterion, from best to worst: the order tells which way a scale
+// named only in words runs.
+const LEVEL_WORDS = [
+  "exemplary",
+  "outstanding",
+  "excellent",
+  "distinguished",
+  "exceeds(?: expectations| standards?)?",
+  "advanced",
+  "accomplished",
+  "strong",
+  "high",
+  "proficient",
+  "very good",
+  "good",
+  "meets(?: expectations| standards?)?",
+  "met",
+  // A survey's agreement scale, strongest first ("Neutral tone" is a criterion, "Neutral" a level).
+  "strongly agree",
+  "agree(?![ \\t]+[a-z])",
+  "satisfactory",
+  "competent",
+  "adequate",
+  "medium",
+  "fair",
+  "developing",
+  "approaching",
+  "emerging",
+  "partially meets(?: expectations)?",
+  "partially met",
+  "neutral(?![ \\t]+[a-z])",
+  "neither agree nor disagree",
+  "basic",
+  "limited",
+  "needs improvement",
+  "needs work",
+  "incomplete",
+  "beginning",
+  "novice",
+  "below(?: basic| expectations| standards?)?",
+  "low",
+  "weak",
+  "poor",
+  "inadequate",
+  "unsatisfactory",
+  "does not meet(?: expectations| standards?)?",
+  "disagree(?![ \\t]+[a-z])",
+  "strongly disagree",
+  "not (?:yet )?(?:evident|met|demonstrated)",
+  "missing",
+  "absent",
+  "none",
+];
+const LEVEL_WORD_RES = LEVEL_WORDS.map((w) => new RegExp(`^(?:${w})\\b`, "i"));
+/** A level cell opening with its name and points: "Strong (5) ● Arguable", "Developing (3): clear but broad". */
+export const NAMED_POINTS = new RegExp(String.raw`^\s*(?:${LEVEL_WORDS.join("|")})\s*\((\d{1,3})(?:\s*(?:points?|pts?|marks?))?\)`, "i");
+// A level's title: "Level 3", "3", "3 points - …", "Excellent", "4 Excellent", "4 (Excellent)", "B+".
+const LEVEL_TITLE = new RegExp(
+  String.raw`^(?:(?:level|score|band|grade|tier|rating|score point)\s*\d+(?:\.\d+)?\b|\d+(?:\.\d+)?(?:\s*(?:points?|pts?|marks?))?(?:\s*[-–:—].*)?$|(?:\d+(?:\.\d+)?\s*\(?\s*)?(?:${LEVEL_WORDS.join("|")})\b|[A-F][+-]?(?:\s*[-–:—(].*)?$)`,
+  "i",
+);
+
+/** Where a level's name stands from best (0) to worst; null when it names no known level. */
+export function levelWordRank(title: string): number | null {
+  const rank = LEVEL_WORD_RES.findIndex((re) => re.test(title.trim()));
+  return rank < 0 ? null : rank;
+}
+
+export function isLevelTitle(title: string): boolean {
+  return LEVEL_TITLE.test(title.trim());
+}
+
+/** "Thesis: states a claim", "Thesis — states a claim", "Is it dated? …": a short name before its description. */
+export function namedFirst(raw: string): { title: string; description: string } | null {
+  // "Criterion A: Argument — …": the label before the name is not the name.
+  const text = raw.replace(/^(?:criterion|part|section|question|task)\s+[A-Z0-9]{1,3}\s*[:.)\-–—]\s*/i, "");
+  const sep = /\s*(?::|\s[-–—]\s|\?)\s*/.exec(text);
+  const head = sep ? text.slice(0, sep.index) : "";
+  if (!sep || head.length === 0 || head.length > 70 || head.split(/\s+/).length > 8) return null;
+  // A question is its own description.
+  return { title: head, description: sep[0].includes("?") ? text : text.slice(sep.index).replace(/^\s*[:\-–—]\s*/, "") };
+}
+
+/** The title of a holistic scale whose rubric names none. */
+export const HOLISTIC_TITLE = "Overall quality";
