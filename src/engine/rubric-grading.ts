@@ -7,7 +7,7 @@ import { type Chunk, chunkDocument, rankChunks } from "../retrieval";
 import { verifyCitations } from "./citations";
 import { EngineError } from "./errors";
 import type { RubricCriterion } from "./local/criteria";
-import { passLevel } from "./local/verdict";
+import { overallScore, passLevel, withWeightsNoted } from "./local/verdict";
 import { type ChatMessage, chatJson, ModelError, openAIConfig } from "./providers/openai";
 import { compileSchema } from "./schema";
 import type { Criterion, EngineDocument, Evaluation, Evidence } from "./types";
@@ -97,7 +97,7 @@ export async function gradeByRubric(req: RubricGradingInput): Promise<RubricGrad
   req.signal?.throwIfAborted();
 
   const disputed: string[] = [];
-  const criteria: Criterion[] = req.criteria.map((c, ci) => {
+  const graded: Criterion[] = req.criteria.map((c, ci) => {
     const scores = answers[ci].map((a) => snap(c, a.score));
     const median = medianOnScale(c, scores);
     const chosen = answers[ci][scores.indexOf(median)] ?? answers[ci][0];
@@ -117,10 +117,9 @@ export async function gradeByRubric(req: RubricGradingInput): Promise<RubricGrad
     }));
     return { id: c.id, title: c.title, score: median, max_score: c.maxScore, rationale, evidence };
   });
+  const criteria = withWeightsNoted(graded, req.criteria);
 
-  const max = criteria.reduce((n, c) => n + c.max_score, 0);
-  const got = criteria.reduce((n, c) => n + c.score, 0);
-  const score = max > 0 ? Math.round((100 * got) / max) : 0;
+  const score = overallScore(criteria, req.criteria);
   const pass = passLevel(req.criteria, req.prompt, req.referenceTexts, req.passThreshold);
   const line = 100 * pass.share;
   // Samples that land on different levels mean the model cannot tell: a person decides.

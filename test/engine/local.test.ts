@@ -39,11 +39,11 @@ async function fixtureShape(file: string) {
   return findCriteria([content], null).criteria.map((c) => [c.title, c.maxScore, c.levels?.map((l) => l.value) ?? null]);
 }
 
-function run(references: EngineDocument[], inputs: EngineDocument[], prompt: string | null = null): Promise<Evaluation> {
+function run(references: EngineDocument[], inputs: EngineDocument[], prompt: string | null = null, productCode = "education"): Promise<Evaluation> {
   const input: EvaluateInput = {
     workspaceId: "ws_test",
     mode: "live",
-    workflow: { userPrompt: prompt, outputSchema: null, modelPolicy: "auto", productCode: "education" },
+    workflow: { userPrompt: prompt, outputSchema: null, modelPolicy: "auto", productCode },
     references,
     inputs,
     llm: null,
@@ -341,10 +341,11 @@ describe("criteria", () => {
       "Communication,45%,,",
       "Weighted total,100%,,",
     ].join("\n");
-    expect((await criteriaOf("scorecard.csv", sheet)).criteria.map((c) => [c.title, c.maxScore])).toEqual([
-      ["Product sense", 30],
-      ["Execution and delivery", 25],
-      ["Communication", 45],
+    // (Each competency is rated 1–5 and weighs its weight: before, the weight was its maximum and the rating lost.)
+    expect((await criteriaOf("scorecard.csv", sheet)).criteria.map((c) => [c.title, c.maxScore, c.levels?.length, c.weight])).toEqual([
+      ["Product sense", 5, 5, 30],
+      ["Execution and delivery", 5, 5, 25],
+      ["Communication", 5, 5, 45],
     ]);
   });
 
@@ -1047,8 +1048,9 @@ describe("criteria", () => {
     }
   });
 
-  test("a weight beside level columns: each criterion is out of its weight, its levels that share of it", async () => {
-    // The weight was the maximum and the 1–4 levels were dropped.
+  test("a weight beside level columns: each criterion is scored on the levels and weighs its weight", async () => {
+    // The weight was the maximum and the 1–4 levels were dropped; then the levels were scaled to the weight (7.5, 15 …),
+    // no longer the rubric's own scale.
     const text = [
       "Each criterion is scored from 1 to 4 and multiplied by its weight.",
       "",
@@ -1058,9 +1060,116 @@ describe("criteria", () => {
       "| Timeline | 20% | Realistic, detailed timeline. | Realistic timeline. | Sketchy timeline. | No timeline. |",
     ].join("\n");
     expect(await shapeOf("proposal.md", text)).toEqual([
-      ["Problem statement", 30, [7.5, 15, 22.5, 30]],
-      ["Timeline", 20, [5, 10, 15, 20]],
+      ["Problem statement", 4, [1, 2, 3, 4]],
+      ["Timeline", 4, [1, 2, 3, 4]],
     ]);
+    expect((await criteriaOf("proposal.md", text)).criteria.map((c) => c.weight)).toEqual([30, 20]);
+  });
+
+  test("weighted matrices: each criterion on the scale a column or the text states, weighing its weight", async () => {
+    // The weights were each criterion's maximum and the stated scale was lost ("Functional fit" out of 30, not 0–10).
+    const weighed = async (filename: string, text: string) =>
+      (await criteriaOf(filename, text)).criteria.map((c) => [c.title, c.maxScore, c.levels?.map((l) => l.value) ?? null, c.weight ?? null]);
+    const matrix = [
+      "Tender evaluation - Library management system,,,,",
+      "Criterion,Weight,Score (0-10),Weighted score,Notes",
+      "Catalogue and circulation features,40%,,,",
+      "Five-year cost,35%,,,",
+      "Training offered,25%,,,",
+      "Total,100%,,,",
+    ].join("\n");
+    const zeroToTen = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10];
+    expect(await weighed("tender.csv", matrix)).toEqual([
+      ["Catalogue and circulation features", 10, zeroToTen, 40],
+      ["Five-year cost", 10, zeroToTen, 35],
+      ["Training offered", 10, zeroToTen, 25],
+    ]);
+    // The scale stated once above the table, in a sentence; and a key a PDF wrapped between "1" and "= Does not meet".
+    const once = [
+      "# Design review",
+      "",
+      "Each criterion is scored on a 1-5 scale (1 = Poor, 2 = Fair, 3 = Good, 4 = Very good, 5 = Excellent).",
+      "",
+      "| Criterion | Weight | What we look for |",
+      "|---|---|---|",
+      "| Requirements traced | 60% | Every requirement maps to a design element. |",
+      "| Risks named | 40% | The main risks are named with a mitigation. |",
+    ].join("\n");
+    expect(await weighed("review.md", once)).toEqual([
+      ["Requirements traced", 5, [1, 2, 3, 4, 5], 60],
+      ["Risks named", 5, [1, 2, 3, 4, 5], 40],
+    ]);
+    // A sheet already filled in: its ratings are no maxima.
+    expect(await weighed("filled.csv", "Criterion,Weight,Score (1-5)\nPrice,60%,4\nService,40%,2")).toEqual([
+      ["Price", 5, [1, 2, 3, 4, 5], 60],
+      ["Service", 5, [1, 2, 3, 4, 5], 40],
+    ]);
+    const wrapped = [
+      "Competency | Weight | Notes",
+      "Negotiation | 70% |",
+      "Reporting | 30% |",
+      "",
+      "Rating scale: 5 = Exceptional, 4 = Strong, 3 = Meets, 2 = Partially meets, 1",
+      "= Does not meet.",
+    ].join("\n");
+    expect((await weighed("scorecard.txt", wrapped)).map(([, max, levels]) => [max, levels])).toEqual([
+      [5, [1, 2, 3, 4, 5]],
+      [5, [1, 2, 3, 4, 5]],
+    ]);
+  });
+
+  test("a heading's weight over its own levels ('## Thesis (weight 40%)' over '- 4: …'): scored on the levels, weighing 40", async () => {
+    // The levels were dropped (their top, 4, is not the 40 of the heading) and the criterion was out of 40.
+    const text = [
+      "# Position paper",
+      "",
+      "## Thesis (weight 40%)",
+      "- 4: A precise, arguable thesis that frames the whole paper.",
+      "- 3: A clear thesis.",
+      "- 2: A thesis that is vague or too broad.",
+      "- 1: No identifiable thesis.",
+      "",
+      "## Sources (weight 60%)",
+      "- 4: Six or more scholarly sources, each analysed.",
+      "- 3: Four or five scholarly sources.",
+      "- 2: Two or three sources, some not scholarly.",
+      "- 1: One source or none.",
+    ].join("\n");
+    expect(await shapeOf("paper.md", text)).toEqual([
+      ["Thesis", 4, [1, 2, 3, 4]],
+      ["Sources", 4, [1, 2, 3, 4]],
+    ]);
+    expect((await criteriaOf("paper.md", text)).criteria.map((c) => c.weight)).toEqual([40, 60]);
+  });
+
+  test("a rating that only numbers its levels ('Rating (1-5)') is no description: a skill the CV never names gets the lowest", async () => {
+    // Levels were read as descriptions of the work, so the CV's overlap with the whole scorecard gave every row 5 of 5.
+    const card = ["Competency | Rating (1-5) | Notes", "Python and SQL experience | |", "Stakeholder communication with executives | |"].join("\n");
+    const cv = "Data analyst. Seven years of Python and SQL experience: Python pipelines, SQL warehouses and SQL reporting for finance.";
+    const e = await run([await textDoc("ref_1", "card.txt", card)], [await textDoc("doc_1", "cv.txt", cv)], null, "hr");
+    expect(e.criteria.map((c) => [c.title, c.score, c.max_score])).toEqual([
+      ["Python and SQL experience", 5, 5],
+      ["Stakeholder communication with executives", 1, 5],
+    ]);
+  });
+
+  test("a weighted scorecard's overall score weighs each criterion's share by its weight, and each rationale says its weight", async () => {
+    const card = ["Criterion | Weight | Rating (1-5)", "Python and SQL experience | 80% |", "Stakeholder communication with executives | 20% |"].join(
+      "\n",
+    );
+    const cv =
+      "Data analyst. Seven years of Python and SQL experience: Python pipelines, SQL warehouses, Python notebooks and SQL " +
+      "reporting for finance. Built a Python library for SQL data checks used by four teams.";
+    const e = await run([await textDoc("ref_1", "card.txt", card)], [await textDoc("doc_1", "cv.txt", cv)], null, "hr");
+    const [python, talk] = e.criteria;
+    expect([python.max_score, talk.max_score]).toEqual([5, 5]);
+    // The two criteria earn different shares, so weighing them tells apart from summing them.
+    expect(python.score / python.max_score).not.toBe(talk.score / talk.max_score);
+    const weighted = Math.round(100 * (0.8 * (python.score / 5) + 0.2 * (talk.score / 5)));
+    expect(e.score).toBe(weighted);
+    expect(e.score).not.toBe(Math.round((100 * (python.score + talk.score)) / 10));
+    expect(python.rationale).toContain("It weighs 80% of the overall score.");
+    expect(talk.rationale).toContain("It weighs 20% of the overall score.");
   });
 
   test("bold labels leading their text: a letter-grade guide is one scale of 100; '**Thesis (20 points):** …' are criteria", async () => {

@@ -172,6 +172,32 @@ describe("model grading by rubric criterion", () => {
     expect(out.score).toBe(33);
   });
 
+  test("a weighted rubric: each criterion graded on its own scale, the overall score weighing each by its weight", async () => {
+    const weighted = [
+      "Each criterion is scored on a 1-5 scale (1 = Poor, 2 = Fair, 3 = Good, 4 = Very good, 5 = Excellent).",
+      "",
+      "| Criterion | Weight | What we look for |",
+      "|---|---|---|",
+      "| Ideas | 75% | A clearly focused story with vivid details. |",
+      "| Conventions | 25% | Accurate spelling, punctuation and grammar. |",
+    ].join("\n");
+    const { llm, calls } = fakeModel((user) => ({
+      evidence: [],
+      rationale: "r",
+      level_descriptor: "x",
+      score: criterionOf(user) === "Ideas" ? 5 : 1,
+    }));
+    const out = (await evaluate(await input(llm, { rubric: weighted }))).value as Evaluation;
+    expect(calls[0].body.messages.find((m) => m.role === "user")?.content).toContain("(scored 0–5)");
+    expect(out.criteria.map((c) => [c.score, c.max_score])).toEqual([
+      [5, 5],
+      [1, 5],
+    ]);
+    // 0.75 × 5/5 + 0.25 × 1/5 = 80 (summed, 6 of 10 would be 60).
+    expect(out.score).toBe(80);
+    expect(out.criteria[0].rationale).toContain("It weighs 75% of the overall score.");
+  });
+
   test("quotes that are not text of the input are dropped and counted; kept ones carry their location", async () => {
     const { llm } = fakeModel(() => ({
       evidence: [

@@ -30,6 +30,11 @@ export interface RubricCriterion {
    * when it states them: a score is then one of these values, and maxScore is the top one.
    */
   levels?: Level[];
+  /**
+   * The rubric's weight for this criterion when it states one apart from the criterion's scale ("Weight 30%" beside
+   * "Score (1–5)"): the overall score weighs the criterion's share by it. Absent, a criterion weighs its maxScore.
+   */
+  weight?: number;
   /** Marked not required by the rubric ("Required: No", "Optional"): its absence does not hold a pass back. */
   optional?: boolean;
 }
@@ -297,16 +302,22 @@ function headingCandidate(title: string, body: string, scaleBody = body): Candid
     body.split("\n").find((l) => l.trim() !== "") ?? "",
   );
   const points = parsed.points ?? (stated ? Number(stated[1]) : null);
+  // "Thesis (weight 40%)", "Weight: 30%": a weight, which levels under the heading may score on a scale of their own.
+  const weighs = parsed.points !== null ? /\bweight(?:ing)?\b|\d\s*%/i.test(title) : /weight|%/i.test(stated?.[0] ?? "");
   // "4 – Exceeds" names a level as "Exceeds (4)" does (tidyTitle would drop the 4 as a section number).
   const level = /^\s*(\d{1,2})\s*[-–—:.]\s*(\S.*)$/.exec(rest);
   const named = level && isLevelTitle(level[2]) ? `${level[2]} (${level[1]})` : rest;
-  return withScale({ title: tidyTitle(named), description: body.trim(), points }, scaleBody);
+  const weight = weighs && points !== null ? { weight: points } : {};
+  return withScale({ title: tidyTitle(named), description: body.trim(), points, ...weight }, scaleBody);
 }
 
-/** A candidate with the level scale its text spells out ("3: …" … "0: …"), when its points (if any) are the top level's. */
+/**
+ * A candidate with the level scale its text spells out ("3: …" … "0: …"), when its points (if any) are the top level's
+ * or only its weight.
+ */
 function withScale(c: Candidate, scaleBody = c.description): Candidate {
   const levels = levelScale(scaleBody, c.points);
-  if (!levels || (c.points !== null && c.points !== levels[levels.length - 1].value)) return c;
+  if (!levels || (c.points !== null && c.points !== c.weight && c.points !== levels[levels.length - 1].value)) return c;
   const top = levels[levels.length - 1];
   // The top level describes the work the criterion asks for; the text outside the level lines stays too.
   const other = c.description
@@ -723,7 +734,9 @@ export function findCriteria(references: { sections: Section[] }[], prompt: stri
   // 4 = Excellent, 3 = Good …", "a scale of 1 (never) to 5 (always)").
   const texts = source === "generic" ? [] : source === "prompt" ? [prompt ?? ""] : references.flatMap((r) => r.sections.map((x) => x.text));
   const key = statedScale(texts);
-  if (key && found.every((c) => c.points === null && !c.levels)) found = found.map((c) => ({ ...c, points: key[key.length - 1].value, levels: key }));
+  // (Criteria whose points are only their weights, "Criterion | Weight", are scored on it too, and keep their weights.)
+  const unscaled = (c: Candidate) => (c.points === null || c.points === c.weight) && !c.levels;
+  if (key && found.every(unscaled)) found = found.map((c) => ({ ...c, points: key[key.length - 1].value, levels: key }));
   // Anchors for some levels of the stated scale ("Rate each competency from 1 to 5. Anchors are given for 1, 3 and 5"):
   // the criterion is scored on the whole scale, its anchors' descriptors kept.
   // (A rating scale, seven points at most: "scored from 0 to 10" beside bands "4-6-8-10" names points, not anchors.)
@@ -749,7 +762,8 @@ const EACH_WORTH =
  */
 function statedScale(texts: string[]): Level[] | null {
   for (const text of texts) {
-    for (const line of text.split("\n")) {
+    // (A key a PDF's line wrapped between a value and its "=": "… 2 = Partially meets, 1" over "= Does not meet.")
+    for (const line of text.replace(/(\d)[ \t]*\n[ \t]*=/g, "$1 =").split("\n")) {
       const keyed = [...line.matchAll(/(?<![\d.])(\d{1,2})\s*=\s*(\p{L}[\p{L} '-]{0,30}?)\s*(?=[,;.)]|\s+\d{1,2}\s*=|$)/gu)].map((m) => ({
         value: Number(m[1]),
         descriptor: m[2].trim(),
@@ -795,6 +809,8 @@ function finalize(found: Candidate[]): RubricCriterion[] {
       maxScore: c.points ?? DEFAULT_MAX_SCORE,
       hasPoints: c.points !== null,
       ...(c.levels ? { levels: c.levels } : {}),
+      // (A weight that is the criterion's points says nothing more.)
+      ...(c.weight !== undefined && c.weight !== c.points ? { weight: c.weight } : {}),
       ...(c.optional ? { optional: true } : {}),
     };
   });

@@ -17,7 +17,7 @@ import {
   writingSignals,
 } from "./signals";
 import { contentTerms, isGenericStem, keyTermsOf, negatedBases, stemWord, termCounts, titleTermsOf, tokenize, topicTermsOf } from "./terms";
-import { DEFAULT_PASS_PERCENT, type PassLevel, passLevel } from "./verdict";
+import { DEFAULT_PASS_PERCENT, overallScore, type PassLevel, passLevel, withWeightsNoted } from "./verdict";
 
 export interface LocalInput {
   criteria: RubricCriterion[];
@@ -125,7 +125,7 @@ export function evaluateLocally(input: LocalInput): Evaluation {
   const prepared = prepare(input.criteria, written, input.titlesNamed === true);
   const ranked = rankedPassages(input.inputs, passages, prepared);
 
-  const criteria: Criterion[] = prepared.map((p, i) => {
+  const scored: Criterion[] = prepared.map((p, i) => {
     const s = scoreCriterion(p, docCounts, passageTerms, signals, relevance);
     const evidence = pickEvidence(p, passages, passageTerms, ranked[i], relevance.topic);
     return {
@@ -137,11 +137,10 @@ export function evaluateLocally(input: LocalInput): Evaluation {
       evidence,
     };
   });
+  const criteria = withWeightsNoted(scored, input.criteria);
 
-  const max = criteria.reduce((n, c) => n + c.max_score, 0);
-  const got = criteria.reduce((n, c) => n + c.score, 0);
   // The share of the rubric's maximum the evidence supports.
-  const score = max > 0 ? Math.round((100 * got) / max) : 0;
+  const score = overallScore(criteria, input.criteria);
   const pass = passLevel(input.criteria, input.prompt, input.referenceTexts, input.passThreshold ?? DEFAULT_PASS_PERCENT);
   // Where titles name what must be there (a contract's clauses), one the document seems to lack holds a pass back.
   const absent = input.titlesNamed
@@ -394,6 +393,8 @@ interface CriterionScore {
 }
 
 const sat = (x: number, scale: number) => 1 - Math.exp(-x / scale);
+/** Whether a criterion's levels describe the work (two descriptors of three words or more), not only number or name it. */
+const described = (c: RubricCriterion) => (c.levels ?? []).filter((l) => l.descriptor.split(/\s+/).filter(Boolean).length >= 3).length >= 2;
 /** Coverage -> credit: a rubric's descriptors are never all repeated by good work, so credit rises fast then levels off. */
 const credit = (coverage: number) => sat(coverage, 0.4) / sat(1, 0.4);
 
@@ -437,7 +438,8 @@ function scoreCriterion(
   if (lexical !== null && p.titleSubject.length > 0 && !p.titleSubject.some((stem) => docCounts.has(stem))) lexical *= TITLE_MISSING;
   // A criterion with level descriptors ("clearly focused on the topic", "connections between events") describes
   // qualities of the work, not words it must repeat: its subject side is how much the work is about the task.
-  if (lexical !== null && p.criterion.levels && relevance.coverage !== null) lexical = Math.max(lexical, Math.min(1, relevance.coverage / 0.25));
+  // (Levels that only number or name a rating, "1–5" or "5 = Exceptional", describe nothing: the words are still to find.)
+  if (lexical !== null && described(p.criterion) && relevance.coverage !== null) lexical = Math.max(lexical, Math.min(1, relevance.coverage / 0.25));
   // Craft words ("evidence", "organisation"): judged by the writing signals of the facets the criterion is about.
   const facets: Facet[] = p.facets.length > 0 ? p.facets : craftWeight > 0 ? p.usual : [];
   const craft = facets.length > 0 ? facets.reduce((n, f) => n + signals.facets[f], 0) / facets.length : null;

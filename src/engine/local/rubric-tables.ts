@@ -210,6 +210,8 @@ const HEADER_POINTS =
   /^(?:max(?:imum)?\.?\s*)?(?:points?|marks?|pts|score|rating(?=\s*(?:\(|\d|$))|weight(?:ing)?|value|max|%|possible|out of)\b|points?\s*(?:possible|available)|^weight/i;
 /** The top of a scale a column's header states: "Rating (1–5)", "Score (0-4)", "Mark out of 10", "Points /20". */
 const HEADER_SCALE = /(?:\b[01]\s*[-–]\s*|out of\s*|max(?:imum)?\s*|\/\s*)(\d{1,3})\b/i;
+/** A criterion's weight: "Weight", "Weighting", "Weight (%)", "%". */
+const WEIGHT_COLUMN = /^\s*(?:weight(?:ing)?s?\b(?!ed)|%)/i;
 /** "Rating (1–5)", "Score 0-4": a rating scale of whole numbers from 0 or 1. */
 const RATING_RANGE = /\b([01])\s*[-–]\s*(\d{1,2})\b/;
 /** A checklist's column to tick: "Yes", "No", "N/A", "Present (Y/N)", "Done", "Met". */
@@ -376,9 +378,18 @@ function tableCandidates(rows: string[][]): Candidate[] {
   let pointsCol = header.findIndex(
     (h, i) => HEADER_POINTS.test(h) && !(isLevelTable && levels.some((l) => l.index === i)) && (i > 0 || !HEADER_TITLE.test(h)),
   );
+  // A weight column beside the criteria's own scale ("Criterion | Weight | Score (1–5)", "Weight | 4 – Exemplary … 1 –
+  // Beginning"): the criterion is scored on that scale and weighs its weight in the overall score. Without a scale in
+  // the table, the weight is the criterion's points (a scale stated once in the text may still come: findCriteria).
+  const weightCol = header.findIndex((h, i) => i > 0 && WEIGHT_COLUMN.test(h) && !(isLevelTable && levels.some((l) => l.index === i)));
+  if (weightCol >= 0 && pointsCol === weightCol) {
+    pointsCol = header.findIndex(
+      (h, i) => i > 0 && i !== weightCol && /score|rating|mark|grade/i.test(h) && !/weighted/i.test(h) && HEADER_SCALE.test(h),
+    );
+  }
   // A scale its header states ("Rating (1–5)", "Score out of 4") for rows whose cell is left to fill.
   const stated = pointsCol >= 0 ? HEADER_SCALE.exec(header[pointsCol]) : null;
-  if (pointsCol < 0) {
+  if (pointsCol < 0 && weightCol < 0) {
     for (let i = 1; i < width; i++) {
       if (isLevelTable && levels.some((l) => l.index === i)) continue;
       const cells = col(i).filter((c) => c !== "");
@@ -392,14 +403,15 @@ function tableCandidates(rows: string[][]): Candidate[] {
   // "Item" column that numbers the rows.)
   const holdsNames = (i: number) => col(i).some((c) => c !== "" && !/^\d{1,3}[.)]?$/.test(c));
   let titleCol = header.findIndex((h, i) => HEADER_TITLE.test(h) && !HEADER_POINTS.test(h) && holdsNames(i));
-  if (titleCol < 0 || titleCol === pointsCol) {
-    titleCol = [...Array(width).keys()].find((i) => i !== pointsCol && col(i).some((c) => c !== "" && cellPoints(c) === null)) ?? 0;
+  const scoreCols = [pointsCol, weightCol];
+  if (titleCol < 0 || scoreCols.includes(titleCol)) {
+    titleCol = [...Array(width).keys()].find((i) => !scoreCols.includes(i) && col(i).some((c) => c !== "" && cellPoints(c) === null)) ?? 0;
   }
-  let descCol = header.findIndex((h, i) => i !== titleCol && i !== pointsCol && HEADER_DESC.test(h) && col(i).some((c) => c !== ""));
+  let descCol = header.findIndex((h, i) => i !== titleCol && !scoreCols.includes(i) && HEADER_DESC.test(h) && col(i).some((c) => c !== ""));
   if (descCol < 0 && !isLevelTable) {
     let best = -1;
     for (let i = 0; i < width; i++) {
-      if (i === titleCol || i === pointsCol) continue;
+      if (i === titleCol || scoreCols.includes(i)) continue;
       const avg = col(i).reduce((n, c) => n + c.length, 0) / Math.max(1, data.length);
       if (avg > best && avg > 0) {
         best = avg;
@@ -428,12 +440,15 @@ function tableCandidates(rows: string[][]): Candidate[] {
     const named = namedFirst(parsed.rest);
     const title = tidyTitle(named?.title ?? parsed.rest);
     if (!title) continue;
-    let points = pointsCol >= 0 ? cellPoints(row[pointsCol] ?? "") : null;
-    points ??= parsed.points ?? (levelMax > 0 ? levelMax : stated ? Number(stated[1]) : null);
+    const weight = weightCol >= 0 ? (cellPoints(row[weightCol] ?? "") ?? undefined) : undefined;
+    // (Beside a weight, the stated scale's column holds a rating to give, "7" in a sheet filled in: no maximum.)
+    const toRate = weightCol >= 0 && stated !== null;
+    let points = pointsCol >= 0 && !toRate ? cellPoints(row[pointsCol] ?? "") : null;
+    points ??= parsed.points ?? (levelMax > 0 ? levelMax : stated ? Number(stated[1]) : (weight ?? null));
     const parts: string[] = named?.description ? [named.description] : [];
     if (top) parts.push(row[top.index] ?? "");
     if (descCol >= 0) parts.push(row[descCol] ?? "");
-    if (!top && descCol < 0) parts.push(...row.filter((_, i) => i !== titleCol && i !== pointsCol));
+    if (!top && descCol < 0) parts.push(...row.filter((_, i) => i !== titleCol && !scoreCols.includes(i)));
     if (pointsCol >= 0 && pointsCol !== descCol && cellPoints(row[pointsCol] ?? "") === null) parts.push(row[pointsCol] ?? "");
     // Level columns with values are the criterion's scale when its points are the top level's. Cells that open with
     // their own points ("10 points: five sources") give this row's scale, whatever the header says.
@@ -444,21 +459,10 @@ function tableCandidates(rows: string[][]): Candidate[] {
     const rowScale = isLevelTable && ownValues.length >= 2 && ownValues.every((v) => v >= 0) && new Set(ownValues).size === ownValues.length;
     if (rowScale) points = Math.max(...ownValues);
     const valued = rowScale ? levels.map((l, i) => ({ ...l, value: ownValues[i] })) : levels.filter((l) => l.value !== null);
-    // A weight beside the levels ("Weight 30%" beside "4 – Exemplary … 1 – Beginning", "scored from 1 to 4 and multiplied
-    // by its weight"): the criterion is out of its weight, its levels that share of it.
-    const weighted =
-      !rowScale && points !== null && levelMax > 0 && points !== levelMax && pointsCol >= 0 && /weight|%/i.test(header[pointsCol] ?? "");
-    const factor = weighted && points !== null ? points / levelMax : 1;
     const scale =
-      isLevelTable &&
-      valued.length >= 2 &&
-      new Set(valued.map((l) => l.value)).size === valued.length &&
-      (rowScale || points === levelMax || weighted)
+      isLevelTable && valued.length >= 2 && new Set(valued.map((l) => l.value)).size === valued.length && (rowScale || points === levelMax)
         ? valued
-            .map((l) => ({
-              value: Math.round((l.value as number) * factor * 100) / 100,
-              descriptor: [header[l.index], row[l.index]].filter(Boolean).join(": "),
-            }))
+            .map((l) => ({ value: l.value as number, descriptor: [header[l.index], row[l.index]].filter(Boolean).join(": ") }))
             .sort((a, b) => a.value - b.value)
         : undefined;
     const optional = requiredCol >= 0 && /^(?:no|n|optional|nice to have|preferred|desirable)$/i.test(row[requiredCol]?.trim() ?? "");
@@ -468,7 +472,8 @@ function tableCandidates(rows: string[][]): Candidate[] {
       .sort((a, b) => a.value - b.value);
     const exported = rated.length >= 2 && new Set(rated.map((l) => l.value)).size === rated.length ? rated : undefined;
     // A rating the header states as a range ("Rating (1–5)", "Score 0-4") over a cell left to fill: its whole numbers.
-    const range = stated && cellPoints(row[pointsCol] ?? "") === null && points === Number(stated[1]) ? RATING_RANGE.exec(header[pointsCol]) : null;
+    const range =
+      stated && (toRate || cellPoints(row[pointsCol] ?? "") === null) && points === Number(stated[1]) ? RATING_RANGE.exec(header[pointsCol]) : null;
     const ratingScale =
       range && Number(range[2]) <= 10
         ? Array.from({ length: Number(range[2]) - Number(range[1]) + 1 }, (_, i) => ({ value: Number(range[1]) + i, descriptor: "" }))
@@ -478,6 +483,7 @@ function tableCandidates(rows: string[][]): Candidate[] {
       description: parts.filter(Boolean).join("\n"),
       points: exported ? exported[exported.length - 1].value : points,
       levels: exported ?? scale ?? ratingScale,
+      ...(weight !== undefined ? { weight } : {}),
       ...(optional ? { optional } : {}),
     });
   }

@@ -81,6 +81,11 @@ export interface Candidate {
   description: string;
   points: number | null;
   levels?: Level[];
+  /**
+   * The criterion's weight in the overall score, where the rubric gives one apart from its scale ("Weight 30%" beside
+   * "Score (1–5)"). While no scale is known the weight is its points too.
+   */
+  weight?: number;
   /** A list item that is one level of a scale ("- Excellent (4): …", "- 1 point: …"), not a criterion of its own. */
   level?: boolean;
   optional?: boolean;

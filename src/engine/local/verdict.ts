@@ -49,7 +49,41 @@ const NEGATED = new RegExp(
   "i",
 );
 
-/** The share the rubric's level descriptors put the pass line at (weighted by each criterion's maximum), or null. */
+/** What a criterion weighs in the overall score: the weight the rubric gives it, else its maximum. */
+const weightOf = (c: Pick<RubricCriterion, "maxScore" | "weight">) => c.weight ?? c.maxScore;
+
+/**
+ * The overall score (0–100): the share of the rubric's maximum the criteria earn, each criterion's share weighed by
+ * its weight where the rubric gives weights apart from its scales ("Weight 30%" beside "Score (1–5)"). `scored` are
+ * the criteria graded, in the order of `rubric`.
+ */
+export function overallScore(scored: { score: number; max_score: number }[], rubric: Pick<RubricCriterion, "maxScore" | "weight">[]): number {
+  let total = 0;
+  let earned = 0;
+  scored.forEach((c, i) => {
+    const weight = rubric[i]?.weight;
+    if (weight === undefined) {
+      total += c.max_score;
+      earned += c.score;
+    } else if (c.max_score > 0) {
+      total += weight;
+      earned += (weight * c.score) / c.max_score;
+    }
+  });
+  return total > 0 ? Math.round((100 * earned) / total) : 0;
+}
+
+/** The criteria with each one's weight stated in its rationale, where the rubric weighs them apart from their scales. */
+export function withWeightsNoted<T extends { rationale: string }>(scored: T[], rubric: Pick<RubricCriterion, "maxScore" | "weight">[]): T[] {
+  if (!rubric.some((c) => c.weight !== undefined)) return scored;
+  const total = rubric.reduce((n, c) => n + weightOf(c), 0);
+  return scored.map((c, i) => {
+    const share = total > 0 && rubric[i] ? Math.round((100 * weightOf(rubric[i])) / total) : 0;
+    return { ...c, rationale: [c.rationale, `It weighs ${share}% of the overall score.`].filter(Boolean).join(" ") };
+  });
+}
+
+/** The share the rubric's level descriptors put the pass line at (each criterion weighing its weight, else its maximum), or null. */
 export function levelPassShare(criteria: RubricCriterion[]): number | null {
   let weight = 0;
   let sum = 0;
@@ -59,8 +93,8 @@ export function levelPassShare(criteria: RubricCriterion[]): number | null {
     const max = c.levels[c.levels.length - 1].value;
     const pass = c.levels.find((l) => ADEQUATE.test(l.descriptor) && !NEGATED.test(l.descriptor));
     if (!pass || max <= min) continue;
-    weight += c.maxScore;
-    sum += c.maxScore * (pass.value / max);
+    weight += weightOf(c);
+    sum += weightOf(c) * (pass.value / max);
   }
   return weight > 0 ? sum / weight : null;
 }
