@@ -741,6 +741,15 @@ describe("criteria", () => {
       expect([file, await fixtureShape(file)]).toEqual([file, subCriteria]);
   });
 
+  test("groups merged over their indicators, under a two-row header ('Criterion | Indicator | Performance Levels'): the indicators", async () => {
+    // The DOCX leaves the merged cells out: a header two cells short read as no header, the indicators as loose rows
+    // under their groups ("Design" out of 3). LibreOffice's PDF prints the header's first two cells as a line above the
+    // table, so the group column was taken for the criteria and the indicator rows for the rest of a cut row.
+    const indicators = ["Functionality", "Usability", "Structure", "Testing"].map((t) => [t, 4, [1, 2, 3, 4]]);
+    for (const file of ["web-app-grouped-indicators.docx", "web-app-grouped-indicators-libreoffice.pdf"])
+      expect([file, await fixtureShape(file)]).toEqual([file, indicators]);
+  });
+
   test("levels listed under criterion headings are that criterion's scale, in any of the ways teachers write them", async () => {
     // "- Excellent (4): …" under "## Content (4 points)": each level was taken as a criterion with points, and the lot
     // collapsed into one holistic scale; so were "- 4 points: …" levels.

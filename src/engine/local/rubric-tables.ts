@@ -32,7 +32,7 @@ export function tableSets(lines: Line[]): CandidateSet[] {
     const head = rows[0] ?? [];
     const repeat = (r: string[]) => r.length === head.length && r[0] === head[0] && r.every((c, k) => c === head[k] || c.startsWith(`${head[k]} `));
     rows = rows.filter((r, k) => k === 0 || !repeat(r));
-    rows = fromHeader(withMergedHeader(pageBreaksJoined(subCriteria(rows))));
+    rows = fromHeader(pageBreaksJoined(subCriteria(withMergedHeader(rows))));
     if (rows.length >= 2) {
       const items = tableCandidates(rows);
       if (items.length === 1 && items[0].title === HOLISTIC_TITLE && above && !organising(above)) items[0].title = tidyTitle(parsePoints(above).rest);
@@ -113,8 +113,9 @@ function pageBreaksJoined(rows: string[][]): string[][] {
 
 /**
  * A header over two rows, as merged cells leave it in a DOCX: "Criteria | Performance levels" over "Exemplary (4) |
- * … | Beginning (1)", the first cell spanning both rows, so the second row is one cell short of the data rows. Its
- * cells get the spanning cell in front, and the row above (a title over the level columns) goes.
+ * … | Beginning (1)", the first cell spanning both rows, so the second row is one cell short of the data rows (two
+ * short under "Criterion | Indicator | Performance levels"). Its cells get the spanning cells in front, and the row
+ * above (a title over the level columns) goes.
  */
 function withMergedHeader(rows: string[][]): string[][] {
   const width = Math.max(0, ...rows.map((r) => r.length));
@@ -122,9 +123,11 @@ function withMergedHeader(rows: string[][]): string[][] {
   if (firstFull < 2 || width < 3) return rows;
   const short = rows[firstFull - 1];
   const above = rows[firstFull - 2];
+  const spanning = above.slice(0, width - short.length);
   // (The short row names the levels: a row of ratings one fewer than the next row's is a criterion, Canvas's print.)
-  if (short.length !== width - 1 || !HEADER_TITLE.test(above[0] ?? "") || !levelHeader([above[0], ...short])) return rows;
-  return [[above[0], ...short], ...rows.slice(firstFull)];
+  if (spanning.length < 1 || spanning.length > 2 || above.length <= spanning.length) return rows;
+  if (!HEADER_TITLE.test(above[0] ?? "") || !levelHeader([above[0], ...short])) return rows;
+  return [[...spanning, ...short], ...rows.slice(firstFull)];
 }
 
 /**
@@ -136,7 +139,13 @@ function withMergedHeader(rows: string[][]): string[][] {
 function subCriteria(rows: string[][]): string[][] {
   const [header, ...data] = rows;
   const width = header?.length ?? 0;
-  if (width < 3 || !HEADER_TITLE.test(header[0]) || !/sub|element|indicator|aspect|component|item/i.test(header[1])) return rows;
+  if (width < 3) return rows;
+  // (A PDF may print the header's first two cells as a line of their own above the table: a blank corner two cells
+  // wide over level columns, the groups in the first column, every row's sub-criterion in the second.)
+  const named = HEADER_TITLE.test(header[0]) && /sub|element|indicator|aspect|component|item/i.test(header[1]);
+  const corner =
+    header[0] === "" && header[1] === "" && levelHeader(["", ...header.slice(2)]) && data[0]?.[0] !== "" && data.every((r) => (r[1] ?? "") !== "");
+  if (!named && !corner) return rows;
   const under = (r: string[]) => r.length === width - 1 || (r.length === width && r[0] === "");
   if (!data.some(under) || !data.every((r) => under(r) || r.length === width)) return rows;
   // (A "Total | | 60" row has no sub-criterion: it is no row of the table.)
