@@ -197,8 +197,8 @@ function tableText(
       if (code > 0x20) {
         // (A run is set in one font: its first letter's tells for all of them.)
         const run = runs[k];
-        if (run.letters === 0) run.bold = isBold(i);
-        (run.letters as number)++;
+        if (!run.letters) run.bold = isBold(i);
+        run.letters = (run.letters ?? 0) + 1;
       }
       // A character outside the Basic Multilingual Plane comes as two halves (UTF-16 surrogates): kept together.
       const low = code >= 0xd800 && code <= 0xdbff && i + 1 < chars ? wasm.FPDFText_GetUnicode(textPage, i + 1) : 0;

@@ -398,6 +398,8 @@ function tableCandidates(rows: string[][]): Candidate[] {
   }
   // A scale its header states ("Rating (1–5)", "Score out of 4") for rows whose cell is left to fill.
   const stated = pointsCol >= 0 ? HEADER_SCALE.exec(header[pointsCol]) : null;
+  // (Beside a weight, the stated scale's column holds a rating to give, "7" in a sheet filled in: no maximum.)
+  const toRate = weightCol >= 0 && stated !== null;
   if (pointsCol < 0 && weightCol < 0) {
     for (let i = 1; i < width; i++) {
       if (isLevelTable && levels.some((l) => l.index === i)) continue;
@@ -450,8 +452,6 @@ function tableCandidates(rows: string[][]): Candidate[] {
     const title = tidyTitle(named?.title ?? parsed.rest);
     if (!title) continue;
     const weight = weightCol >= 0 ? (cellPoints(row[weightCol] ?? "") ?? undefined) : undefined;
-    // (Beside a weight, the stated scale's column holds a rating to give, "7" in a sheet filled in: no maximum.)
-    const toRate = weightCol >= 0 && stated !== null;
     let points = pointsCol >= 0 && !toRate ? cellPoints(row[pointsCol] ?? "") : null;
     points ??= parsed.points ?? (levelMax > 0 ? levelMax : stated ? Number(stated[1]) : (weight ?? null));
     const parts: string[] = named?.description ? [named.description] : [];
