@@ -124,10 +124,11 @@ export function evaluateLocally(input: LocalInput): Evaluation {
   const relevance = topicRelevance(input, docCounts, negatedBases(prose));
   const prepared = prepare(input.criteria, written, input.titlesNamed === true);
   const ranked = rankedPassages(input.inputs, passages, prepared);
+  const markers = markerCounts(passages);
 
   const scored: Criterion[] = prepared.map((p, i) => {
     const s = scoreCriterion(p, docCounts, passageTerms, signals, relevance);
-    const evidence = pickEvidence(p, passages, passageTerms, ranked[i], relevance.topic);
+    const evidence = pickEvidence(p, passages, passageTerms, ranked[i], relevance.topic, markers);
     return {
       id: p.criterion.id,
       title: p.criterion.title,
@@ -518,12 +519,32 @@ function rankedPassages(inputs: EngineDocument[], passages: Passage[], prepared:
   });
 }
 
-function pickEvidence(p: Prepared, passages: Passage[], passageTerms: Set<string>[], rank: Map<Passage, number>, topic: Set<string>): Evidence[] {
+/** A facet's marker count in each passage, counted once for all the criteria that look for that facet. */
+function markerCounts(passages: Passage[]): (facet: Facet, i: number) => number {
+  const counts = new Map<Facet, number[]>();
+  return (facet, i) => {
+    let byPassage = counts.get(facet);
+    if (byPassage === undefined) {
+      byPassage = passages.map((p) => facetMarkers(facet, p.text));
+      counts.set(facet, byPassage);
+    }
+    return byPassage[i];
+  };
+}
+
+function pickEvidence(
+  p: Prepared,
+  passages: Passage[],
+  passageTerms: Set<string>[],
+  rank: Map<Passage, number>,
+  topic: Set<string>,
+  markers: (facet: Facet, i: number) => number,
+): Evidence[] {
   const hasWords = (x: { passage: Passage }, words: number) => x.passage.text.split(/\s+/).length >= words;
   const scored = passages.map((passage, i) => {
     let s = 0;
     for (const t of p.terms) if (passageTerms[i].has(t.stem)) s += t.craft ? 0.5 * t.weight : t.weight;
-    for (const f of p.facets) s += 0.6 * Math.min(3, facetMarkers(f, passage.text));
+    for (const f of p.facets) s += 0.6 * Math.min(3, markers(f, i));
     const r = rank.get(passage);
     if (s > 0 && r !== undefined) s += 0.5 / (r + 1);
     return { passage, s, i };

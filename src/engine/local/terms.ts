@@ -87,15 +87,16 @@ const stemCache = new Map<string, string>();
 
 /** A word's comparable form: lower case, possessive dropped, spelling folded, Porter-stemmed. */
 export function stemWord(raw: string): string {
-  const lower = raw
-    .toLowerCase()
-    .replace(/['’]s$/, "")
-    .replace(/['’]/g, "");
-  let s = stemCache.get(lower);
+  // Keyed by the word as given: most words of a text come again, and the lookup is then all the work.
+  let s = stemCache.get(raw);
   if (s === undefined) {
+    const lower = raw
+      .toLowerCase()
+      .replace(/['’]s$/, "")
+      .replace(/['’]/g, "");
     s = /^\p{N}+$/u.test(lower) ? lower : porterStem(foldSpelling(lower));
     if (stemCache.size > 50_000) stemCache.clear();
-    stemCache.set(lower, s);
+    stemCache.set(raw, s);
   }
   return s;
 }
@@ -107,8 +108,24 @@ export interface Token {
   end: number;
 }
 
-/** Every word of `text` with its offsets. */
-export function tokenize(text: string): Token[] {
+// The last long texts tokenized: an evaluation reads the same input for its counts, its signals and its negated
+// words, and tokenizing is most of its cost. Callers only read the tokens.
+const longTexts = new Map<string, readonly Token[]>();
+const LONG_TEXT = 2_000;
+
+/** Every word of `text` with its offsets (read-only: a long text's tokens are shared between callers). */
+export function tokenize(text: string): readonly Token[] {
+  if (text.length < LONG_TEXT) return tokensOf(text);
+  let tokens = longTexts.get(text);
+  if (tokens === undefined) {
+    tokens = tokensOf(text);
+    if (longTexts.size >= 2) longTexts.delete(longTexts.keys().next().value as string);
+    longTexts.set(text, tokens);
+  }
+  return tokens;
+}
+
+function tokensOf(text: string): Token[] {
   const out: Token[] = [];
   for (const m of text.matchAll(TOKEN)) {
     const word = m[0].toLowerCase();
