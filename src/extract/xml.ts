@@ -173,16 +173,9 @@ function walk(nodes: XmlNode[], c: Collector, inT: boolean) {
     if (SKIP.has(local)) continue;
     const kids = childrenOf(node);
     switch (local) {
-      case "p": {
-        // A paragraph may contain another (text box inside a run): finish the outer text so far first.
-        const outer = c.cur;
-        if (outer !== null) pushLine(c, outer);
-        c.cur = "";
-        walk(kids, c, false);
-        pushLine(c, c.cur);
-        c.cur = outer === null ? null : "";
+      case "p":
+        paragraph(kids, c);
         break;
-      }
       case "tbl":
         if (c.cur !== null) {
           pushLine(c, c.cur);
@@ -201,9 +194,33 @@ function walk(nodes: XmlNode[], c: Collector, inT: boolean) {
         if (c.cur !== null) c.cur += "-";
         break;
       default:
-        walk(kids, c, local === "t");
+        // Words beside markup ("The <em>moon</em> pulls") are one line, as a paragraph is (XHTML, DocBook, TEI).
+        if (c.cur === null && isMixed(kids)) paragraph(kids, c);
+        else walk(kids, c, local === "t");
     }
   }
+}
+
+function paragraph(kids: XmlNode[], c: Collector) {
+  // A paragraph may contain another (text box inside a run): finish the outer text so far first.
+  const outer = c.cur;
+  if (outer !== null) pushLine(c, outer);
+  c.cur = "";
+  walk(kids, c, false);
+  pushLine(c, c.cur);
+  c.cur = outer === null ? null : "";
+}
+
+/** Whether some of an element's children are words and some are elements: a document's markup, not data. */
+export function isMixed(kids: XmlNode[]): boolean {
+  let words = false;
+  let elements = false;
+  for (const k of kids) {
+    if ("#text" in k) words ||= String(k["#text"]).trim() !== "";
+    else if (tagOf(k) === "#cdata") words = true;
+    else if (tagOf(k)) elements = true;
+  }
+  return words && elements;
 }
 
 /** One table row as a " | "-separated line; a cell's own paragraphs (or nested tables) are joined with spaces. */

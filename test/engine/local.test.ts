@@ -923,6 +923,38 @@ describe("criteria", () => {
     expect(criteria[0].description).toContain("clear, arguable thesis");
   });
 
+  test("a rubric exported as XML is read by its fields, attributes included: Moodle's levels, names and points", async () => {
+    // Before: attributes were dropped and the text came as loose lines, so the first read as one "Overall quality"
+    // scale out of 4 and the second as the three generic criteria.
+    const moodle = `<?xml version="1.0" encoding="UTF-8"?>
+<rubric><name>Reflective journal</name><criteria>
+  <criterion id="1"><description>Depth of reflection</description><levels>
+    <level><score>0</score><definition>Only description of events.</definition></level>
+    <level><score>2</score><definition>Some reflection on personal learning.</definition></level>
+    <level><score>4</score><definition>Deep reflection linking experience to theory.</definition></level>
+  </levels></criterion>
+  <criterion id="2"><description>Writing quality</description><levels>
+    <level><score>0</score><definition>Frequent errors impede meaning.</definition></level>
+    <level><score>1</score><definition>Some errors.</definition></level>
+    <level><score>2</score><definition>Clear and accurate writing.</definition></level>
+  </levels></criterion>
+</criteria></rubric>`;
+    const { criteria } = await criteriaOf("rubric.xml", moodle);
+    expect(criteria.map((c) => [c.title, c.maxScore, c.levels?.map((l) => l.value) ?? null])).toEqual([
+      ["Depth of reflection", 4, [0, 2, 4]],
+      ["Writing quality", 2, [0, 1, 2]],
+    ]);
+    expect(criteria[0].levels?.[2].descriptor).toBe("Deep reflection linking experience to theory.");
+    const attributes = `<rubric title="Oral presentation">
+  <criterion name="Content" points="40"><level score="40">Accurate and thorough.</level><level score="10">Superficial.</level></criterion>
+  <criterion name="Delivery" points="30"><level score="30">Confident and clear.</level><level score="10">Hard to follow.</level></criterion>
+</rubric>`;
+    expect(await shapeOf("rubric.xml", attributes)).toEqual([
+      ["Content", 40, [10, 40]],
+      ["Delivery", 30, [10, 30]],
+    ]);
+  });
+
   test("Canvas's CSV export: each criterion's repeated 'Rating Name | Rating Description | Rating Points' are its levels", async () => {
     const csv = [
       "Rubric Name,Criteria Name,Criteria Description,Criteria Enable Range,Rating Name,Rating Description,Rating Points,Rating Name,Rating Description,Rating Points,Rating Name,Rating Description,Rating Points",

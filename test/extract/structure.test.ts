@@ -188,10 +188,40 @@ describe("sections", () => {
     ]);
   });
 
-  test("XML: element text with namespaces, entities and CDATA decoded, comments dropped", async () => {
+  test("XML data: path: value lines by local name, entities and CDATA decoded, comments dropped", async () => {
     const xml = `<?xml version="1.0"?><!-- note --><r:root xmlns:r="urn:x"><r:item><r:title>Fish &amp; chips &#233;t&#xE9;</r:title><r:body><![CDATA[a <raw> &amp; b]]></r:body></r:item></r:root>`;
     const doc = await extract(utf8(xml), { filename: "a.xml" });
-    expect(doc.sections).toEqual([{ location: { section: "r:root/r:item" }, text: "Fish & chips été\na <raw> &amp; b" }]);
+    expect(doc.sections).toEqual([{ location: { section: "r:root/r:item" }, text: "item.title: Fish & chips été\nitem.body: a <raw> &amp; b" }]);
+  });
+
+  test("XML data: attributes are fields too, repeated records are numbered, indentation is not text", async () => {
+    // Before, attributes were dropped: a rubric's criterion names and points ("<criterion name=… points=…>") were lost.
+    const xml = `<?xml version="1.0"?>
+<rubric title="Oral Presentation" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" xsi:noNamespaceSchemaLocation="r.xsd">
+  <criterion name="Content" points="40">
+    <level score="40">Accurate and
+      thorough.</level>
+    <level score="10">Superficial.</level>
+  </criterion>
+  <criterion name="Delivery" points="30"><level score="30">Clear.</level><empty/></criterion>
+  <owner><name>Ann Lee</name></owner>
+</rubric>`;
+    const doc = await extract(utf8(xml), { filename: "r.xml" });
+    expect(doc.sections.map((s) => s.text)).toEqual([
+      "title: Oral Presentation",
+      "criterion[0].name: Content\ncriterion[0].points: 40\ncriterion[0].level[0].score: 40\ncriterion[0].level[0].text: Accurate and\nthorough.\ncriterion[0].level[1].score: 10\ncriterion[0].level[1].text: Superficial.",
+      "criterion[1].name: Delivery\ncriterion[1].points: 30\ncriterion[1].level.score: 30\ncriterion[1].level.text: Clear.",
+      "owner.name: Ann Lee",
+    ]);
+  });
+
+  test("XML documents (words mixed with markup) keep their text as written", async () => {
+    const xml = `<?xml version="1.0"?><article><title>On tides</title><section id="s1"><para>The <emphasis>moon</emphasis> pulls the sea.</para><para>Twice a day.</para></section></article>`;
+    const doc = await extract(utf8(xml), { filename: "a.xml" });
+    expect(doc.sections).toEqual([
+      { location: { section: "article" }, text: "On tides" },
+      { location: { section: "article/section[s1]" }, text: "The moon pulls the sea.\nTwice a day." },
+    ]);
   });
 
   test("TXT: Latin-1 bytes are decoded when the file is not UTF-8, and a UTF-8 BOM is dropped", async () => {

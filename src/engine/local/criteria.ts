@@ -616,8 +616,9 @@ function parseCriteria(sections: Section[], opts: { instructions?: boolean } = {
 const FIELD = {
   title: /^(?:name|title|criterion|criterion_name|label)$/i,
   points: /^(?:points|points_possible|max_points|maxpoints|max_score|maxscore|possible|marks|max_marks|weight|score|value)$/i,
-  description: /^(?:description|long_description|details|desc|text|descriptor)$/i,
-  levels: /^(?:levels|ratings|scale|bands|descriptors|performance_levels)$/i,
+  description: /^(?:description|long_description|details|desc|text|descriptor|definition)$/i,
+  // (XML repeats one element per level, often inside a list of them: "levels.level[0]".)
+  levels: /^(?:levels?|ratings?|scale|bands?|descriptors?|performance_levels?)$/i,
 };
 const PATH_LINE = /^((?:[\w$-]+|\[\d+\])(?:\.[\w$-]+|\[\d+\])*):(?:\s(.*))?$/;
 
@@ -640,9 +641,30 @@ function exportedCriteria(sections: Section[]): Candidate[] | null {
     elements.set(m[1], element);
   }
   const arrayOf = (element: string) => element.replace(/\[\d+\]$/, "");
-  const titleOf = (f: Map<string, string>) => {
+  // Each element's levels: the elements below it on a path through "levels", "ratings" … (one pass, for large exports).
+  const levelsBelow = new Map<string, [string, Map<string, string>][]>();
+  for (const [e, f] of elements) {
+    const path = arrayOf(e);
+    for (let at = path.indexOf("]."); at >= 0; at = path.indexOf("].", at + 1)) {
+      const ancestor = path.slice(0, at + 1);
+      if (
+        !elements.has(ancestor) ||
+        !path
+          .slice(at + 2)
+          .split(".")
+          .some((part) => FIELD.levels.test(part))
+      )
+        continue;
+      const below = levelsBelow.get(ancestor) ?? [];
+      below.push([e, f]);
+      levelsBelow.set(ancestor, below);
+    }
+  }
+  const levelsOf = (element: string) => levelsBelow.get(element) ?? [];
+  // A criterion's "description" is its title beside a longer one (Canvas) or over its own levels (Moodle).
+  const titleOf = (f: Map<string, string>, element?: string) => {
     const named = [...f].find(([k]) => FIELD.title.test(k))?.[1];
-    return named ?? (f.has("long_description") ? f.get("description") : undefined);
+    return named ?? (f.has("long_description") || (element !== undefined && levelsOf(element).length > 0) ? f.get("description") : undefined);
   };
   // (A level may be worth nothing, "No marks"; a criterion is worth something.)
   const pointsOf = (f: Map<string, string>, least = Number.MIN_VALUE) => {
@@ -652,31 +674,30 @@ function exportedCriteria(sections: Section[]): Candidate[] | null {
   // The criteria: the outermost array whose elements carry titles and points or descriptions.
   const arrays = [...new Set([...elements.keys()].map(arrayOf))].sort((a, b) => a.length - b.length);
   const criteriaArray = arrays.find((a) => {
-    const items = [...elements].filter(([e]) => arrayOf(e) === a).map(([, f]) => f);
+    const items = [...elements].filter(([e]) => arrayOf(e) === a);
     return (
       items.length >= 2 &&
-      items.every((f) => titleOf(f)) &&
-      items.some((f) => pointsOf(f) !== null || [...f.keys()].some((k) => FIELD.description.test(k)))
+      items.every(([e, f]) => titleOf(f, e)) &&
+      items.some(([, f]) => pointsOf(f) !== null || [...f.keys()].some((k) => FIELD.description.test(k)))
     );
   });
   if (criteriaArray === undefined) return null;
   const out: Candidate[] = [];
   for (const [element, f] of elements) {
     if (arrayOf(element) !== criteriaArray) continue;
-    const title = tidyTitle(titleOf(f) ?? "");
+    const title = tidyTitle(titleOf(f, element) ?? "");
     if (!title || TOTAL_ROW.test(title)) continue;
     const description = [...f]
-      .filter(([k]) => FIELD.description.test(k) && f.get(k) !== titleOf(f))
+      .filter(([k]) => FIELD.description.test(k) && f.get(k) !== titleOf(f, element))
       .map(([, v]) => v)
       .join("\n");
-    const levels = [...elements]
-      .filter(([e]) => e.startsWith(`${element}.`) && FIELD.levels.test(arrayOf(e).slice(element.length + 1)))
-      .map(([, lf]) => ({
-        value: pointsOf(lf, 0) ?? Number.NaN,
-        descriptor: [titleOf(lf) ?? lf.get("description"), lf.get("long_description") ?? (titleOf(lf) ? lf.get("description") : undefined)]
-          .filter(Boolean)
-          .join(": "),
-      }))
+    const levels = levelsOf(element)
+      .map(([, lf]) => {
+        // A level's name ("Full Marks"), then its words ("long_description", Moodle's "definition", an XML level's text).
+        const name = titleOf(lf);
+        const words = [...lf].filter(([k, v]) => FIELD.description.test(k) && v !== "" && v !== name).map(([, v]) => v);
+        return { value: pointsOf(lf, 0) ?? Number.NaN, descriptor: [name, ...words].filter(Boolean).join(": ") };
+      })
       .filter((l) => Number.isFinite(l.value));
     const distinct = new Set(levels.map((l) => l.value)).size === levels.length && levels.length >= 2;
     const top = distinct ? Math.max(...levels.map((l) => l.value)) : null;
