@@ -21,6 +21,8 @@ export interface TextRun extends Box {
   /** How many of its characters are letters, digits or marks, and whether its font is bold, when known. */
   letters?: number;
   bold?: boolean;
+  /** Its font's size in points, when known. */
+  size?: number;
 }
 
 interface Cell<R extends Box = TextRun> {
@@ -90,7 +92,11 @@ export function textWithTables(runs: TextRun[], carried: Columns | null = null, 
   if (found === null) return null;
   const gutter = wordByWord(visible) ? wordGutter(found.bands, found.lineHeight) : MIN_GUTTER * found.lineHeight;
   const { lineHeight, bands, cells } = layout(found, gutter);
+  // A strip whose last line is in larger type than the strip under it ends in a heading: no row of a table, nor its
+  // header ("Criterion 4: | Citation Form | (10 points)" was taken for the header of the table under it).
+  const heading = (i: number) => i + 1 < bands.length && largerType(rowsOf(bands[i].runs, lineHeight).at(-1) ?? [], bands[i + 1].runs);
   const tableRows = tableBands(bands, cells, (i) => isRow(cells[i], bands[i].framed), gutter, carried);
+  for (const i of tableRows) if (heading(i)) tableRows.delete(i);
   if (tableRows.size === 0) return null;
   const rowText = (i: number) => {
     // The rest of a row the previous page began: its first cell (the criterion's name) stayed there, empty here, and
@@ -119,7 +125,8 @@ export function textWithTables(runs: TextRun[], carried: Columns | null = null, 
   const lines: string[] = [];
   let inTable = false;
   bands.forEach((band, i) => {
-    const header = !tableRows.has(i) && tableRows.has(i + 1) ? headerOver(band, tableColumns(cells, tableRows, i + 1), gutter, lineHeight) : null;
+    const header =
+      !tableRows.has(i) && tableRows.has(i + 1) && !heading(i) ? headerOver(band, tableColumns(cells, tableRows, i + 1), gutter, lineHeight) : null;
     const table = tableRows.has(i) || header !== null;
     if (lines.length > 0 && table !== inTable && lines.at(-1) !== "") lines.push("");
     if (tableRows.has(i)) lines.push(rowText(i));
@@ -475,6 +482,15 @@ function tableColumns<R extends Box>(cells: Cell<R>[][], rows: Set<number>, firs
  * over several stays a line above. Null when the strip is not such a header: its phrases are labels, and fill all the
  * columns but one at most, or two or more of a bold strip drawn as a row.
  */
+/**
+ * Whether a line is set in larger type than the strip under it: a heading over a table ("Criterion 1: Issue
+ * identification (10 points)" at 13 pt over an 11 pt table), not its header, whose labels are the rows' size or near it.
+ */
+function largerType(line: TextRun[], row: TextRun[]): boolean {
+  const largest = (runs: TextRun[]) => Math.max(0, ...runs.map((r) => r.size ?? 0));
+  return largest(row) > 0 && largest(line) > 1.15 * largest(row);
+}
+
 function headerOver(band: Band, columns: Box[], gutter: number, lineHeight: number): string[] | null {
   const { runs } = band;
   if (columns.length < 2) return null;

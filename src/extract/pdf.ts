@@ -80,6 +80,7 @@ type TextExports = Record<
   | "FPDFText_GetCharBox"
   | "FPDFText_GetUnicode"
   | "FPDFText_GetTextObject"
+  | "FPDFText_GetFontSize"
   | "FPDFTextObj_GetFont"
   | "FPDFFont_GetWeight"
   | "FPDFFont_GetBaseFontName"
@@ -197,7 +198,10 @@ function tableText(
       if (code > 0x20) {
         // (A run is set in one font: its first letter's tells for all of them.)
         const run = runs[k];
-        if (!run.letters) run.bold = isBold(i);
+        if (!run.letters) {
+          run.bold = isBold(i);
+          run.size = wasm.FPDFText_GetFontSize(textPage, i);
+        }
         run.letters = (run.letters ?? 0) + 1;
       }
       // A character outside the Basic Multilingual Plane comes as two halves (UTF-16 surrogates): kept together.

@@ -969,6 +969,22 @@ describe("criteria", () => {
     expect(criteria[1].levels?.[2].descriptor).toBe("Full Marks: Two replies");
   });
 
+  test("a PDF's heading in larger type over each criterion's ruled table is the criterion, not the table's header", async () => {
+    // Chromium sets a 13 pt heading's words far apart: "Criterion | 1: | Identification (10 points)" was laid over the
+    // table's columns as its header, and the last heading taken for a row; the rubric read as one scale out of 20.
+    expect(await fixtureShape("case-brief-heading-per-criterion-chromium.pdf")).toEqual([
+      ["Issue Identification", 10, [5, 8, 10]],
+      ["Rule Statement", 10, [5, 8, 10]],
+      ["Application", 20, [11, 16, 20]],
+      ["Citation Form", 10, [5, 8, 10]],
+    ]);
+  });
+
+  test("a form's 'Comments' over a line to write on is a field of the page, not one more factor to rate", async () => {
+    const factors = ["Quality of work", "Productivity", "Job knowledge", "Reliability", "Initiative"];
+    expect(await fixtureShape("performance-review-checkboxes-chromium.pdf")).toEqual(factors.map((f) => [f, 5, [1, 2, 3, 4, 5]]));
+  });
+
   test("Canvas's printed rubric: each row's ratings, as many as it has, are its levels, out of its 'Pts' cell", async () => {
     // Printed by a browser, each row's ratings are a table of their own, as wide as their text: the columns did not line
     // up from row to row and the page read as loose lines (criteria "Precise and arguable", "Missing" …).

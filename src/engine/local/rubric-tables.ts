@@ -46,7 +46,20 @@ export function tableSets(lines: Line[]): CandidateSet[] {
     const last = rows.at(-1);
     // Under a form's header ("Item | Met | Partially met | Not met | Comments", "Statement | Strongly disagree | …"), a
     // spreadsheet's or a CSV's row whose cells to tick are empty comes as its item alone: it is a row of the form.
-    if (line.kind === "text" && last && formOpen(rows) && /\p{L}/u.test(line.text) && !TOTAL_ROW.test(line.text) && !/_{3,}/.test(line.text)) {
+    // (Not a label over a space to write in, "Comments" over "______": a field of the page, not an item.)
+    const fieldLabel = () => {
+      const next = lineAfter(lines, i, ["blank"]);
+      return next?.kind === "text" && /^[_.\s]{8,}$/.test(next.text);
+    };
+    if (
+      line.kind === "text" &&
+      last &&
+      formOpen(rows) &&
+      /\p{L}/u.test(line.text) &&
+      !TOTAL_ROW.test(line.text) &&
+      !/_{3,}/.test(line.text) &&
+      !fieldLabel()
+    ) {
       rows.push([line.text, ...rows[0].slice(1).map(() => "")]);
       continue;
     }
