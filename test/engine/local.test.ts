@@ -955,6 +955,53 @@ describe("criteria", () => {
     ]);
   });
 
+  test("LMS exports of other shapes: Blackboard's values in attributes, D2L's criteria in groups, a map of levels", async () => {
+    // Before: the first and third read their "path: value" lines one by one ("RubricRows.Row .id: _r2" was a criterion),
+    // the second took the group's shared levels for its criteria.
+    const blackboard = `<Rubric><Title value="Essay"/><RubricRows>
+  <Row><Header value="Thesis"/><Cells>
+    <Cell><Description value="Clear and arguable"/><NumericPoints value="10.0"/></Cell>
+    <Cell><Description value="Vague"/><NumericPoints value="5.0"/></Cell>
+  </Cells></Row>
+  <Row><Header value="Evidence"/><Cells>
+    <Cell><Description value="Abundant and relevant"/><NumericPoints value="20.0"/></Cell>
+    <Cell><Description value="Thin"/><NumericPoints value="8.0"/></Cell>
+  </Cells></Row>
+</RubricRows></Rubric>`;
+    expect(await shapeOf("rubric.xml", blackboard)).toEqual([
+      ["Thesis", 10, [5, 10]],
+      ["Evidence", 20, [8, 20]],
+    ]);
+    const group = (name: string, criteria: string[]) => ({
+      Name: name,
+      Levels: [
+        { Name: "Exemplary", Points: 10 },
+        { Name: "Beginning", Points: 2 },
+      ],
+      Criteria: criteria.map((c) => ({
+        Name: c,
+        Cells: [
+          { Description: { Text: "Strong" }, Points: 10 },
+          { Description: { Text: "Weak" }, Points: 2 },
+        ],
+      })),
+    });
+    const d2l = JSON.stringify({ Name: "Paper", CriteriaGroups: [group("Content", ["Thesis", "Argument"]), group("Mechanics", ["Grammar"])] });
+    expect(await shapeOf("rubric.json", d2l)).toEqual([
+      ["Thesis", 10, [2, 10]],
+      ["Argument", 10, [2, 10]],
+      ["Grammar", 10, [2, 10]],
+    ]);
+    const mapped = JSON.stringify([
+      { criterion: "Hook", points: "4 pts", levels: { 1: "Poor", 2: "Fair", 3: "Good", 4: "Excellent" } },
+      { criterion: "Works cited", points: "2 pts", levels: { 0: "Missing", 1: "Partial", 2: "Complete" } },
+    ]);
+    expect(await shapeOf("rubric.json", mapped)).toEqual([
+      ["Hook", 4, [1, 2, 3, 4]],
+      ["Works cited", 2, [0, 1, 2]],
+    ]);
+  });
+
   test("Canvas's CSV export: each criterion's repeated 'Rating Name | Rating Description | Rating Points' are its levels", async () => {
     const csv = [
       "Rubric Name,Criteria Name,Criteria Description,Criteria Enable Range,Rating Name,Rating Description,Rating Points,Rating Name,Rating Description,Rating Points,Rating Name,Rating Description,Rating Points",
