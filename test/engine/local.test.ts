@@ -1002,6 +1002,54 @@ describe("criteria", () => {
     ]);
   });
 
+  test("an exam's mark scheme: each question worth its bracketed marks, its one-mark points what earns them", async () => {
+    // Before: the marking points were the criteria (one mark each), and a question of eleven words or more was lost.
+    const scheme = [
+      "Biology Paper 2 – Mark Scheme",
+      "Section A · Total 8 marks. Accept equivalent wording.",
+      "Q1 (a) State two functions of the cell membrane. [2 marks]",
+      "- controls entry and exit of substances (1)",
+      "- cell recognition / receptor sites (1)",
+      "Q1 (b) Explain why the rate of diffusion increases with temperature in a living cell. [3 marks]",
+      "- particles gain kinetic energy (1)",
+      "- move faster (1)",
+      "- more collisions per unit time (1)",
+      "Q2 Define the term osmosis. [3 marks]",
+      "- net movement of water molecules (1)",
+      "- from dilute to concentrated solution (1)",
+      "- through a partially permeable membrane (1)",
+    ].join("\n");
+    const { criteria } = await criteriaOf("scheme.txt", scheme);
+    expect(criteria.map((c) => [c.title, c.maxScore])).toEqual([
+      ["Q1 (a) State two functions of the cell membrane.", 2],
+      ["Q1 (b) Explain why the rate of diffusion increases with temperature in a living cell.", 3],
+      ["Q2 Define the term osmosis.", 3],
+    ]);
+    expect(criteria[0].description).toContain("cell recognition");
+    // Sub-criteria worth more than a mark each, under parents whose points they add up to, are the criteria; a line
+    // stating the whole's marks is none, and "Name (10) – what it asks" is named by what comes before its points.
+    const guide = [
+      "Literature Review – Marking Guide",
+      "HLTH 301 · Assessment 2 · Total 60 marks",
+      "1. Research (30)",
+      "1.1 Sources (10) – At least six peer-reviewed sources.",
+      "1.2 Currency (10) – Most sources published in the last five years.",
+      "1.3 Variety (10) – Mix of journals, books, grey literature and data sets.",
+      "2. Presentation (30)",
+      "2.1 Structure (20) – Headings, logical flow, signposting.",
+      "2.2 Referencing (10) – Harvard style, complete and consistent.",
+    ].join("\n");
+    const read = await criteriaOf("guide.txt", guide);
+    expect(read.criteria.map((c) => [c.title, c.maxScore])).toEqual([
+      ["Sources", 10],
+      ["Currency", 10],
+      ["Variety", 10],
+      ["Structure", 20],
+      ["Referencing", 10],
+    ]);
+    expect(read.criteria[2].description).toContain("grey literature");
+  });
+
   test("Canvas's CSV export: each criterion's repeated 'Rating Name | Rating Description | Rating Points' are its levels", async () => {
     const csv = [
       "Rubric Name,Criteria Name,Criteria Description,Criteria Enable Range,Rating Name,Rating Description,Rating Points,Rating Name,Rating Description,Rating Points,Rating Name,Rating Description,Rating Points",

@@ -414,11 +414,17 @@ function pointLineSet(lines: Line[]): CandidateSet | null {
   let previous: Line | null = null;
   for (const line of lines) {
     // ("Excellent (10): has read the material" and "36–40 points: …" are levels of the criterion above, not criteria.)
-    if (line.kind === "text" && line.text.length <= 100 && !namedLevel(line.text) && !bandLine(line.text)) {
-      const { points, rest } = parsePoints(line.text);
+    // (An exam question is longer than a criterion's name, its marks in brackets at its end: "Q1 (b) Explain why … [3
+    // marks]".)
+    const question = line.kind === "text" && EXAM_MARKS.test(line.text);
+    if (line.kind === "text" && line.text.length <= (question ? 200 : 100) && !namedLevel(line.text) && !bandLine(line.text)) {
+      // "Sources (10) – At least six peer-reviewed sources": the name, its points, then what it asks for.
+      const described = NAME_POINTS_DESCRIPTION.exec(line.text);
+      const { points, rest } = parsePoints(described ? described[1] : line.text);
       const title = tidyTitle(rest);
-      if (points !== null && title && title.split(/\s+/).length <= 10 && !TOTAL_ROW.test(title)) {
-        current = { title: line.text, body: [] };
+      // ("Assessment 2 · Total 100 marks" states the whole's marks.)
+      if (points !== null && title && title.split(/\s+/).length <= (question ? 30 : 10) && !TOTAL_ROW.test(title) && !STATED_TOTAL.test(line.text)) {
+        current = { title: described ? described[1] : line.text, body: described ? [described[2]] : [] };
         found.push(current);
         previous = line;
         continue;
@@ -458,6 +464,10 @@ function pointLineSet(lines: Line[]): CandidateSet | null {
   // Read as headings are: the points from the line, a level scale ("3: …" … "0: …") from the lines below it.
   return found.length >= 2 ? { kind: "pointline", items: found.map((f) => headingCandidate(f.title, f.body.join("\n"))) } : null;
 }
+
+const EXAM_MARKS = /[[(]\s*\d{1,3}\s*(?:marks?|points?|pts?)\s*[\])]\s*$/i;
+const STATED_TOTAL = /\b(?:total|maximum)\b\s*(?:marks?|points?|score)?\s*(?:of|is|:|=)?\s*\d/i;
+const NAME_POINTS_DESCRIPTION = /^(.{2,80}?\s*[([]\s*\d{1,3}(?:\.\d+)?\s*(?:points?|pts?|marks?)?\s*[)\]])\s+[–—-]\s+(\S.*)$/i;
 
 const INSTRUCTION_ITEM = /\b(?:verbatim|quote|quotes|json|verdict|rationale|output|no text outside|overall score|location|cite the|flag)\b/i;
 
@@ -605,7 +615,11 @@ function parseCriteria(sections: Section[], opts: { instructions?: boolean } = {
   const pointLines = pointLineSet(lines);
   if (pointLines) sets.push(pointLines);
   const list = listSet(lines, opts.instructions ?? false);
-  if (list) sets.push(list);
+  // A mark scheme's marking points ("- cell recognition (1)" under "Q1 (a) … [2 marks]"): items of one mark each that
+  // add up to the marks of the lines they stand under are what earns those marks, not criteria of their own.
+  const sum = (set: CandidateSet) => set.items.reduce((n, c) => n + (c.points ?? 0), 0);
+  const markingPoints = list !== null && pointLines !== null && list.items.every((c) => c.points === 1) && sum(list) === sum(pointLines);
+  if (list && !markingPoints) sets.push(list);
   // Tables are judged together: a rubric split over two tables is one rubric.
   const tables = sets.filter((s) => s.kind === "table");
   const others = sets.filter((s) => s.kind !== "table");
