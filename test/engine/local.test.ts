@@ -1050,6 +1050,33 @@ describe("criteria", () => {
     expect(read.criteria[2].description).toContain("grey literature");
   });
 
+  test("level cells that carry their own points as a bare band ('23–25 Accurate …') or at their end ('… early (4)')", async () => {
+    // Before: the levels' names gave every criterion a 1–4 scale, so "Content" was out of 4 instead of 25.
+    const bands = [
+      "Criteria | Exemplary | Proficient | Developing | Beginning",
+      "Content Knowledge | 23–25 Accurate, deep, extends beyond the text | 18–22 Accurate and complete | 13–17 Partly accurate | 0–12 Inaccurate or missing",
+      "Conventions | 9–10 Virtually error-free | 7–8 Few errors | 5–6 Several errors | 0–4 Frequent errors",
+      // Counts that rise as the levels fall are what the level describes, not its points.
+      "Errors | 0–2 errors per page | 3–5 errors per page | 6–8 errors per page | 9–12 errors per page",
+    ].join("\n");
+    expect(await shapeOf("rubric.md", bands)).toEqual([
+      ["Content Knowledge", 25, [12, 17, 22, 25]],
+      ["Conventions", 10, [4, 6, 8, 10]],
+      ["Errors", 4, [1, 2, 3, 4]],
+    ]);
+    const trailing = [
+      " | Excellent | Good | Fair | Poor",
+      "Thesis | Clear thesis stated early (4) | Thesis present but general (3) | Thesis buried (2) | No thesis (1)",
+      "Evidence | Well-chosen evidence, insightful analysis (8) | Relevant evidence (6) | Evidence listed (4) | Little evidence (2)",
+      "Counterargument | Rebuts a strong opposing view (4) | Mentions one (3) | Strawman (1) | None (0)",
+    ].join("\n");
+    expect(await shapeOf("rubric.md", trailing)).toEqual([
+      ["Thesis", 4, [1, 2, 3, 4]],
+      ["Evidence", 8, [2, 4, 6, 8]],
+      ["Counterargument", 4, [0, 1, 3, 4]],
+    ]);
+  });
+
   test("Canvas's CSV export: each criterion's repeated 'Rating Name | Rating Description | Rating Points' are its levels", async () => {
     const csv = [
       "Rubric Name,Criteria Name,Criteria Description,Criteria Enable Range,Rating Name,Rating Description,Rating Points,Rating Name,Rating Description,Rating Points,Rating Name,Rating Description,Rating Points",

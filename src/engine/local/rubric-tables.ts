@@ -333,6 +333,31 @@ function ratingRows(rows: string[][]): Candidate[] | null {
   });
 }
 
+// Looser forms of a level cell's own points, taken only when every level cell of the row has one and they run the
+// way the levels do: "23–25 Accurate, deep …" (a band, no unit), "Clear thesis stated early (4)" (at the end).
+const BARE_BAND = /^\s*\d{1,3}(?:\.\d+)?\s*[-–]\s*(\d{1,3}(?:\.\d+)?)\s+(?=\p{L})/u;
+const TRAILING_POINTS = /\(\s*(\d{1,3}(?:\.\d+)?)\s*(?:points?|pts?|marks?)?\s*\)\s*$/i;
+
+/** The points a row's level cells open with ("10 points: …", "Strong (5) ● …"), or NaN where a cell has none. */
+function cellValues(cells: string[], headerValues: (number | null)[]): number[] {
+  const strict = cells.map((c) => {
+    const m = LEADING_POINTS.exec(c) ?? POINTS_RANGE.exec(c) ?? NAMED_POINTS.exec(c);
+    return m ? Number(m[1]) : Number.NaN;
+  });
+  if (strict.every((v) => !Number.isNaN(v))) return strict;
+  for (const form of [BARE_BAND, TRAILING_POINTS]) {
+    const loose = cells.map((c) => Number(form.exec(c)?.[1] ?? Number.NaN));
+    if (loose.some((v) => Number.isNaN(v))) continue;
+    // ("0–2 errors | 3–5 errors | …" rises as the levels fall: counts, not points.)
+    const order = (i: number, j: number) => {
+      const [hi, hj] = [headerValues[i], headerValues[j]];
+      return hi === null || hj === null || Math.sign(loose[i] - loose[j]) === Math.sign(hi - hj);
+    };
+    if (loose.every((_, i) => loose.every((_, j) => order(i, j)))) return loose;
+  }
+  return strict;
+}
+
 function tableCandidates(rows: string[][]): Candidate[] {
   const scale = scaleTable(rows) ?? ratingRows(rows);
   if (scale) return scale;
@@ -474,10 +499,10 @@ function tableCandidates(rows: string[][]): Candidate[] {
     if (pointsCol >= 0 && pointsCol !== descCol && cellPoints(row[pointsCol] ?? "") === null) parts.push(row[pointsCol] ?? "");
     // Level columns with values are the criterion's scale when its points are the top level's. Cells that open with
     // their own points ("10 points: five sources") give this row's scale, whatever the header says.
-    const ownValues = levels.map((l) => {
-      const m = LEADING_POINTS.exec(row[l.index] ?? "") ?? POINTS_RANGE.exec(row[l.index] ?? "") ?? NAMED_POINTS.exec(row[l.index] ?? "");
-      return m ? Number(m[1]) : Number.NaN;
-    });
+    const ownValues = cellValues(
+      levels.map((l) => row[l.index] ?? ""),
+      levels.map((l) => l.value),
+    );
     const rowScale = isLevelTable && ownValues.length >= 2 && ownValues.every((v) => v >= 0) && new Set(ownValues).size === ownValues.length;
     if (rowScale) points = Math.max(...ownValues);
     const valued = rowScale ? levels.map((l, i) => ({ ...l, value: ownValues[i] })) : levels.filter((l) => l.value !== null);
