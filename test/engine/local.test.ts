@@ -1077,6 +1077,48 @@ describe("criteria", () => {
     ]);
   });
 
+  test("a wiki's HTML table in Markdown, a bold name and points before a dash, a column stating each row's scale", async () => {
+    // Before: the HTML table gave the generic criteria; the bold lines' levels ran together into one scale out of 180
+    // (a temperature, "170–180 °C"); the weights were the maxima and the 1–5 scale was lost.
+    const wiki = [
+      "# Pull Request Review Rubric",
+      '<table class="wikitable">',
+      "<tr><th>Criterion</th><th>Exceeds<br/>3 pts</th><th>Meets<br/>2 pts</th><th>Below<br/>1 pt</th><th>Not present<br/>0 pts</th></tr>",
+      "<tr><td><strong>Correctness</strong></td><td>Handles edge cases</td><td>Main paths work</td><td>Bugs in common paths</td><td>Does not build</td></tr>",
+      "<tr><td><strong>Tests</strong></td><td>New paths tested</td><td>Some tests</td><td>Tests fail</td><td>No tests</td></tr>",
+      "</table>",
+    ].join("\n");
+    expect(await shapeOf("review.md", wiki)).toEqual([
+      ["Correctness", 3, [0, 1, 2, 3]],
+      ["Tests", 3, [0, 1, 2, 3]],
+    ]);
+    const runIn = [
+      "**Café menu design (10 pts)** — the menu must list prices, allergens and a décor note.",
+      "- 10 – Balanced, appealing, every allergen flagged",
+      "- 4 – Unbalanced or hard to read",
+      "- 0 – No menu",
+      "",
+      "**Crème brûlée practical (15 pts)** — caramelise at 170–180 °C; serve within 5 min.",
+      "- 15 – Silky custard, even caramel",
+      "- 5 – Split or under-set custard",
+      "- 0 – Not served",
+    ].join("\n");
+    expect(await shapeOf("practical.md", runIn)).toEqual([
+      ["Café menu design", 10, [0, 4, 10]],
+      ["Crème brûlée practical", 15, [0, 5, 15]],
+    ]);
+    const scaled = [
+      "Criterion,Description,Weight (%),Scale",
+      "Communication,Shares information clearly,60,1-5",
+      "Teamwork,Supports colleagues,40,1-5",
+    ].join("\n");
+    const { criteria } = await criteriaOf("scorecard.csv", scaled);
+    expect(criteria.map((c) => [c.title, c.maxScore, c.levels?.map((l) => l.value), c.weight])).toEqual([
+      ["Communication", 5, [1, 2, 3, 4, 5], 60],
+      ["Teamwork", 5, [1, 2, 3, 4, 5], 40],
+    ]);
+  });
+
   test("Canvas's CSV export: each criterion's repeated 'Rating Name | Rating Description | Rating Points' are its levels", async () => {
     const csv = [
       "Rubric Name,Criteria Name,Criteria Description,Criteria Enable Range,Rating Name,Rating Description,Rating Points,Rating Name,Rating Description,Rating Points,Rating Name,Rating Description,Rating Points",

@@ -59,7 +59,8 @@ const TICK_LINE = new RegExp(String.raw`^\s*(\p{L}.*?)\s{2,}((?:(?:${TICK_BOX.so
 const BOLD_LINE = /^\s*(?:\*\*|__)([^*_]{2,100})(?:\*\*|__)\s*:?\s*$/;
 const BOLD_LEAD = /^\s*(?:\*\*|__)([^*_]{1,60}?[:.)–—-]?)(?:\*\*|__)\s*[:.–—-]?\s*(\S.{2,})$/;
 
-function toLines(sections: Section[]): Line[] {
+function toLines(given: Section[]): Line[] {
+  const sections = given.map((s) => (/<table\b/i.test(s.text) ? { ...s, text: htmlTablesAsRows(s.text) } : s));
   const out: Line[] = [];
   // Score columns are found across sections: a page may end with the column's header, the next begin its levels.
   const { labelled, headers } = scoreColumn(sections.flatMap((s) => s.text.split("\n")));
@@ -158,6 +159,14 @@ function toLines(sections: Section[]): Line[] {
       // an item of a list whose bullets are the bold.
       const lead = BOLD_LEAD.exec(line);
       if (lead) {
+        // (A criterion's name and points before what it asks, "**Café menu design (10 pts)** — the menu must …", heads
+        // the levels listed under it, as a bold line of its own would.)
+        const { points, rest } = parsePoints(lead[1]);
+        if (points !== null && / [–—] /.test(line) && !isLevelTitle(rest) && !namedLevel(lead[1]) && titleLike(rest)) {
+          out.push({ kind: "heading", level: 7, text: lead[1].trim() });
+          out.push({ kind: "text", text: lead[2].trim() });
+          continue;
+        }
         out.push({ kind: "item", indent: 0, text: `${lead[1].trim()} ${lead[2].trim()}` });
         continue;
       }
@@ -467,7 +476,7 @@ function pointLineSet(lines: Line[]): CandidateSet | null {
 
 const EXAM_MARKS = /[[(]\s*\d{1,3}\s*(?:marks?|points?|pts?)\s*[\])]\s*$/i;
 const STATED_TOTAL = /\b(?:total|maximum)\b\s*(?:marks?|points?|score)?\s*(?:of|is|:|=)?\s*\d/i;
-const NAME_POINTS_DESCRIPTION = /^(.{2,80}?\s*[([]\s*\d{1,3}(?:\.\d+)?\s*(?:points?|pts?|marks?)?\s*[)\]])\s+[–—-]\s+(\S.*)$/i;
+const NAME_POINTS_DESCRIPTION = /^(.{2,80}?\s*[([]\s*\d{1,3}(?:\.\d+)?\s*(?:points?|pts?|marks?)?\s*[)\]](?:\*\*|__)?)\s+[–—-]\s+(\S.*)$/i;
 
 const INSTRUCTION_ITEM = /\b(?:verbatim|quote|quotes|json|verdict|rationale|output|no text outside|overall score|location|cite the|flag)\b/i;
 
@@ -628,6 +637,30 @@ function parseCriteria(sections: Section[], opts: { instructions?: boolean } = {
   for (const s of candidates) if (s.items.length > 0 && (!best || better(s, best))) best = s;
   if (!best) return [];
   return collapseScale(best);
+}
+
+/**
+ * HTML tables written into a text (a wiki's or a note app's Markdown export keeps them as HTML) as " | " rows, a row a
+ * line: the rubric reader reads them as it reads Markdown's own tables. Only for reading criteria; the text is kept.
+ */
+function htmlTablesAsRows(text: string): string {
+  const cellText = (html: string) =>
+    html
+      .replace(/<br\s*\/?>/gi, " ")
+      .replace(/<[^>]*>/g, "")
+      .replace(/&nbsp;/g, " ")
+      .replace(/&lt;/g, "<")
+      .replace(/&gt;/g, ">")
+      .replace(/&quot;/g, '"')
+      .replace(/&#39;/g, "'")
+      .replace(/&amp;/g, "&")
+      .replace(/\s+/g, " ")
+      .trim();
+  return text.replace(/<table\b[^>]*>([\s\S]*?)<\/table>/gi, (_, body: string) =>
+    [...body.matchAll(/<tr\b[^>]*>([\s\S]*?)<\/tr>/gi)]
+      .map((tr) => [...tr[1].matchAll(/<t[hd]\b[^>]*>([\s\S]*?)<\/t[hd]>/gi)].map((td) => cellText(td[1])).join(" | "))
+      .join("\n"),
+  );
 }
 
 // ---------------------------------------------------------------------------

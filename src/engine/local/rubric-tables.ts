@@ -224,7 +224,8 @@ function numberedLevels(row: string[]): boolean {
     row.slice(1).every((c) => HEADER_DESC.test(c) || /^\d{1,3}(?:\.\d+)?(?:\s*(?:points?|pts?|marks?))?$/i.test(c))
   );
 }
-const LEVEL_COLUMN_POINTS = /\(\s*\d+(?:\s*[-–]\s*\d+)?\s*(?:points?|pts)?\s*\)/i;
+// "Excellent (4)", "Proficient (3 pts)", and "Not present 0 pts" (a wiki's cell, "<br/>" before its points).
+const LEVEL_COLUMN_POINTS = /\(\s*\d+(?:\s*[-–]\s*\d+)?\s*(?:points?|pts)?\s*\)|^\p{L}[\p{L} ]{0,30}\s\d{1,3}\s*(?:points?|pts?)$/iu;
 
 const HEADER_TITLE =
   /criteri|categor|dimension|aspect|trait|element|area|component|skill|requirement|item|question|task|objective|standard|competenc|topic|feature|section|indicator|clause|provision/i;
@@ -434,6 +435,8 @@ function tableCandidates(rows: string[][]): Candidate[] {
       (h, i) => i > 0 && i !== weightCol && /score|rating|mark|grade/i.test(h) && !/weighted/i.test(h) && HEADER_SCALE.test(h),
     );
   }
+  // A column that states each row's scale ("Scale" over "1-5"): the criterion is rated on it.
+  const scaleCol = header.findIndex((h, i) => i > 0 && /^(?:rating\s+)?(?:scale|range)$/i.test(h.trim()) && col(i).some((c) => RATING_RANGE.test(c)));
   // A scale its header states ("Rating (1–5)", "Score out of 4") for rows whose cell is left to fill.
   const stated = pointsCol >= 0 ? HEADER_SCALE.exec(header[pointsCol]) : null;
   // (Beside a weight, the stated scale's column holds a rating to give, "7" in a sheet filled in: no maximum.)
@@ -452,7 +455,7 @@ function tableCandidates(rows: string[][]): Candidate[] {
   // "Item" column that numbers the rows.)
   const holdsNames = (i: number) => col(i).some((c) => c !== "" && !/^\d{1,3}[.)]?$/.test(c));
   let titleCol = header.findIndex((h, i) => HEADER_TITLE.test(h) && !HEADER_POINTS.test(h) && holdsNames(i));
-  const scoreCols = [pointsCol, weightCol];
+  const scoreCols = [pointsCol, weightCol, scaleCol];
   if (titleCol < 0 || scoreCols.includes(titleCol)) {
     titleCol = [...Array(width).keys()].find((i) => !scoreCols.includes(i) && col(i).some((c) => c !== "" && cellPoints(c) === null)) ?? 0;
   }
@@ -519,8 +522,11 @@ function tableCandidates(rows: string[][]): Candidate[] {
       .sort((a, b) => a.value - b.value);
     const exported = rated.length >= 2 && new Set(rated.map((l) => l.value)).size === rated.length ? rated : undefined;
     // A rating the header states as a range ("Rating (1–5)", "Score 0-4") over a cell left to fill: its whole numbers.
+    const ownRange = scaleCol >= 0 ? RATING_RANGE.exec(row[scaleCol] ?? "") : null;
+    if (ownRange) points = Number(ownRange[2]);
     const range =
-      stated && (toRate || cellPoints(row[pointsCol] ?? "") === null) && points === Number(stated[1]) ? RATING_RANGE.exec(header[pointsCol]) : null;
+      ownRange ??
+      (stated && (toRate || cellPoints(row[pointsCol] ?? "") === null) && points === Number(stated[1]) ? RATING_RANGE.exec(header[pointsCol]) : null);
     const ratingScale =
       range && Number(range[2]) <= 10
         ? Array.from({ length: Number(range[2]) - Number(range[1]) + 1 }, (_, i) => ({ value: Number(range[1]) + i, descriptor: "" }))
