@@ -1119,6 +1119,42 @@ describe("criteria", () => {
     ]);
   });
 
+  test("a European sheet's decimal commas ('Good (1,5)'), and a table Word saved as plain text, a cell a line", async () => {
+    // Before: "(1,5)" was points 1 and 5, so every criterion was out of 5; the cells on lines of their own read as one
+    // holistic scale.
+    const semicolons = [
+      "Criterion;Excellent (2);Good (1,5);Fair (1);Poor (0,5)",
+      "Content accuracy;All facts correct;Minor slips;Several errors;Mostly inaccurate",
+      'Structure;"Clear structure; signposting";Logical order;Hard to follow;No structure',
+    ].join("\n");
+    expect(await shapeOf("rubric.csv", semicolons)).toEqual([
+      ["Content accuracy", 2, [0.5, 1, 1.5, 2]],
+      ["Structure", 2, [0.5, 1, 1.5, 2]],
+    ]);
+    const word = [
+      "Poster Project Rubric",
+      "",
+      "Criteria",
+      "Excellent (4)",
+      "Good (3)",
+      "Missing (1)",
+      "",
+      "Visual design",
+      "Eye-catching, balanced layout",
+      "Neat layout, some imbalance",
+      "Not attempted",
+      "",
+      "Sources",
+      "Three or more credible sources cited",
+      "Two sources cited",
+      "No sources",
+    ].join("\n");
+    expect(await shapeOf("rubric.txt", word)).toEqual([
+      ["Visual design", 4, [1, 3, 4]],
+      ["Sources", 4, [1, 3, 4]],
+    ]);
+  });
+
   test("Canvas's CSV export: each criterion's repeated 'Rating Name | Rating Description | Rating Points' are its levels", async () => {
     const csv = [
       "Rubric Name,Criteria Name,Criteria Description,Criteria Enable Range,Rating Name,Rating Description,Rating Points,Rating Name,Rating Description,Rating Points,Rating Name,Rating Description,Rating Points",

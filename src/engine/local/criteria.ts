@@ -60,7 +60,7 @@ const BOLD_LINE = /^\s*(?:\*\*|__)([^*_]{2,100})(?:\*\*|__)\s*:?\s*$/;
 const BOLD_LEAD = /^\s*(?:\*\*|__)([^*_]{1,60}?[:.)–—-]?)(?:\*\*|__)\s*[:.–—-]?\s*(\S.{2,})$/;
 
 function toLines(given: Section[]): Line[] {
-  const sections = given.map((s) => (/<table\b/i.test(s.text) ? { ...s, text: htmlTablesAsRows(s.text) } : s));
+  const sections = given.map((s) => ({ ...s, text: cellBlocksAsRows(/<table\b/i.test(s.text) ? htmlTablesAsRows(s.text) : s.text) }));
   const out: Line[] = [];
   // Score columns are found across sections: a page may end with the column's header, the next begin its levels.
   const { labelled, headers } = scoreColumn(sections.flatMap((s) => s.text.split("\n")));
@@ -637,6 +637,40 @@ function parseCriteria(sections: Section[], opts: { instructions?: boolean } = {
   for (const s of candidates) if (s.items.length > 0 && (!best || better(s, best))) best = s;
   if (!best) return [];
   return collapseScale(best);
+}
+
+/**
+ * A table saved as plain text by Word: each cell on a line of its own, a blank line after each row. Blocks of as many
+ * lines, three rows or more, under a first block that names levels ("Criteria / Excellent (4) / Good (3) / …"), are
+ * read as the table's rows.
+ */
+function cellBlocksAsRows(text: string): string {
+  if (!text.includes("\n\n")) return text;
+  const blocks = text.split(/\n[ \t]*\n/);
+  const size = (b: string) => b.split("\n").length;
+  // (Short labels, each a level's name: "4 - Entries are dated" under "1. Organization" is a level of a list.)
+  const label = (l: string) => l.trim().split(/\s+/).length <= 5;
+  const header = (b: string) => {
+    const [first, ...rest] = b.split("\n");
+    return label(first) && rest.filter((l) => isLevelTitle(l.trim()) && label(l)).length >= Math.max(2, rest.length - 1);
+  };
+  const out: string[] = [];
+  for (let i = 0; i < blocks.length; ) {
+    const n = size(blocks[i]);
+    let j = i + 1;
+    while (j < blocks.length && size(blocks[j]) === n) j++;
+    const cells = (b: string) => b.split("\n").map((l) => l.trim());
+    if (n >= 3 && n <= 8 && j - i >= 3 && header(blocks[i]) && blocks.slice(i, j).every((b) => cells(b).every((c) => c !== "" && !c.includes("|")))) {
+      out.push(
+        blocks
+          .slice(i, j)
+          .map((b) => cells(b).join(" | "))
+          .join("\n"),
+      );
+    } else out.push(...blocks.slice(i, j));
+    i = j;
+  }
+  return out.join("\n\n");
 }
 
 /**

@@ -225,7 +225,7 @@ function numberedLevels(row: string[]): boolean {
   );
 }
 // "Excellent (4)", "Proficient (3 pts)", and "Not present 0 pts" (a wiki's cell, "<br/>" before its points).
-const LEVEL_COLUMN_POINTS = /\(\s*\d+(?:\s*[-–]\s*\d+)?\s*(?:points?|pts)?\s*\)|^\p{L}[\p{L} ]{0,30}\s\d{1,3}\s*(?:points?|pts?)$/iu;
+const LEVEL_COLUMN_POINTS = /\(\s*\d+(?:[.,]\d+)?(?:\s*[-–]\s*\d+)?\s*(?:points?|pts)?\s*\)|^\p{L}[\p{L} ]{0,30}\s\d{1,3}\s*(?:points?|pts?)$/iu;
 
 const HEADER_TITLE =
   /criteri|categor|dimension|aspect|trait|element|area|component|skill|requirement|item|question|task|objective|standard|competenc|topic|feature|section|indicator|clause|provision/i;
@@ -384,7 +384,8 @@ function tableCandidates(rows: string[][]): Candidate[] {
     if (isLevelTitle(h) || LEVEL_COLUMN_POINTS.test(h)) {
       // "Level 3 (70–79%)" is level 3 of the scale: the percentages are what it stands for in a final mark.
       const named = /^(?:level|band|tier)\s*(\d{1,2})\b/i.exec(h);
-      const nums = named ? [Number(named[1])] : (h.match(/\d+(?:\.\d+)?/g) ?? []).map(Number);
+      // (A decimal comma, "Good (1,5)" in a European sheet, is a half point, not points 1 and 5.)
+      const nums = named ? [Number(named[1])] : (h.replace(/(\d),(\d{1,2})(?!\d)/g, "$1.$2").match(/\d+(?:\.\d+)?/g) ?? []).map(Number);
       levels.push({ index: i, value: cellPoints(valuesRow?.[i] ?? "") ?? (nums.length ? Math.max(...nums) : null) });
     }
   });
