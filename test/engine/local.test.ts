@@ -1155,6 +1155,46 @@ describe("criteria", () => {
     ]);
   });
 
+  test("multipliers in criteria's names, half-point level columns, and a second part of a table on levels of its own", async () => {
+    // Before: "Mark | Weighted" columns hid the numbered levels (the header was a criterion, each out of 10); "Attempted
+    // 0.5" was no level; Part B's rows were on Part A's four levels, and "Part B" and its header were criteria.
+    const multiplied = [
+      "Criterion (multiplier) | 4 | 3 | 2 | 1 | Mark | Weighted",
+      "Content (×3) | Accurate, thorough, insightful | Accurate and complete | Some gaps | Largely inaccurate",
+      "Style (×1) | Fluent, precise vocabulary | Clear register | Awkward in places | Hard to follow",
+    ].join("\n");
+    const { criteria } = await criteriaOf("grid.md", multiplied);
+    expect(criteria.map((c) => [c.title, c.maxScore, c.levels?.map((l) => l.value), c.weight])).toEqual([
+      ["Content", 4, [1, 2, 3, 4], 3],
+      ["Style", 4, [1, 2, 3, 4], 1],
+    ]);
+    const halves = [
+      "Criterion | Missing 0 | Attempted 0.5 | Partial 1 | Nearly complete 1.5 | Complete 2",
+      "Hypothesis | None stated | Not testable | Not linked to variables | Variables named | Direction stated",
+      "Graph | No graph | Wrong type | Axes unlabelled | Scale uneven | Labelled, even scale",
+    ].join("\n");
+    expect(await shapeOf("lab.md", halves)).toEqual([
+      ["Hypothesis", 2, [0, 0.5, 1, 1.5, 2]],
+      ["Graph", 2, [0, 0.5, 1, 1.5, 2]],
+    ]);
+    const parts = [
+      "| Criterion | Excellent (4) | Good (3) | Fair (2) | Poor (1) |",
+      "| --- | --- | --- | --- | --- |",
+      "| Thesis | Precise and arguable | Clear | Vague | Missing |",
+      "| Evidence | Rich and well integrated | Adequate | Thin | Absent |",
+      "| Part B – Presentation | | | | |",
+      "| Criterion | Strong (3) | Adequate (2) | Weak (1) | |",
+      "| Delivery | Confident, well paced | Mostly confident | Reads from notes | |",
+      "| Visual aids | Clear, purposeful slides | Adequate slides | Cluttered or none | |",
+    ].join("\n");
+    expect(await shapeOf("project.md", parts)).toEqual([
+      ["Thesis", 4, [1, 2, 3, 4]],
+      ["Evidence", 4, [1, 2, 3, 4]],
+      ["Delivery", 3, [1, 2, 3]],
+      ["Visual aids", 3, [1, 2, 3]],
+    ]);
+  });
+
   test("Canvas's CSV export: each criterion's repeated 'Rating Name | Rating Description | Rating Points' are its levels", async () => {
     const csv = [
       "Rubric Name,Criteria Name,Criteria Description,Criteria Enable Range,Rating Name,Rating Description,Rating Points,Rating Name,Rating Description,Rating Points,Rating Name,Rating Description,Rating Points",

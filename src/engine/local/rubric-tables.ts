@@ -86,15 +86,29 @@ export function tableSets(lines: Line[]): CandidateSet[] {
       if (line.kind === "heading" || ((line.kind === "text" || line.kind === "item") && titleLike(parsePoints(line.text).rest))) above = line.text;
       continue;
     }
-    if (line.kind === "row")
-      rows.push(
-        line.cells.map((c) =>
-          c
-            .replace(/\*\*|__/g, "")
-            .replace(/(?<![\p{L}\d*])\*([^*]+)\*(?![\p{L}\d*])/gu, "$1")
-            .trim(),
-        ),
+    if (line.kind === "row") {
+      const cells = line.cells.map((c) =>
+        c
+          .replace(/\*\*|__/g, "")
+          .replace(/(?<![\p{L}\d*])\*([^*]+)\*(?![\p{L}\d*])/gu, "$1")
+          .trim(),
       );
+      // A header of other levels inside a table ("Part B – Presentation" across it, then "Criterion | Strong (3) | …")
+      // begins a table of its own: its criteria are on its levels.
+      const section = rows.at(-1)?.filter((c) => c !== "") ?? [];
+      if (
+        rows.length >= 3 &&
+        section.length === 1 &&
+        HEADER_TITLE.test(cells[0] ?? "") &&
+        levelHeader(cells) &&
+        cells.join("|") !== rows[0].join("|")
+      ) {
+        rows.pop();
+        flush();
+        above = section[0];
+      }
+      rows.push(cells);
+    }
   }
   flush();
   return sets;
@@ -220,10 +234,13 @@ function numberedLevels(row: string[]): boolean {
   return (
     (HEADER_TITLE.test(row[0] ?? "") || row[0] === "") &&
     row.slice(1).filter((c) => !HEADER_DESC.test(c)).length >= 2 &&
-    // (A "Comments" column beside the ratings to tick is not a level.)
-    row.slice(1).every((c) => HEADER_DESC.test(c) || /^\d{1,3}(?:\.\d+)?(?:\s*(?:points?|pts?|marks?))?$/i.test(c))
+    // (A "Comments" column beside the ratings to tick is not a level, nor one for the marker to fill, "Mark | Weighted".)
+    row.slice(1).every((c) => HEADER_DESC.test(c) || TO_FILL.test(c.trim()) || /^\d{1,3}(?:\.\d+)?(?:\s*(?:points?|pts?|marks?))?$/i.test(c))
   );
 }
+const TO_FILL = /^(?:marks?|score|weighted(?:\s+(?:score|marks?))?|total|points?\s+awarded|awarded)$/i;
+// A criterion's multiplier in its name, "Content (×3)": its weight in the overall score.
+const MULTIPLIER = /\s*\(\s*[×x]\s*(\d{1,2}(?:\.\d+)?)\s*\)/i;
 // "Excellent (4)", "Proficient (3 pts)", and "Not present 0 pts" (a wiki's cell, "<br/>" before its points).
 const LEVEL_COLUMN_POINTS = /\(\s*\d+(?:[.,]\d+)?(?:\s*[-–]\s*\d+)?\s*(?:points?|pts)?\s*\)|^\p{L}[\p{L} ]{0,30}\s\d{1,3}\s*(?:points?|pts?)$/iu;
 
@@ -389,6 +406,12 @@ function tableCandidates(rows: string[][]): Candidate[] {
       levels.push({ index: i, value: cellPoints(valuesRow?.[i] ?? "") ?? (nums.length ? Math.max(...nums) : null) });
     }
   });
+  // Columns each named by a word and its points, one of them a level's name: "Missing 0 | Attempted 0.5 | Partial 1 |
+  // Nearly complete 1.5 | Complete 2" (a schedule's "Week 1 | Week 2 | Week 3" names no level).
+  const labelled = header.slice(1).map((h) => /^\p{L}[\p{L} ]{0,30}\s(\d{1,3}(?:\.\d+)?)$/u.exec(h.trim()));
+  if (labelled.length >= 3 && labelled.every((m) => m !== null) && header.slice(1).some((h) => isLevelTitle(h))) {
+    levels.splice(0, levels.length, ...labelled.map((m, k) => ({ index: k + 1, value: Number(m?.[1]) })));
+  }
   // Columns whose every cell opens with a level and its points ("Strong (5) ● …", "10 points: …") under a header that
   // names none ("Criteria | Ratings | | | Comments", a merged "Ratings" over them): each row's own scale.
   if (levels.length < 2) {
@@ -486,14 +509,15 @@ function tableCandidates(rows: string[][]): Candidate[] {
     titleCol > 0 && /^[A-Z]$/.test(row[0] ?? "") && data.some((r) => new RegExp(`^${row[0]}\\.?\\d`).test(r[0] ?? ""));
   const out: Candidate[] = [];
   for (const row of data) {
-    const rawTitle = row[titleCol] ?? "";
+    const multiplied = MULTIPLIER.exec(row[titleCol] ?? "");
+    const rawTitle = (row[titleCol] ?? "").replace(MULTIPLIER, "");
     if (!rawTitle || TOTAL_ROW.test(rawTitle) || cellPoints(rawTitle) !== null || section(row)) continue;
     const parsed = parsePoints(rawTitle);
     // A criterion's cell may hold its description too: "Thesis — states a clear, arguable claim".
     const named = namedFirst(parsed.rest);
     const title = tidyTitle(named?.title ?? parsed.rest);
     if (!title) continue;
-    const weight = weightCol >= 0 ? (cellPoints(row[weightCol] ?? "") ?? undefined) : undefined;
+    const weight = weightCol >= 0 ? (cellPoints(row[weightCol] ?? "") ?? undefined) : multiplied ? Number(multiplied[1]) : undefined;
     let points = pointsCol >= 0 && !toRate ? cellPoints(row[pointsCol] ?? "") : null;
     points ??= parsed.points ?? (levelMax > 0 ? levelMax : stated ? Number(stated[1]) : (weight ?? null));
     const parts: string[] = named?.description ? [named.description] : [];
