@@ -1195,6 +1195,63 @@ describe("criteria", () => {
     ]);
   });
 
+  test("levels as people list them: bold names with bands, a definition list, bands on one line, a row per level", async () => {
+    // Before: each criterion had its points but no levels (a level-less criterion is scored on its strength alone).
+    const nested = [
+      "### Thesis — 20 pts",
+      "- A clear, arguable claim that frames the whole essay.",
+      "  - **Exemplary (18–20):** Precise, arguable and original.",
+      "  - **Proficient (14–17):** Clear and arguable but predictable.",
+      "  - **Beginning (0–7):** Missing or not arguable.",
+      "### Evidence — 30 pts",
+      "  - **Exemplary (27–30):** Well-chosen, integrated evidence.",
+      "  - **Beginning (0–10):** Little or no evidence.",
+    ].join("\n");
+    expect(await shapeOf("essay.md", nested)).toEqual([
+      ["Thesis", 20, [7, 17, 20]],
+      ["Evidence", 30, [10, 30]],
+    ]);
+    const definitions = [
+      "**Clarity** (10 points)  ",
+      ": Ideas are clear and easy to follow.  ",
+      ": 10 — Every section is clear on first reading.  ",
+      ": 2 — Frequently unclear.  ",
+      "",
+      "**Mechanics** (5 points)  ",
+      ": 5 — No errors.  ",
+      ": 1 — Errors impede meaning.  ",
+    ].join("\n");
+    expect(await shapeOf("memo.md", definitions)).toEqual([
+      ["Clarity", 10, [2, 10]],
+      ["Mechanics", 5, [1, 5]],
+    ]);
+    const bandLines = [
+      "I. Content (40)",
+      "   Relevance to the question, depth of knowledge.",
+      "   A: 36–40, B: 30–35, C: 24–29, D: 0–23",
+      "",
+      "II. Form (30)",
+      "   Structure and paragraphing.",
+      "   A: 27–30, B: 23–26, C: 18–22, D: 0–17",
+    ].join("\n");
+    expect(await shapeOf("scheme.txt", bandLines)).toEqual([
+      ["Content", 40, [23, 29, 35, 40]],
+      ["Form", 30, [17, 22, 26, 30]],
+    ]);
+    const rowPerLevel = [
+      "criterion,level,points,descriptor",
+      "Testing,Excellent,8,Automated tests and edge cases",
+      "Testing,Good,6,Automated tests for main paths",
+      "Testing,Poor,0,No testing",
+      "Documentation,Excellent,4,README and API docs",
+      "Documentation,Fair,2,Sparse README",
+    ].join("\n");
+    expect(await shapeOf("levels.csv", rowPerLevel)).toEqual([
+      ["Testing", 8, [0, 6, 8]],
+      ["Documentation", 4, [2, 4]],
+    ]);
+  });
+
   test("Canvas's CSV export: each criterion's repeated 'Rating Name | Rating Description | Rating Points' are its levels", async () => {
     const csv = [
       "Rubric Name,Criteria Name,Criteria Description,Criteria Enable Range,Rating Name,Rating Description,Rating Points,Rating Name,Rating Description,Rating Points,Rating Name,Rating Description,Rating Points",

@@ -261,14 +261,19 @@ const NAMED_LEVEL_LINE = new RegExp(String.raw`^${LEVEL_NAME}\d{1,2}(?:\.\d)?\s*
 /** A level's number (0–10) alone on its line, or before its descriptor's first word: "6", "6 A well-developed …". */
 const LEVEL_NUMBER = /^(10|\d)(?:$|\s+(?=\p{Lu}))/u;
 const LEVEL_ALONE = new RegExp(String.raw`^${LEVEL_NAME}(\d{1,2})$`, "i");
-const NAMED_VALUE_LINE = /^(?:[-*•+]\s*)?(\p{L}[\p{L} -]{1,30}?)\s*\(\s*(\d{1,2})\s*(points?|pts?\.?)?\s*\)\s*[:\-–—.]\s*(.{3,})$/u;
+// (Worth the top of its band when it names one: "Exemplary (18–20): …".)
+const NAMED_VALUE_LINE =
+  /^(?:[-*•+]\s*)?(\p{L}[\p{L} -]{1,30}?)\s*\(\s*(?:\d{1,3}\s*[-–]\s*)?(\d{1,3})\s*(points?|pts?\.?)?\s*\)\s*[:\-–—.]\s*(.{3,})$/u;
 /**
  * A level named with its value, "Excellent (3): …", "Good (18 points): …"; not a criterion with its points, "Thesis (20
  * points): a clear claim" (a name that is no level's, with a unit).
  */
 function namedLevel(line: string): RegExpExecArray | null {
   const m = NAMED_VALUE_LINE.exec(line.trim());
-  return m && (m[3] === undefined || isLevelTitle(m[1])) ? m : null;
+  // (A band after a level's own name only: "A (90–100): …" is a grade of a letter-grade guide, read as one scale.)
+  const band = /\(\s*\d{1,3}\s*[-–]/.test(line);
+  if (!m || (band && m[1].trim().length < 3)) return null;
+  return (m[3] === undefined && !band) || isLevelTitle(m[1]) ? m : null;
 }
 const BARE_LEVEL_LINE = /^\d{1,2}(?:\.\d)?\s*[:–—]\s+\S.{2,}$/u;
 // A band of points ("18–20: …", "36-40 marks: …") is a level worth its top.
@@ -286,7 +291,16 @@ const bandLine = (text: string) => LEVEL_LINE.exec(text.trim())?.[1] !== undefin
  */
 function levelScale(body: string, stated: number | null = null): Level[] | null {
   const levels: Level[] = [];
-  for (const line of body.split("\n")) {
+  for (const raw of body.split("\n")) {
+    // (Bold level names, "- **Exemplary (18–20):** …", and a Markdown definition list's ": 10 — …" read as plain.)
+    const line = raw.replace(/\*\*|__/g, "").replace(/^\s*:\s+/, "");
+    // "A: 36–40, B: 30–35, C: 24–29, D: 0–23": bands listed on one line, each worth its top.
+    const bands = BAND_LIST.test(line.trim()) ? [...line.matchAll(/(\p{L}[\p{L}+-]{0,11})\s*:\s*(\d{1,3})\s*[-–]\s*(\d{1,3})/gu)] : [];
+    if (bands.length >= 2) {
+      for (const b of bands)
+        if (!levels.some((l) => l.value === Number(b[3]))) levels.push({ value: Number(b[3]), descriptor: `${b[1]} (${b[2]}–${b[3]})` });
+      continue;
+    }
     const m = LEVEL_LINE.exec(line.trim());
     // "Excellent (3): …": the level's name stays in its descriptor, as a table's column name does (it can set the pass line).
     const named = m ? null : namedLevel(line);
@@ -301,6 +315,8 @@ function levelScale(body: string, stated: number | null = null): Level[] | null 
   if (levels.length < 2 || Math.max(...levels.map((l) => l.value)) > 100) return null;
   return levels.sort((a, b) => a.value - b.value);
 }
+
+const BAND_LIST = /^(?:\p{L}[\p{L}+-]{0,11}\s*:\s*\d{1,3}\s*[-–]\s*\d{1,3}\s*[,;]\s*)+\p{L}[\p{L}+-]{0,11}\s*:\s*\d{1,3}\s*[-–]\s*\d{1,3}\.?$/u;
 
 /** A heading's candidate: its points from the title, or the level scale of its body (described by the top level). */
 function headingCandidate(title: string, body: string, scaleBody = body): Candidate {

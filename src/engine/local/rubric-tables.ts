@@ -508,6 +508,7 @@ function tableCandidates(rows: string[][]): Candidate[] {
   const section = (row: string[]) =>
     titleCol > 0 && /^[A-Z]$/.test(row[0] ?? "") && data.some((r) => new RegExp(`^${row[0]}\\.?\\d`).test(r[0] ?? ""));
   const out: Candidate[] = [];
+  const zeroRows = new Set<Candidate>();
   for (const row of data) {
     const multiplied = MULTIPLIER.exec(row[titleCol] ?? "");
     const rawTitle = (row[titleCol] ?? "").replace(MULTIPLIER, "");
@@ -556,14 +557,42 @@ function tableCandidates(rows: string[][]): Candidate[] {
       range && Number(range[2]) <= 10
         ? Array.from({ length: Number(range[2]) - Number(range[1]) + 1 }, (_, i) => ({ value: Number(range[1]) + i, descriptor: "" }))
         : undefined;
-    out.push({
+    const candidate: Candidate = {
       title,
       description: parts.filter(Boolean).join("\n"),
       points: exported ? exported[exported.length - 1].value : points,
       levels: exported ?? scale ?? ratingScale,
       ...(weight !== undefined ? { weight } : {}),
       ...(optional ? { optional } : {}),
-    });
+    };
+    out.push(candidate);
+    // (A row worth nothing, "Testing | Poor | 0 | No testing", is a level worth nothing if its name has others.)
+    if (pointsCol >= 0 && /^\s*0(?:\.0+)?\s*(?:points?|pts?|marks?)?\s*$/i.test(row[pointsCol] ?? "")) zeroRows.add(candidate);
+  }
+  // A table of levels, one row each under its criterion's name ("criterion,level,points,descriptor", as a database or a
+  // form tool exports it): the rows of one name are one criterion, their points its levels.
+  const grouped: Candidate[] = [];
+  for (const c of out) {
+    const last = grouped.at(-1);
+    const prev = last && last.title === c.title ? last : null;
+    if (!prev) {
+      grouped.push(c);
+      continue;
+    }
+    const levelsOf = (x: Candidate) => {
+      const value = zeroRows.has(x) ? 0 : x.points;
+      return x.levels ?? (value !== null ? [{ value, descriptor: x.description }] : []);
+    };
+    const levels = [...levelsOf(prev), ...levelsOf(c)];
+    grouped[grouped.length - 1] = {
+      ...prev,
+      points: Math.max(...levels.map((l) => l.value)),
+      levels,
+      description: [prev.description, c.description].join("\n"),
+    };
+  }
+  if (grouped.length < out.length && grouped.every((c) => !c.levels || new Set(c.levels.map((l) => l.value)).size === c.levels.length)) {
+    out.splice(0, out.length, ...grouped.map((c) => (c.levels ? { ...c, levels: [...c.levels].sort((a, b) => a.value - b.value) } : c)));
   }
   // A two-column table without points and with one-word "descriptions" is a key/value list, not a rubric; a checklist
   // ("Requirement | Yes | No") states each criterion in its title, under a header that names them so, or beside
