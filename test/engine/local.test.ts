@@ -1252,6 +1252,42 @@ describe("criteria", () => {
     ]);
   });
 
+  test("points per level as bare numbers, in rows or in columns, and criteria named in one sentence with their scale", async () => {
+    // Before: the first had no levels, the second read its level names and "Max" as criteria, the third (an e-mail)
+    // gave the generic criteria.
+    const rowsOfPoints = [
+      "Criterion | What we look for | Max points | Excellent | Good | Fair | Poor",
+      "Market analysis | Segments and competitors backed by data | 20 | 20 | 15 | 10 | 5",
+      "Executive summary | One page, stands alone | 8 | 8 | 6 | 4 | 2",
+      "Total |  | 28 | 28 | 21 | 14 | 7",
+    ].join("\n");
+    expect(await shapeOf("plan.md", rowsOfPoints)).toEqual([
+      ["Market analysis", 20, [5, 10, 15, 20]],
+      ["Executive summary", 8, [2, 4, 6, 8]],
+    ]);
+    const columnsOfPoints = [
+      "Level | Ideas | Organization | Voice",
+      "Strong | 10 | 10 | 5",
+      "Capable | 8 | 8 | 4",
+      "Developing | 5 | 5 | 2",
+      "Beginning | 2 | 2 | 1",
+      "Max | 10 | 10 | 5",
+    ].join("\n");
+    expect(await shapeOf("traits.md", columnsOfPoints)).toEqual([
+      ["Ideas", 10, [2, 5, 8, 10]],
+      ["Organization", 10, [2, 5, 8, 10]],
+      ["Voice", 5, [1, 2, 4, 5]],
+    ]);
+    const email = [
+      "Hi all,",
+      "Please score each candidate 1–5 on: communication, technical depth, ownership and collaboration.",
+      "Whole numbers only, 5 is the best.",
+    ].join("\n");
+    expect(await shapeOf("email.txt", email)).toEqual(
+      ["communication", "technical depth", "ownership", "collaboration"].map((t) => [t, 5, [1, 2, 3, 4, 5]]),
+    );
+  });
+
   test("Canvas's CSV export: each criterion's repeated 'Rating Name | Rating Description | Rating Points' are its levels", async () => {
     const csv = [
       "Rubric Name,Criteria Name,Criteria Description,Criteria Enable Range,Rating Name,Rating Description,Rating Points,Rating Name,Rating Description,Rating Points,Rating Name,Rating Description,Rating Points",

@@ -651,8 +651,25 @@ function parseCriteria(sections: Section[], opts: { instructions?: boolean } = {
   const candidates = tables.length > 1 ? [{ kind: "table" as const, items: tables.flatMap((t) => t.items) }, ...others] : sets;
   let best: CandidateSet | null = null;
   for (const s of candidates) if (s.items.length > 0 && (!best || better(s, best))) best = s;
-  if (!best) return [];
+  if (!best) return namedInSentence(sections.map((s) => s.text).join("\n"));
   return collapseScale(best);
+}
+
+// "Please score each candidate 1–5 on: communication, technical depth, ownership, collaboration."
+const SCORE_ON = /\b(?:score|rate|mark|grade|assess)\b[^.\n]{0,40}?\b([01])\s*(?:[-–]|to)\s*(\d{1,2})\b[^.\n]{0,20}?\bon\s*:?\s+([^.\n]{3,200})/i;
+
+/** Criteria named in one sentence with the scale they are scored on (an e-mail or a note, no list or table). */
+function namedInSentence(text: string): Candidate[] {
+  const m = SCORE_ON.exec(text);
+  if (!m) return [];
+  const [low, top] = [Number(m[1]), Number(m[2])];
+  const names = m[3]
+    .split(/\s*,\s*(?:and\s+)?|\s+and\s+/)
+    .map((n) => n.trim())
+    .filter(Boolean);
+  if (top <= low || top > 10 || names.length < 2 || names.length > 10 || names.some((n) => n.split(/\s+/).length > 5)) return [];
+  const levels = Array.from({ length: top - low + 1 }, (_, i) => ({ value: low + i, descriptor: "" }));
+  return names.map((title) => ({ title, description: "", points: top, levels }));
 }
 
 /**

@@ -269,7 +269,9 @@ const POINT_LABEL = /^(?:(?:band|level|score)\s*)?(?:(\d{1,2})\s*[-–]\s*)?(\d{
  * named columns beside the points ("Score | Ideas | Organization | Conventions"), each column is a criterion on that
  * scale, its levels the column's cells.
  */
-function scaleTable(rows: string[][]): Candidate[] | null {
+function scaleTable(given: string[][]): Candidate[] | null {
+  // (A last row of maxima or totals, "Max | 10 | 10 | 5 | 5", is no level.)
+  const rows = given.filter((r, i) => i === 0 || !/^(?:max(?:imum)?|total|sum)\b/i.test(r[0] ?? ""));
   // The points are numbers ("4"), or level names ("Exemplary" … "Beginning"), worth as many points as there are rows
   // below them, best first whichever way the table runs.
   const ranks = rows.slice(1).map((r) => levelWordRank(r[0] ?? ""));
@@ -304,7 +306,12 @@ function scaleTable(rows: string[][]): Candidate[] | null {
     : [];
   if (header && columns.length >= 2 && columns.length === header.length - 1) {
     return columns.map((title, i) => {
-      const levels = scale((r) => r[i + 1] ?? "");
+      // A column of numbers holds each level's points for that criterion ("Strong | 10 | 10 | 5 | 5").
+      const own = data.map((r) => BARE_NUMBER.exec(r[i + 1] ?? ""));
+      const levels =
+        own.every((m) => m !== null) && new Set(own.map((m) => m?.[1])).size === own.length
+          ? data.map((r, k) => ({ value: Number(own[k]?.[1]), descriptor: r[0] })).sort((a, b) => a.value - b.value)
+          : scale((r) => r[i + 1] ?? "");
       return { title: tidyTitle(title), description: levels[levels.length - 1].descriptor, points: levels[levels.length - 1].value, levels };
     });
   }
@@ -352,9 +359,11 @@ function ratingRows(rows: string[][]): Candidate[] | null {
 }
 
 // Looser forms of a level cell's own points, taken only when every level cell of the row has one and they run the
-// way the levels do: "23–25 Accurate, deep …" (a band, no unit), "Clear thesis stated early (4)" (at the end).
+// way the levels do: "23–25 Accurate, deep …" (a band, no unit), "Clear thesis stated early (4)" (at the end), "20".
 const BARE_BAND = /^\s*\d{1,3}(?:\.\d+)?\s*[-–]\s*(\d{1,3}(?:\.\d+)?)\s+(?=\p{L})/u;
 const TRAILING_POINTS = /\(\s*(\d{1,3}(?:\.\d+)?)\s*(?:points?|pts?|marks?)?\s*\)\s*$/i;
+// A level cell that is its points alone, "20 | 15 | 10 | 5" under "Excellent | Good | Fair | Poor".
+const BARE_NUMBER = /^\s*(\d{1,3}(?:\.\d+)?)\s*(?:points?|pts?|marks?)?\s*$/i;
 
 /** The points a row's level cells open with ("10 points: …", "Strong (5) ● …"), or NaN where a cell has none. */
 function cellValues(cells: string[], headerValues: (number | null)[]): number[] {
@@ -363,7 +372,7 @@ function cellValues(cells: string[], headerValues: (number | null)[]): number[] 
     return m ? Number(m[1]) : Number.NaN;
   });
   if (strict.every((v) => !Number.isNaN(v))) return strict;
-  for (const form of [BARE_BAND, TRAILING_POINTS]) {
+  for (const form of [BARE_BAND, TRAILING_POINTS, BARE_NUMBER]) {
     const loose = cells.map((c) => Number(form.exec(c)?.[1] ?? Number.NaN));
     if (loose.some((v) => Number.isNaN(v))) continue;
     // ("0–2 errors | 3–5 errors | …" rises as the levels fall: counts, not points.)

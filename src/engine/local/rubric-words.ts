@@ -119,6 +119,7 @@ export const organising = (title: string) => META_HEADING.test(title.trim()) || 
 // named only in words runs.
 const LEVEL_WORDS = [
   "exemplary",
+  "exceptional",
   "outstanding",
   "excellent",
   "distinguished",
@@ -137,6 +138,7 @@ const LEVEL_WORDS = [
   "agree(?![ \\t]+[a-z])",
   "satisfactory",
   "competent",
+  "capable",
   "adequate",
   "medium",
   "fair",
