@@ -6,6 +6,7 @@ import { Document, Packer, Paragraph, Table, TableCell, TableRow, TextRun } from
 import { type EvaluateInput, evaluate } from "../../src/engine";
 import { findCriteria } from "../../src/engine/local/criteria";
 import { decide } from "../../src/engine/local/evaluate";
+import { overallScore } from "../../src/engine/local/verdict";
 import { placeSections } from "../../src/engine/passages";
 import type { EngineDocument, Evaluation } from "../../src/engine/types";
 import { extract } from "../../src/extract";
@@ -1286,6 +1287,30 @@ describe("criteria", () => {
     expect(await shapeOf("email.txt", email)).toEqual(
       ["communication", "technical depth", "ownership", "collaboration"].map((t) => [t, 5, [1, 2, 3, 4, 5]]),
     );
+  });
+
+  test("a bonus criterion is worth its stated points on top of the rubric's maximum, so work without it loses nothing", async () => {
+    // Before: "Bonus" was one more row on the table's 10–25 levels, and every essay without a bonus lost 25 of 125.
+    const table = [
+      "Criteria | Exemplary (25) | Proficient (20) | Developing (15) | Beginning (10)",
+      "Accuracy | All facts correct | Minor errors | Several errors | Many errors",
+      "Argument | Original claim | Clear claim | Weak claim | No claim",
+      "Bonus: creative extension (+5, optional) | Up to 5 extra points for a museum exhibit or a documentary clip | | |",
+    ].join("\n");
+    const { criteria } = await criteriaOf("project.md", table);
+    expect(criteria.map((c) => [c.title, c.maxScore, c.levels?.map((l) => l.value) ?? null, c.bonus ?? false])).toEqual([
+      ["Accuracy", 25, [10, 15, 20, 25], false],
+      ["Argument", 25, [10, 15, 20, 25], false],
+      ["Bonus", 5, null, true],
+    ]);
+    const marks = (a: number, b: number, bonus: number) => [
+      { score: a, max_score: 25 },
+      { score: b, max_score: 25 },
+      { score: bonus, max_score: 5 },
+    ];
+    expect(overallScore(marks(25, 25, 0), criteria)).toBe(100);
+    expect(overallScore(marks(20, 20, 5), criteria)).toBe(90);
+    expect(overallScore(marks(25, 25, 5), criteria)).toBe(100);
   });
 
   test("Canvas's CSV export: each criterion's repeated 'Rating Name | Rating Description | Rating Points' are its levels", async () => {

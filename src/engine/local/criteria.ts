@@ -37,6 +37,11 @@ export interface RubricCriterion {
   weight?: number;
   /** Marked not required by the rubric ("Required: No", "Optional"): its absence does not hold a pass back. */
   optional?: boolean;
+  /**
+   * A bonus ("Bonus: creative extension (+5, optional)", "Extra credit"): what it earns adds to the overall score (up
+   * to 100), and its maximum does not count in the rubric's, so work without it loses nothing.
+   */
+  bonus?: boolean;
 }
 
 export type CriteriaSource = "references" | "prompt" | "generic";
@@ -962,7 +967,8 @@ function finalize(found: Candidate[]): RubricCriterion[] {
     } else merged.set(key, { ...c });
   }
   const ids = new Set<string>();
-  return [...merged.values()].slice(0, MAX_CRITERIA).map((c, i) => {
+  return [...merged.values()].slice(0, MAX_CRITERIA).map((raw, i) => {
+    const c = asBonus(raw);
     let id = slug(c.title) || `criterion_${i + 1}`;
     if (ids.has(id)) id = `${id}_${i + 1}`;
     ids.add(id);
@@ -976,8 +982,20 @@ function finalize(found: Candidate[]): RubricCriterion[] {
       // (A weight that is the criterion's points says nothing more.)
       ...(c.weight !== undefined && c.weight !== c.points ? { weight: c.weight } : {}),
       ...(c.optional ? { optional: true } : {}),
+      ...(c.bonus ? { bonus: true } : {}),
     };
   });
+}
+
+const BONUS = /^(?:bonus|extra credit)\b/i;
+const BONUS_POINTS = /\(\s*\+\s*(\d{1,3})\b|\bup to (\d{1,3}) (?:extra|bonus) (?:points?|marks?)/i;
+
+/** A bonus criterion worth the points its text gives it ("+5", "up to 5 extra points"), not a level scale's top. */
+function asBonus(c: Candidate): Candidate & { bonus?: boolean } {
+  if (!BONUS.test(c.title)) return c;
+  const stated = BONUS_POINTS.exec(`${c.title} ${c.description}`);
+  const points = stated ? Number(stated[1] ?? stated[2]) : c.points;
+  return { ...c, points, levels: stated && points !== c.points ? undefined : c.levels, bonus: true };
 }
 
 function slug(title: string): string {

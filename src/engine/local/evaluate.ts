@@ -145,7 +145,7 @@ export function evaluateLocally(input: LocalInput): Evaluation {
   const pass = passLevel(input.criteria, input.prompt, input.referenceTexts, input.passThreshold ?? DEFAULT_PASS_PERCENT);
   // Where titles name what must be there (a contract's clauses), one the document seems to lack holds a pass back.
   const absent = input.titlesNamed
-    ? criteria.filter((c, i) => !input.criteria[i].optional && c.max_score > 0 && c.score / c.max_score <= ABSENT)
+    ? criteria.filter((c, i) => !input.criteria[i].optional && !input.criteria[i].bonus && c.max_score > 0 && c.score / c.max_score <= ABSENT)
     : [];
   const verdict = decide(score, pass, criteria, relevance, absent.length > 0);
   return { summary: summary(criteria, score, verdict, signals, relevance, pass, absent), score, verdict, criteria };

@@ -57,20 +57,25 @@ const weightOf = (c: Pick<RubricCriterion, "maxScore" | "weight">) => c.weight ?
  * its weight where the rubric gives weights apart from its scales ("Weight 30%" beside "Score (1–5)"). `scored` are
  * the criteria graded, in the order of `rubric`.
  */
-export function overallScore(scored: { score: number; max_score: number }[], rubric: Pick<RubricCriterion, "maxScore" | "weight">[]): number {
+export function overallScore(
+  scored: { score: number; max_score: number }[],
+  rubric: Pick<RubricCriterion, "maxScore" | "weight" | "bonus">[],
+): number {
   let total = 0;
   let earned = 0;
   scored.forEach((c, i) => {
     const weight = rubric[i]?.weight;
+    // (A bonus earns its points on top: its maximum is no part of the rubric's.)
+    const counted = rubric[i]?.bonus !== true;
     if (weight === undefined) {
-      total += c.max_score;
+      if (counted) total += c.max_score;
       earned += c.score;
     } else if (c.max_score > 0) {
-      total += weight;
+      if (counted) total += weight;
       earned += (weight * c.score) / c.max_score;
     }
   });
-  return total > 0 ? Math.round((100 * earned) / total) : 0;
+  return total > 0 ? Math.min(100, Math.round((100 * earned) / total)) : 0;
 }
 
 /** The criteria with each one's weight stated in its rationale, where the rubric weighs them apart from their scales. */
@@ -88,7 +93,7 @@ export function levelPassShare(criteria: RubricCriterion[]): number | null {
   let weight = 0;
   let sum = 0;
   for (const c of criteria) {
-    if (!c.levels || c.levels.length < 2) continue;
+    if (!c.levels || c.levels.length < 2 || c.bonus) continue;
     const min = c.levels[0].value;
     const max = c.levels[c.levels.length - 1].value;
     const pass = c.levels.find((l) => ADEQUATE.test(l.descriptor) && !NEGATED.test(l.descriptor));
