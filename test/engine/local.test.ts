@@ -1313,6 +1313,33 @@ describe("criteria", () => {
     expect(overallScore(marks(25, 25, 5), criteria)).toBe(100);
   });
 
+  test("stars as level names are worth as many points; a list's bullets set apart as cells name no criterion", async () => {
+    const stars = [
+      "Trait | ★★★★ | ★★★ | ★★ | ★",
+      "Voice | Personality shines through | Mostly consistent | Now and then | Flat",
+      "Setting | Vivid sensory details | Some details | Named only | Missing",
+    ].join("\n");
+    expect(await shapeOf("stars.md", stars)).toEqual([
+      ["Voice", 4, [1, 2, 3, 4]],
+      ["Setting", 4, [1, 2, 3, 4]],
+    ]);
+    // LibreOffice's PDF sets a list's bullets apart from its items, as cells of a table ("•" was a criterion).
+    const deductions = [
+      "Criterion | What we look for | Max points",
+      "Literature review | Synthesises at least eight sources | 20",
+      "Methodology | Design and sample justified | 25",
+      "",
+      "Deductions",
+      "",
+      "• | −2 per day late (maximum 5 days)",
+      "• | −5 for a missing reference list",
+    ].join("\n");
+    expect(await shapeOf("proposal.txt", deductions)).toEqual([
+      ["Literature review", 20, null],
+      ["Methodology", 25, null],
+    ]);
+  });
+
   test("Canvas's CSV export: each criterion's repeated 'Rating Name | Rating Description | Rating Points' are its levels", async () => {
     const csv = [
       "Rubric Name,Criteria Name,Criteria Description,Criteria Enable Range,Rating Name,Rating Description,Rating Points,Rating Name,Rating Description,Rating Points,Rating Name,Rating Description,Rating Points",

@@ -407,6 +407,11 @@ function tableCandidates(rows: string[][]): Candidate[] {
   const levels: { index: number; value: number | null }[] = [];
   header.forEach((h, i) => {
     if (i === 0) return;
+    // "★★★★ | ★★★ | ★★ | ★": as many points as stars.
+    if (/^★{1,10}$/.test(h.trim())) {
+      levels.push({ index: i, value: h.trim().length });
+      return;
+    }
     if (isLevelTitle(h) || LEVEL_COLUMN_POINTS.test(h)) {
       // "Level 3 (70–79%)" is level 3 of the scale: the percentages are what it stands for in a final mark.
       const named = /^(?:level|band|tier)\s*(\d{1,2})\b/i.exec(h);
@@ -521,7 +526,8 @@ function tableCandidates(rows: string[][]): Candidate[] {
   for (const row of data) {
     const multiplied = MULTIPLIER.exec(row[titleCol] ?? "");
     const rawTitle = (row[titleCol] ?? "").replace(MULTIPLIER, "");
-    if (!rawTitle || TOTAL_ROW.test(rawTitle) || cellPoints(rawTitle) !== null || section(row)) continue;
+    // (A list's bullet set apart as a cell, "• | −2 per day late", names nothing.)
+    if (!rawTitle || !/[\p{L}\p{N}]/u.test(rawTitle) || TOTAL_ROW.test(rawTitle) || cellPoints(rawTitle) !== null || section(row)) continue;
     const parsed = parsePoints(rawTitle);
     // A criterion's cell may hold its description too: "Thesis — states a clear, arguable claim".
     const named = namedFirst(parsed.rest);
