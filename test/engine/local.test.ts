@@ -1340,6 +1340,30 @@ describe("criteria", () => {
     ]);
   });
 
+  test("fields named in every cell ('Criterion: … | Max: … | Levels: …') and levels listed in one cell", async () => {
+    // Before: one criterion, "Criterion", out of 10; and Canvas's ratings copied as text gave no levels.
+    const fields = [
+      "Criterion: Problem statement | Max: 15 | Levels: 15 excellent / 11 good / 6 weak / 0 missing",
+      "Criterion: Budget | Max: 10 | Levels: 10 excellent / 7 good / 4 weak / 0 missing",
+    ].join("\n");
+    expect(await shapeOf("criteria.txt", fields)).toEqual([
+      ["Problem statement", 15, [0, 6, 11, 15]],
+      ["Budget", 10, [0, 4, 7, 10]],
+    ]);
+    const canvas = [
+      "| Criteria | Ratings | Pts |",
+      "|---|---|---|",
+      "| Thesis: The thesis is arguable. | 15 pts Full Marks / 10 pts Partial / 0 pts No Marks | 15 pts |",
+      "| Mechanics: Grammar is correct. | 10 pts Full Marks / 5 pts Partial / 0 pts No Marks | 10 pts |",
+    ].join("\n");
+    const { criteria } = await criteriaOf("canvas.md", canvas);
+    expect(criteria.map((c) => [c.title, c.maxScore, c.levels?.map((l) => l.value)])).toEqual([
+      ["Thesis", 15, [0, 10, 15]],
+      ["Mechanics", 10, [0, 5, 10]],
+    ]);
+    expect(criteria[0].levels?.[2].descriptor).toBe("Full Marks");
+  });
+
   test("Canvas's CSV export: each criterion's repeated 'Rating Name | Rating Description | Rating Points' are its levels", async () => {
     const csv = [
       "Rubric Name,Criteria Name,Criteria Description,Criteria Enable Range,Rating Name,Rating Description,Rating Points,Rating Name,Rating Description,Rating Points,Rating Name,Rating Description,Rating Points",

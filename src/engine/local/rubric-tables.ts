@@ -8,6 +8,7 @@ import {
   HOLISTIC_TITLE,
   isLevelTitle,
   LEADING_POINTS,
+  type Level,
   type Line,
   levelWordRank,
   NAMED_POINTS,
@@ -32,7 +33,7 @@ export function tableSets(lines: Line[]): CandidateSet[] {
     const head = rows[0] ?? [];
     const repeat = (r: string[]) => r.length === head.length && r[0] === head[0] && r.every((c, k) => c === head[k] || c.startsWith(`${head[k]} `));
     rows = rows.filter((r, k) => k === 0 || !repeat(r));
-    rows = fromHeader(pageBreaksJoined(subCriteria(withMergedHeader(rows))));
+    rows = fromHeader(pageBreaksJoined(subCriteria(withMergedHeader(labelledCells(rows)))));
     if (rows.length >= 2) {
       const items = tableCandidates(rows);
       if (items.length === 1 && items[0].title === HOLISTIC_TITLE && above && !organising(above)) items[0].title = tidyTitle(parsePoints(above).rest);
@@ -112,6 +113,31 @@ export function tableSets(lines: Line[]): CandidateSet[] {
   }
   flush();
   return sets;
+}
+
+/**
+ * Levels listed in one cell, "15 excellent / 11 good / 6 weak / 0 missing" (or Canvas's ratings copied as text, "15 pts
+ * Full Marks / 10 pts Partial / 0 pts No Marks"), lowest first; null unless two or more.
+ */
+function listedLevels(cell: string): Level[] | null {
+  const parts = cell.split(/\s*[/;]\s*/);
+  const levels = parts.map((p) => /^(\d{1,3}(?:\.\d+)?)\s+(?:(?:pts?|points?|marks?)\.?\s+)?(\p{L}.{0,40})$/iu.exec(p.trim()));
+  if (levels.length < 2 || levels.some((m) => m === null)) return null;
+  const out = levels.map((m) => ({ value: Number(m?.[1]), descriptor: m?.[2] ?? "" }));
+  return new Set(out.map((l) => l.value)).size === out.length ? out.sort((a, b) => a.value - b.value) : null;
+}
+
+/**
+ * Rows whose every cell names its field, the same in each row ("Criterion: Evidence | Max: 25 | Levels: 25 excellent /
+ * 18 good / …"): the fields' names are the table's header.
+ */
+function labelledCells(rows: string[][]): string[][] {
+  const field = /^(\p{L}[\p{L} ]{1,20}):\s*(\S.*)$/u;
+  const parsed = rows.map((r) => r.map((c) => field.exec(c)));
+  const names = parsed[0]?.map((m) => m?.[1].toLowerCase());
+  const same = parsed.every((r) => r.length === names.length && r.every((m, k) => m !== null && m[1].toLowerCase() === names[k]));
+  if (rows.length < 2 || names.length < 2 || !same) return rows;
+  return [parsed[0].map((m) => m?.[1] ?? ""), ...parsed.map((r) => r.map((m) => m?.[2] ?? ""))];
 }
 
 /** The first line after `lines[at]` of a kind other than those skipped. */
@@ -475,6 +501,9 @@ function tableCandidates(rows: string[][]): Candidate[] {
   }
   // A column that states each row's scale ("Scale" over "1-5"): the criterion is rated on it.
   const scaleCol = header.findIndex((h, i) => i > 0 && /^(?:rating\s+)?(?:scale|range)$/i.test(h.trim()) && col(i).some((c) => RATING_RANGE.test(c)));
+  const levelsCol = header.findIndex(
+    (h, i) => i > 0 && /^(?:levels?|bands?|ratings?)$/i.test(h.trim()) && col(i).some((c) => listedLevels(c) !== null),
+  );
   // A scale its header states ("Rating (1–5)", "Score out of 4") for rows whose cell is left to fill.
   const stated = pointsCol >= 0 ? HEADER_SCALE.exec(header[pointsCol]) : null;
   // (Beside a weight, the stated scale's column holds a rating to give, "7" in a sheet filled in: no maximum.)
@@ -493,7 +522,7 @@ function tableCandidates(rows: string[][]): Candidate[] {
   // "Item" column that numbers the rows.)
   const holdsNames = (i: number) => col(i).some((c) => c !== "" && !/^\d{1,3}[.)]?$/.test(c));
   let titleCol = header.findIndex((h, i) => HEADER_TITLE.test(h) && !HEADER_POINTS.test(h) && holdsNames(i));
-  const scoreCols = [pointsCol, weightCol, scaleCol];
+  const scoreCols = [pointsCol, weightCol, scaleCol, levelsCol];
   if (titleCol < 0 || scoreCols.includes(titleCol)) {
     titleCol = [...Array(width).keys()].find((i) => !scoreCols.includes(i) && col(i).some((c) => c !== "" && cellPoints(c) === null)) ?? 0;
   }
@@ -563,6 +592,9 @@ function tableCandidates(rows: string[][]): Candidate[] {
       .sort((a, b) => a.value - b.value);
     const exported = rated.length >= 2 && new Set(rated.map((l) => l.value)).size === rated.length ? rated : undefined;
     // A rating the header states as a range ("Rating (1–5)", "Score 0-4") over a cell left to fill: its whole numbers.
+    // A column listing the row's levels, "15 excellent / 11 good / 6 weak / 0 missing".
+    const listed = levelsCol >= 0 ? listedLevels(row[levelsCol] ?? "") : null;
+    if (listed) points = listed[listed.length - 1].value;
     const ownRange = scaleCol >= 0 ? RATING_RANGE.exec(row[scaleCol] ?? "") : null;
     if (ownRange) points = Number(ownRange[2]);
     const range =
@@ -576,7 +608,7 @@ function tableCandidates(rows: string[][]): Candidate[] {
       title,
       description: parts.filter(Boolean).join("\n"),
       points: exported ? exported[exported.length - 1].value : points,
-      levels: exported ?? scale ?? ratingScale,
+      levels: exported ?? listed ?? scale ?? ratingScale,
       ...(weight !== undefined ? { weight } : {}),
       ...(optional ? { optional } : {}),
     };
