@@ -1364,6 +1364,55 @@ describe("criteria", () => {
     expect(criteria[0].levels?.[2].descriptor).toBe("Full Marks");
   });
 
+  test("a rubric inside a longer document: a README's 'Grading' list, grade boundaries under the table, a header's empty cell", async () => {
+    // Before: the README's headings were the criteria (its "Grading" list was skipped as a section about grading), the
+    // boundaries' rows "Grade" and "Points" were criteria, and "Max points" stood over an empty column.
+    const readme = [
+      "# Assignment 3: Inventory Service",
+      "## Setup",
+      "```bash",
+      "# install deps",
+      "pip install -r requirements.txt",
+      "```",
+      "## What to submit",
+      "- Push your final commit to the main branch.",
+      "- Fill in REFLECTION.md.",
+      "## Grading",
+      "- Correctness: 50 points",
+      "- Tests: 20 points",
+      "- Style: 15 points",
+      "- Documentation: 15 points",
+      "## Late policy",
+      "Late submissions lose 10% per day.",
+    ].join("\n");
+    expect(await shapeOf("README.md", readme)).toEqual([
+      ["Correctness", 50, null],
+      ["Tests", 20, null],
+      ["Style", 15, null],
+      ["Documentation", 15, null],
+    ]);
+    const boundaries = [
+      "Criterion | Limited | Adequate | Good | Excellent",
+      "Data collection | 2 | 5 | 8 | 10",
+      "Communication | 2 | 4 | 8 | 10",
+      "Grade | A | B | C | D | E",
+      "Points | 36–40 | 30–35 | 24–29 | 18–23 | 0–17",
+    ].join("\n");
+    expect(await shapeOf("scheme.txt", boundaries)).toEqual([
+      ["Data collection", 10, [2, 5, 8, 10]],
+      ["Communication", 10, [2, 4, 8, 10]],
+    ]);
+    const gap = [
+      "Criterion | Description |  | Max points",
+      "Community need | Evidence of a clearly identified local need. | 25",
+      "Project design | Realistic activities, timeline and milestones. | 20",
+    ].join("\n");
+    expect(await shapeOf("call.txt", gap)).toEqual([
+      ["Community need", 25, null],
+      ["Project design", 20, null],
+    ]);
+  });
+
   test("Canvas's CSV export: each criterion's repeated 'Rating Name | Rating Description | Rating Points' are its levels", async () => {
     const csv = [
       "Rubric Name,Criteria Name,Criteria Description,Criteria Enable Range,Rating Name,Rating Description,Rating Points,Rating Name,Rating Description,Rating Points,Rating Name,Rating Description,Rating Points",

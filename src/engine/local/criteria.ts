@@ -504,6 +504,7 @@ const INSTRUCTION_ITEM = /\b(?:verbatim|quote|quotes|json|verdict|rationale|outp
 /** Top-level list items, each with the lines under it; lists under organising headings ("Instructions", "Scoring") are left out. */
 function listSet(lines: Line[], skipInstructions: boolean): CandidateSet | null {
   const items: Candidate[] = [];
+  const sectionOf = new Map<Candidate, string>();
   let heading = "";
   let blockIndent: number | null = null;
   let current: Candidate | null = null;
@@ -526,7 +527,10 @@ function listSet(lines: Line[], skipInstructions: boolean): CandidateSet | null 
       blanks++;
       continue;
     }
-    const skip = organising(heading) && !/^(?:criteria|assessment criteria|rubric|check|what to check.*)$/i.test(heading.trim());
+    // (A "Grading" or "Marking scheme" section of a brief lists what is marked: "- Correctness: 50 points".)
+    const skip =
+      organising(heading) &&
+      !/^(?:criteria|assessment criteria|rubric|check|what to check.*|grading|marking (?:scheme|guide))$/i.test(heading.trim());
     if (line.kind === "item") {
       if (blockIndent === null || line.indent <= blockIndent) {
         blockIndent = line.indent;
@@ -537,7 +541,10 @@ function listSet(lines: Line[], skipInstructions: boolean): CandidateSet | null 
         // line), not a criterion worth 40: its points do not make this list the rubric.
         if (current && bandLine(line.text)) current.points = null;
         if (current && (LEVEL_LINE.test(line.text) || namedLevel(line.text))) current.level = true;
-        if (current) items.push(current);
+        if (current) {
+          items.push(current);
+          sectionOf.set(current, heading);
+        }
       } else if (current) current.description += `\n- ${line.text}`;
       blanks = 0;
       continue;
@@ -550,8 +557,11 @@ function listSet(lines: Line[], skipInstructions: boolean): CandidateSet | null 
     }
     blanks = 0;
   }
+  // A brief's other lists ("What to submit") beside the section whose items carry points ("## Grading") are no criteria.
+  const pointed = new Set(items.filter((c) => c.points !== null && !c.level).map((c) => sectionOf.get(c)));
+  const kept = pointed.size > 0 && items.filter((c) => c.points !== null).length >= 2 ? items.filter((c) => pointed.has(sectionOf.get(c))) : items;
   // "- Ideas" over "  - 3: …" … "  - 0: …": the nested levels are the item's scale.
-  return items.length >= 2 ? { kind: "list", items: items.map((c) => withScale(c)) } : null;
+  return kept.length >= 2 ? { kind: "list", items: kept.map((c) => withScale(c)) } : null;
 }
 
 function itemCandidate(text: string): Candidate | null {

@@ -116,6 +116,17 @@ export function tableSets(lines: Line[]): CandidateSet[] {
 }
 
 /**
+ * A header with empty cells that no row fills ("Criterion | Description |  | Max points" over rows of three cells, a
+ * PDF's column of white): the empty cells go, so each label stands over its column.
+ */
+function withoutEmptyHeaderCells(rows: string[][]): string[][] {
+  const [header, ...data] = rows;
+  const empty = header.filter((c, i) => i > 0 && c === "").length;
+  if (empty === 0 || data.length === 0 || !data.every((r) => r.length === header.length - empty)) return rows;
+  return [header.filter((c, i) => i === 0 || c !== ""), ...data];
+}
+
+/**
  * Levels listed in one cell, "15 excellent / 11 good / 6 weak / 0 missing" (or Canvas's ratings copied as text, "15 pts
  * Full Marks / 10 pts Partial / 0 pts No Marks"), lowest first; null unless two or more.
  */
@@ -264,6 +275,7 @@ function numberedLevels(row: string[]): boolean {
     row.slice(1).every((c) => HEADER_DESC.test(c) || TO_FILL.test(c.trim()) || /^\d{1,3}(?:\.\d+)?(?:\s*(?:points?|pts?|marks?))?$/i.test(c))
   );
 }
+const GRADE_ROW = /^(?:grades?|points?|marks?|boundar(?:y|ies)|ranges?|percent(?:age)?s?)$/i;
 const TO_FILL = /^(?:marks?|score|weighted(?:\s+(?:score|marks?))?|total|points?\s+awarded|awarded)$/i;
 // A criterion's multiplier in its name, "Content (×3)": its weight in the overall score.
 const MULTIPLIER = /\s*\(\s*[×x]\s*(\d{1,2}(?:\.\d+)?)\s*\)/i;
@@ -411,7 +423,8 @@ function cellValues(cells: string[], headerValues: (number | null)[]): number[] 
   return strict;
 }
 
-function tableCandidates(rows: string[][]): Candidate[] {
+function tableCandidates(given: string[][]): Candidate[] {
+  const rows = withoutEmptyHeaderCells(given);
   const scale = scaleTable(rows) ?? ratingRows(rows);
   if (scale) return scale;
   const width = Math.max(...rows.map((r) => r.length));
@@ -555,8 +568,11 @@ function tableCandidates(rows: string[][]): Candidate[] {
   for (const row of data) {
     const multiplied = MULTIPLIER.exec(row[titleCol] ?? "");
     const rawTitle = (row[titleCol] ?? "").replace(MULTIPLIER, "");
-    // (A list's bullet set apart as a cell, "• | −2 per day late", names nothing.)
+    // (A list's bullet set apart as a cell, "• | −2 per day late", names nothing; nor do a grade table's rows run on
+    // under the rubric, "Grade | A | B | C" over "Points | 36–40 | 30–35 | 24–29".)
     if (!rawTitle || !/[\p{L}\p{N}]/u.test(rawTitle) || TOTAL_ROW.test(rawTitle) || cellPoints(rawTitle) !== null || section(row)) continue;
+    if (GRADE_ROW.test(rawTitle.trim()) && row.slice(1).every((c) => c === "" || /^(?:[A-F][+-]?|\d{1,3}\s*[-–]\s*\d{1,3}%?)$/.test(c.trim())))
+      continue;
     const parsed = parsePoints(rawTitle);
     // A criterion's cell may hold its description too: "Thesis — states a clear, arguable claim".
     const named = namedFirst(parsed.rest);
