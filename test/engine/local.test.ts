@@ -1413,6 +1413,42 @@ describe("criteria", () => {
     ]);
   });
 
+  test("a syllabus's grade breakdown ('Component | Weight') is not part of the essay rubric beside it", async () => {
+    // Before: "Reading quizzes" and "Participation" were criteria an essay was scored on.
+    const tables = [
+      "Component | Weight",
+      "Essays | 40%",
+      "Reading quizzes | 20%",
+      "Final essay | 40%",
+      "",
+      "Final essay rubric",
+      "",
+      "Criterion | What we look for | Points",
+      "Thesis and argument | States a clear, arguable thesis. | 25",
+      "Use of textual evidence | Selects apt quotations and explains them. | 25",
+    ].join("\n");
+    expect(await shapeOf("syllabus.txt", tables)).toEqual([
+      ["Thesis and argument", 25, null],
+      ["Use of textual evidence", 25, null],
+    ]);
+    const list = [
+      "## Grading",
+      "| Component | Weight |",
+      "|---|---|",
+      "| Essays | 40% |",
+      "| Quizzes | 60% |",
+      "## Final essay rubric",
+      "- Thesis (25 points): a clear, arguable claim.",
+      "- Evidence (25 points): apt quotations, explained.",
+    ].join("\n");
+    expect(await shapeOf("syllabus.md", list)).toEqual([
+      ["Thesis", 25, null],
+      ["Evidence", 25, null],
+    ]);
+    // A breakdown alone is still read (a course's components, each its weight).
+    expect((await shapeOf("breakdown.md", list.split("\n").slice(0, 5).join("\n"))).map((c) => c[0])).toEqual(["Essays", "Quizzes"]);
+  });
+
   test("Canvas's CSV export: each criterion's repeated 'Rating Name | Rating Description | Rating Points' are its levels", async () => {
     const csv = [
       "Rubric Name,Criteria Name,Criteria Description,Criteria Enable Range,Rating Name,Rating Description,Rating Points,Rating Name,Rating Description,Rating Points,Rating Name,Rating Description,Rating Points",

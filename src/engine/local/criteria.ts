@@ -661,10 +661,13 @@ function parseCriteria(sections: Section[], opts: { instructions?: boolean } = {
   const sum = (set: CandidateSet) => set.items.reduce((n, c) => n + (c.points ?? 0), 0);
   const markingPoints = list !== null && pointLines !== null && list.items.every((c) => c.points === 1) && sum(list) === sum(pointLines);
   if (list && !markingPoints) sets.push(list);
-  // Tables are judged together: a rubric split over two tables is one rubric.
-  const tables = sets.filter((s) => s.kind === "table");
-  const others = sets.filter((s) => s.kind !== "table");
-  const candidates = tables.length > 1 ? [{ kind: "table" as const, items: tables.flatMap((t) => t.items) }, ...others] : sets;
+  // Tables are judged together: a rubric split over two tables is one rubric. (A syllabus's grade breakdown is not part
+  // of the essay rubric beside it, in a table or a list.)
+  const rubricElsewhere = (t: CandidateSet) => sets.some((o) => o !== t && !o.breakdown && o.items.some((c) => c.points !== null));
+  const kept = sets.filter((s) => !s.breakdown || !rubricElsewhere(s));
+  const tables = kept.filter((s) => s.kind === "table");
+  const others = kept.filter((s) => s.kind !== "table");
+  const candidates = tables.length > 1 ? [{ kind: "table" as const, items: tables.flatMap((t) => t.items) }, ...others] : kept;
   let best: CandidateSet | null = null;
   for (const s of candidates) if (s.items.length > 0 && (!best || better(s, best))) best = s;
   if (!best) return namedInSentence(sections.map((s) => s.text).join("\n"));

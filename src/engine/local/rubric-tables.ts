@@ -37,7 +37,9 @@ export function tableSets(lines: Line[]): CandidateSet[] {
     if (rows.length >= 2) {
       const items = tableCandidates(rows);
       if (items.length === 1 && items[0].title === HOLISTIC_TITLE && above && !organising(above)) items[0].title = tidyTitle(parsePoints(above).rest);
-      if (items.length > 0) sets.push({ kind: "table", items });
+      const [first = "", second = ""] = rows[0];
+      const breakdown = BREAKDOWN_FIRST.test(first.trim()) && /^(?:weight(?:ing)?|%|percent(?:age)?|share)\b/i.test(second.trim());
+      if (items.length > 0) sets.push({ kind: "table", items, ...(breakdown ? { breakdown } : {}) });
     }
     rows = [];
   };
@@ -275,6 +277,8 @@ function numberedLevels(row: string[]): boolean {
     row.slice(1).every((c) => HEADER_DESC.test(c) || TO_FILL.test(c.trim()) || /^\d{1,3}(?:\.\d+)?(?:\s*(?:points?|pts?|marks?))?$/i.test(c))
   );
 }
+// The first header cell of a course's grade breakdown: "Component | Weight", "Assessment | %".
+const BREAKDOWN_FIRST = /^(?:(?:grade |course |assessment )?components?|assessments?|assignments?|coursework|activit(?:y|ies)|tasks?)$/i;
 const GRADE_ROW = /^(?:grades?|points?|marks?|boundar(?:y|ies)|ranges?|percent(?:age)?s?)$/i;
 const TO_FILL = /^(?:marks?|score|weighted(?:\s+(?:score|marks?))?|total|points?\s+awarded|awarded)$/i;
 // A criterion's multiplier in its name, "Content (×3)": its weight in the overall score.

@@ -96,6 +96,8 @@ export interface CandidateSet {
   items: Candidate[];
   /** Set when the items are the levels of one holistic scale (found under this heading). */
   scaleTitle?: string;
+  /** A table of a course's grade components ("Component | Weight": essays 40 %, quizzes 20 %), not a rubric's criteria. */
+  breakdown?: boolean;
 }
 
 // Headings that organise a rubric rather than name a criterion.
