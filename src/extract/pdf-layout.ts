@@ -476,13 +476,6 @@ function tableColumns<R extends Box>(cells: Cell<R>[][], rows: Set<number>, firs
 }
 
 /**
- * The lines of a table's header that did not come out as a row: a header whose merged cell ("Performance Levels" over
- * the level columns, or "Criteria" aligned to the top of two rows) touches the row of level names under it is one
- * strip with fewer cells than the table. Each phrase that lies over one column is that column's header; a phrase
- * over several stays a line above. Null when the strip is not such a header: its phrases are labels, and fill all the
- * columns but one at most, or two or more of a bold strip drawn as a row.
- */
-/**
  * Whether a line is set in larger type than the strip under it: a heading over a table ("Criterion 1: Issue
  * identification (10 points)" at 13 pt over an 11 pt table), not its header, whose labels are the rows' size or near it.
  */
@@ -491,6 +484,13 @@ function largerType(line: TextRun[], row: TextRun[]): boolean {
   return largest(row) > 0 && largest(line) > 1.15 * largest(row);
 }
 
+/**
+ * The lines of a table's header that did not come out as a row: a header whose merged cell ("Performance Levels" over
+ * the level columns, or "Criteria" aligned to the top of two rows) touches the row of level names under it is one
+ * strip with fewer cells than the table. Each phrase that lies over one column is that column's header; a phrase
+ * over several stays a line above. Null when the strip is not such a header: its phrases are labels, and fill all the
+ * columns but one at most, or two or more of a bold strip drawn as a row.
+ */
 function headerOver(band: Band, columns: Box[], gutter: number, lineHeight: number): string[] | null {
   const { runs } = band;
   if (columns.length < 2) return null;
