@@ -11,10 +11,7 @@ import { attrOf, childrenOf, decodeEntities, isMixed, localName, parseXml, tagOf
 
 export function extractXml(bytes: Uint8Array): ExtractedDocument {
   const nodes = parseXml(decodeText(bytes, "XML"), { validate: true });
-  const root = nodes.find((n) => {
-    const tag = tagOf(n);
-    return tag !== null && tag !== "#cdata";
-  });
+  const root = nodes.find(isElement);
   if (!root) throw unprocessable("invalid XML: no root element");
   const rootTag = tagOf(root) as string;
   const data = !isOffice(root) && !hasMixedContent([root]);
@@ -25,24 +22,29 @@ export function extractXml(bytes: Uint8Array): ExtractedDocument {
     loose = [];
   };
   if (data) loose.push(...attributeNodes(root));
+  // Text and leaf elements (record fields such as dc:title) are grouped, rather than a section each.
+  const isRecord = (node: XmlNode) => isElement(node) && childrenOf(node).some(isElement);
+  // Records that appear once are named without an index ("header.title", not "header[0].title").
+  const count = new Map<string, number>();
+  for (const child of childrenOf(root).filter(isRecord)) {
+    const name = localName(tagOf(child) as string);
+    count.set(name, (count.get(name) ?? 0) + 1);
+  }
   const seen = new Map<string, number>();
   for (const child of childrenOf(root)) {
-    const tag = tagOf(child);
-    // Text and leaf elements (record fields such as dc:title) are grouped, rather than a section each.
-    if (!tag || tag === "#cdata" || !childrenOf(child).some((k) => tagOf(k) && tagOf(k) !== "#cdata")) {
+    if (!isRecord(child)) {
       loose.push(child);
       continue;
     }
     flushLoose();
+    const tag = tagOf(child) as string;
     const name = localName(tag);
     const index = seen.get(name) ?? 0;
     seen.set(name, index + 1);
-    const text = data ? flatten(`${name}[${index}]`, dataValue(child)) : textLines([child]);
+    const text = data ? flatten((count.get(name) ?? 0) > 1 ? `${name}[${index}]` : name, dataValue(child)) : textLines([child]);
     sections.push({ location: { section: `${rootTag}/${tag}${nameOf(child)}` }, text: text.join("\n") });
   }
   flushLoose();
-  // Records that appear once are named without an index ("header.title", not "header[0].title").
-  if (data) for (const s of sections) s.text = unindexOnce(s.text, seen);
   return buildDocument("xml", sections, null);
 }
 
@@ -140,8 +142,4 @@ function dataLines(nodes: XmlNode[]): string[] {
     if (value !== "") out.push(...flatten(localName(tagOf(n) as string), value));
   }
   return out;
-}
-
-function unindexOnce(text: string, seen: Map<string, number>): string {
-  return text.replace(/^([\w$.-]+)\[0\](?=[.:])/gm, (whole, name: string) => (seen.get(name) === 1 ? name : whole));
 }
