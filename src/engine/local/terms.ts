@@ -1,4 +1,5 @@
 // Words -> comparable terms for the local evaluator: tokenising, stopwords, British/American folding and Porter stems.
+import { memoized } from "../../lib/memoized";
 import { porterStem } from "./porter";
 
 // English function words: they say nothing about what a text covers.
@@ -83,23 +84,17 @@ function foldSpelling(w: string): string {
   return x;
 }
 
-const stemCache = new Map<string, string>();
-
-/** A word's comparable form: lower case, possessive dropped, spelling folded, Porter-stemmed. */
-export function stemWord(raw: string): string {
-  // Keyed by the word as given: most words of a text come again, and the lookup is then all the work.
-  let s = stemCache.get(raw);
-  if (s === undefined) {
-    const lower = raw
-      .toLowerCase()
-      .replace(/['’]s$/, "")
-      .replace(/['’]/g, "");
-    s = /^\p{N}+$/u.test(lower) ? lower : porterStem(foldSpelling(lower));
-    if (stemCache.size > 50_000) stemCache.clear();
-    stemCache.set(raw, s);
-  }
-  return s;
-}
+/**
+ * A word's comparable form: lower case, possessive dropped, spelling folded, Porter-stemmed. Remembered by the word as
+ * given: most words of a text come again, and the lookup is then all the work.
+ */
+export const stemWord: (raw: string) => string = memoized((raw: string) => {
+  const lower = raw
+    .toLowerCase()
+    .replace(/['’]s$/, "")
+    .replace(/['’]/g, "");
+  return /^\p{N}+$/u.test(lower) ? lower : porterStem(foldSpelling(lower));
+}, 50_000);
 
 export interface Token {
   word: string; // lower-cased surface form
