@@ -23,6 +23,7 @@ export type ComputeRequest =
       passThreshold?: number;
       lengthCounts: boolean;
       titlesNamed: boolean;
+      allRequired: boolean;
     };
 export type ComputeReply = { ok: true; value: unknown } | { ok: false; message: string };
 
@@ -50,5 +51,6 @@ function compute(job: ComputeRequest): unknown {
     passThreshold: job.passThreshold,
     lengthCounts: job.lengthCounts,
     titlesNamed: job.titlesNamed,
+    allRequired: job.allRequired,
   });
 }

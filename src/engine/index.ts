@@ -60,6 +60,8 @@ export interface EvaluateResult {
 const LENGTH_COUNTS = new Set(["education", "essay-v1"]);
 /** Products whose criteria are named clauses a document must contain (a contract review checklist). */
 const TITLES_NAMED = new Set(["legal"]);
+/** Products whose criteria must each be shown for a pass (a contract's clauses, a job's must-haves), unless optional. */
+const ALL_REQUIRED = new Set(["legal", "hr"]);
 
 /** References longer than this are a knowledge base, not a rubric: under file_search the local evaluator reads only retrieved sections. */
 const LOCAL_WHOLE_REFERENCE_CHARS = 20_000;
@@ -128,6 +130,7 @@ export async function evaluate(input: EvaluateInput): Promise<EvaluateResult> {
         passThreshold: input.passThreshold,
         lengthCounts: LENGTH_COUNTS.has(workflow.productCode),
         titlesNamed: TITLES_NAMED.has(workflow.productCode),
+        allRequired: ALL_REQUIRED.has(workflow.productCode),
       },
       input.signal,
     );

@@ -1,6 +1,7 @@
 // Shared material of the engine tests: a rubric, two essays, and documents made through the real extractors.
 import path from "node:path";
-import type { EngineDocument } from "../../src/engine/types";
+import { type EvaluateInput, evaluate } from "../../src/engine";
+import type { EngineDocument, Evaluation } from "../../src/engine/types";
 import { extract } from "../../src/extract";
 
 import { CORPUS } from "../helpers";
@@ -19,6 +20,25 @@ export async function textDoc(id: string, filename: string, text: string): Promi
 }
 
 /** Whitespace-insensitive text, for comparing what a renderer wrote with what an extractor read back. */
+/** The standard evaluation of the inputs against the references by the built-in local evaluator, under a product. */
+export function run(
+  references: EngineDocument[],
+  inputs: EngineDocument[],
+  prompt: string | null = null,
+  productCode = "education",
+): Promise<Evaluation> {
+  const input: EvaluateInput = {
+    workspaceId: "ws_test",
+    mode: "live",
+    workflow: { userPrompt: prompt, outputSchema: null, modelPolicy: "auto", productCode },
+    references,
+    inputs,
+    llm: null,
+    contextBudgetChars: 400_000,
+  };
+  return evaluate(input).then((r) => r.value as Evaluation);
+}
+
 export const collapse = (s: string) => s.replace(/\s+/g, " ").trim();
 
 export const RUBRIC_MD = `# Persuasive Essay Rubric: Urban Trees

@@ -3,7 +3,6 @@ import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { Document, Packer, Paragraph, Table, TableCell, TableRow, TextRun } from "docx";
-import { type EvaluateInput, evaluate } from "../../src/engine";
 import { findCriteria } from "../../src/engine/local/criteria";
 import { decide } from "../../src/engine/local/evaluate";
 import { overallScore } from "../../src/engine/local/verdict";
@@ -17,6 +16,7 @@ import {
   HOLISTIC_GUIDE,
   PLAIN_LETTER,
   RUBRIC_MD,
+  run,
   STRONG_ESSAY,
   STRONG_LETTER,
   THIN_LETTER,
@@ -38,19 +38,6 @@ async function shapeOf(filename: string, text: string) {
 async function fixtureShape(file: string) {
   const content = await extract(await Bun.file(new URL(`../fixtures/rubrics/${file}`, import.meta.url)).bytes(), { filename: file });
   return findCriteria([content], null).criteria.map((c) => [c.title, c.maxScore, c.levels?.map((l) => l.value) ?? null]);
-}
-
-function run(references: EngineDocument[], inputs: EngineDocument[], prompt: string | null = null, productCode = "education"): Promise<Evaluation> {
-  const input: EvaluateInput = {
-    workspaceId: "ws_test",
-    mode: "live",
-    workflow: { userPrompt: prompt, outputSchema: null, modelPolicy: "auto", productCode },
-    references,
-    inputs,
-    llm: null,
-    contextBudgetChars: 400_000,
-  };
-  return evaluate(input).then((r) => r.value as Evaluation);
 }
 
 describe("criteria", () => {

@@ -7,12 +7,15 @@ import {
   type CandidateSet,
   HOLISTIC_TITLE,
   isLevelTitle,
+  JOB_SECTION,
   type Level,
   type Line,
   META_HEADING,
   namedFirst,
+  OPTIONAL_SECTION,
   organising,
   parsePoints,
+  REQUIREMENT_SECTION,
   TOTAL_ROW,
   tidyTitle,
   titleLike,
@@ -506,6 +509,7 @@ const INSTRUCTION_ITEM = /\b(?:verbatim|quote|quotes|json|verdict|rationale|outp
 function listSet(lines: Line[], skipInstructions: boolean): CandidateSet | null {
   const items: Candidate[] = [];
   const sectionOf = new Map<Candidate, string>();
+  const headings: string[] = [];
   let heading = "";
   let blockIndent: number | null = null;
   let current: Candidate | null = null;
@@ -513,6 +517,7 @@ function listSet(lines: Line[], skipInstructions: boolean): CandidateSet | null 
   for (const line of lines) {
     if (line.kind === "heading") {
       heading = line.text;
+      headings.push(heading);
       blockIndent = null;
       current = null;
       continue;
@@ -520,6 +525,7 @@ function listSet(lines: Line[], skipInstructions: boolean): CandidateSet | null 
     if (line.kind === "text" && /^[A-Za-z][\w ()'’/-]{0,50}:$/.test(line.text)) {
       // "Check:" / "Flag:" style labels in prompts and plain-text rubrics work like headings.
       heading = line.text.slice(0, -1);
+      headings.push(heading);
       blockIndent = null;
       current = null;
       continue;
@@ -557,6 +563,17 @@ function listSet(lines: Line[], skipInstructions: boolean): CandidateSet | null 
       blockIndent = null;
     }
     blanks = 0;
+  }
+  // A job advert's requirement lists ("Must have" and "Nice to have", "Essential" and "Desirable criteria", or
+  // "Requirements" beside "Responsibilities") are its criteria, not its other lists; those a candidate may lack are
+  // optional. (A lone "Requirements" list of an essay brief stays one list among the others.)
+  const label = (heading: string) => heading.trim().replace(/:$/, "");
+  const required = items.filter((c) => REQUIREMENT_SECTION.test(label(sectionOf.get(c) ?? "")));
+  const requirementSections = new Set(required.map((c) => label(sectionOf.get(c) ?? "").toLowerCase()));
+  const advert = requirementSections.size >= 2 || headings.some((h) => JOB_SECTION.test(label(h)));
+  if (required.length >= 2 && advert && !items.some((c) => c.points !== null && !c.level)) {
+    const marked = required.map((c) => (OPTIONAL_SECTION.test(sectionOf.get(c) ?? "") ? { ...c, optional: true } : c));
+    return { kind: "list", requirements: true, items: marked.map((c) => withScale(c)) };
   }
   // A brief's other lists ("What to submit") beside the section whose items carry points ("## Grading") are no criteria.
   const pointed = new Set(items.filter((c) => c.points !== null && !c.level).map((c) => sectionOf.get(c)));
@@ -596,10 +613,11 @@ function itemCandidate(text: string): Candidate | null {
 
 const KIND_PRIORITY: Record<CandidateSet["kind"], number> = { table: 4, heading: 3, pointline: 2, list: 1 };
 
-function rank(set: CandidateSet): [number, number, number] {
+function rank(set: CandidateSet): [number, number, number, number] {
   // (Levels listed under criteria headings, "- Excellent (4): …", are no criteria with points: the headings are.)
   const points = set.items.filter((c) => c.points !== null && !c.level).length;
-  return [points, KIND_PRIORITY[set.kind], set.items.length];
+  // (A job advert's requirements are its criteria, not the headings they stand under.)
+  return [points, set.requirements ? 1 : 0, KIND_PRIORITY[set.kind], set.items.length];
 }
 
 function better(a: CandidateSet, b: CandidateSet): boolean {

@@ -3,6 +3,7 @@ import { type Chunk, chunkDocument, rankChunksMany } from "../../retrieval";
 import { type Passage, passagesOf } from "../passages";
 import type { Criterion, EngineDocument, Evaluation, Evidence } from "../types";
 import type { RubricCriterion } from "./criteria";
+import { type YearsShown, yearsAsked, yearsShown } from "./experience";
 import { HOLISTIC_TITLE, TASK_HEADING, TASK_LABEL } from "./rubric-words";
 import {
   FACET_STEMS,
@@ -39,6 +40,13 @@ export interface LocalInput {
    * infrastructure", shown by "AWS" and "Docker"), nor an essay's qualities. Default false.
    */
   titlesNamed?: boolean;
+  /**
+   * Whether a pass needs every criterion the rubric does not mark optional to be shown, so that one seemingly absent
+   * leaves the verdict to a person: a contract's clauses, a job's must-have requirements. Default false.
+   */
+  allRequired?: boolean;
+  /** Today, for a CV's roles held "to Present" (default: the time of the call). */
+  now?: Date;
 }
 
 /**
@@ -85,6 +93,8 @@ interface Prepared {
    * CV or a contract, none (its words are judged by what the document says).
    */
   usual: Facet[];
+  /** The years of experience the criterion asks for ("5+ years of …"), outside written work; else null. */
+  yearsAsked: number | null;
 }
 
 /**
@@ -93,7 +103,7 @@ interface Prepared {
  * written work, not its page header and footer (a name, a date, a page number) nor the heading above its first
  * sentence (frontMatterEnd); a CV's or a contract's first lines (a name, contact lines, a list of skills) are its content.
  */
-function writingOf(d: EngineDocument, written: boolean): { text: string; holds: (p: Passage) => boolean } {
+function writingOf(d: EngineDocument, written: boolean): { text: string; lines: string; holds: (p: Passage) => boolean } {
   // (Office documents name these parts so; a JSON or XML input's "comments" is a path of its own content.)
   const office = d.content.format === "docx" || d.content.format === "pptx";
   const aside = new Set(!office ? [] : written ? ["comments", "header", "footer"] : ["comments"]);
@@ -103,6 +113,7 @@ function writingOf(d: EngineDocument, written: boolean): { text: string; holds: 
   const start = written ? frontMatterEnd({ format: d.content.format, text }) : 0;
   return {
     text: proseOf({ format: d.content.format, text: text.slice(start) }),
+    lines: text.slice(start),
     holds: (p) => p.start >= start && !aside.has(d.content.sections[p.section]?.location.section ?? ""),
   };
 }
@@ -123,11 +134,13 @@ export function evaluateLocally(input: LocalInput): Evaluation {
   const signals = target === null && !written ? { ...measured, development: 1 } : measured;
   const relevance = topicRelevance(input, docCounts, negatedBases(prose));
   const prepared = prepare(input.criteria, written, input.titlesNamed === true);
+  // A CV's years of work, for requirements that ask for some ("5+ years of …"); an essay's dates are its subject.
+  const years = written ? null : yearsShown(writing.map((w) => w.lines).join("\n"), input.now ?? new Date());
   const ranked = rankedPassages(input.inputs, passages, prepared);
   const markers = markerCounts(passages);
 
   const scored: Criterion[] = prepared.map((p, i) => {
-    const s = scoreCriterion(p, docCounts, passageTerms, signals, relevance);
+    const s = scoreCriterion(p, docCounts, passageTerms, signals, relevance, years);
     const evidence = pickEvidence(p, passages, passageTerms, ranked[i], relevance.topic, markers);
     return {
       id: p.criterion.id,
@@ -144,7 +157,7 @@ export function evaluateLocally(input: LocalInput): Evaluation {
   const score = overallScore(criteria, input.criteria);
   const pass = passLevel(input.criteria, input.prompt, input.referenceTexts, input.passThreshold ?? DEFAULT_PASS_PERCENT);
   // Where titles name what must be there (a contract's clauses), one the document seems to lack holds a pass back.
-  const absent = input.titlesNamed
+  const absent = input.allRequired
     ? criteria.filter((c, i) => !input.criteria[i].optional && !input.criteria[i].bonus && c.max_score > 0 && c.score / c.max_score <= ABSENT)
     : [];
   const verdict = decide(score, pass, criteria, relevance, absent.length > 0);
@@ -245,6 +258,7 @@ function prepare(criteria: RubricCriterion[], written: boolean, titlesNamed: boo
       holistic,
       titleSubject,
       usual,
+      yearsAsked: written ? null : yearsAsked(`${r.c.title} ${r.c.description}`),
     };
   });
 }
@@ -391,6 +405,8 @@ interface CriterionScore {
   supporting: number;
   lexical: number | null;
   craft: number | null;
+  /** The years of work the criterion asks for and those the input shows (null: it shows none), when it asks. */
+  tenure: { asked: number; shown: YearsShown | null } | null;
 }
 
 const sat = (x: number, scale: number) => 1 - Math.exp(-x / scale);
@@ -405,6 +421,7 @@ function scoreCriterion(
   passageTerms: Set<string>[],
   signals: WritingSignals,
   relevance: Relevance,
+  years: YearsShown | null,
 ): CriterionScore {
   const gate = relevance.gate;
   const content = p.terms.filter((t) => !t.craft);
@@ -464,12 +481,17 @@ function scoreCriterion(
   // A holistic scale is judged by its qualities: subject words in its levels earn nothing for being repeated.
   const boost = subject === null || p.holistic ? 0 : Math.min(0.1, 0.035 * Math.max(0, supporting - 1)) * gate;
   const development = 0.3 + 0.7 * signals.development;
-  const fraction = Math.min(1, Math.max(0, (base + boost) * development));
+  // "5+ years of …" is met in proportion to the years the input shows; a CV that dates none cannot be checked, and
+  // the rationale says so.
+  const asked = p.yearsAsked;
+  const tenure = asked === null ? null : { asked, shown: years };
+  const served = tenure?.shown ? Math.min(1, tenure.shown.years / tenure.asked) : 1;
+  const fraction = Math.min(1, Math.max(0, (base + boost) * development * served));
   const score = toScale(p.criterion, fraction);
 
   const found = content.filter((t) => docCounts.has(t.stem));
   const missing = content.filter((t) => !docCounts.has(t.stem));
-  return { score, found, missing, supporting, lexical, craft };
+  return { score, found, missing, supporting, lexical, craft, tenure };
 }
 
 /** The largest weight of distinct terms found within WINDOW consecutive passages (of one document). */
@@ -605,6 +627,14 @@ function rationale(p: Prepared, s: CriterionScore, signals: WritingSignals, rele
   if (s.craft !== null) {
     const facets = p.facets.length > 0 ? p.facets : p.usual;
     parts.push(`Writing signals for ${facets.map((f) => FACET_LABEL[f]).join(", ")}: ${facets.map((f) => signals.notes[f]).join("; ")}.`);
+  }
+  if (s.tenure) {
+    const { asked, shown } = s.tenure;
+    parts.push(
+      shown === null
+        ? `It asks for ${asked} year${asked === 1 ? "" : "s"} of experience; the input dates no roles to count them from.`
+        : `It asks for ${asked} year${asked === 1 ? "" : "s"} of experience; the input shows about ${shown.years} (${shown.from === "dates" ? "its dated roles" : "as it states"}).`,
+    );
   }
   if (signals.development < 0.6) parts.push(`The input is short for the task (${signals.words} words).`);
   if (relevance.gate < 0.8) parts.push("Little of the input is about the task's topic.");

@@ -98,11 +98,24 @@ export interface CandidateSet {
   scaleTitle?: string;
   /** A table of a course's grade components ("Component | Weight": essays 40 %, quizzes 20 %), not a rubric's criteria. */
   breakdown?: boolean;
+  /** A job advert's requirement lists: its criteria, before its section headings. */
+  requirements?: boolean;
 }
 
 // Headings that organise a rubric rather than name a criterion.
 export const META_HEADING =
   /^(?:overview|introduction to (?:the )?rubric|instructions?|directions|notes?|total(?: score| points)?|scoring(?: guide)?|grading(?: scale| guide)?|rubric|marking (?:scheme|guide|rubric)|criteria|assessment criteria|(?:table of )?contents|summary|purpose|background|references|appendix|submission(?: guidelines| instructions)?|format(?:ting)?(?: requirements)?|deadline|due date|levels?|performance levels|scale|key|legend|flag.*|output|what to check.*|check|grade (?:breakdown|distribution|weighting)|(?:course )?grading breakdown|assessment (?:breakdown|weighting)|what we offer|benefits|perks|about (?:us|the (?:role|company|team))|how to apply|compensation|salary(?: and benefits)?)$/i;
+/**
+ * Sections of a job advert or a person specification that list what a candidate must (or may) bring: each item is a
+ * criterion to screen a CV on. Bare "Skills" or "Experience" are left out: a rubric names its criteria so too.
+ */
+export const REQUIREMENT_SECTION =
+  /^(?:(?:key|essential|minimum|basic|required|preferred|desired|desirable|additional|core|technical)\s+)?(?:requirements|qualifications|skills (?:and|&) (?:experience|qualifications)|experience (?:and|&) (?:skills|qualifications)|criteria)$|^(?:requirements (?:and|&) qualifications|must[- ]haves?|nice[- ]to[- ]haves?|essential|desirable|preferred|required|what you(?:['’]ll| will) (?:need|bring)|what we(?:['’]re| are) looking for|who you are|about you|you (?:have|bring|will have)|bonus points|(?:it would be )?(?:great|nice|a plus) if you (?:have|had)|person specification|the ideal candidate(?: will have)?)$/i;
+/** Of those, the sections whose items a candidate may lack ("Nice to have", "Desirable", "Preferred qualifications"). */
+export const OPTIONAL_SECTION = /nice[- ]to[- ]have|bonus|preferred|desir|great if|nice if|a plus/i;
+/** The other sections of a job advert: beside one of them, a lone "Requirements" list is the advert's, not a brief's. */
+export const JOB_SECTION =
+  /^(?:(?:key |main )?(?:responsibilities|duties)|what you(?:['’]ll| will) do|(?:the|your) role|about (?:us|the (?:role|company|team|job))|benefits|perks|what we offer|how to apply|compensation|salary(?: and benefits)?|job (?:description|summary|purpose))$/i;
 // "Overall" alone or as "Overall score" sums the rubric; "Overall impression" or "Overall quality" is a criterion.
 // ("Total cost of ownership" is a criterion: "total" names the sum only alone or with what it sums.)
 export const TOTAL_ROW =

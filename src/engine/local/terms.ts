@@ -136,18 +136,93 @@ function isContentWord(word: string): boolean {
   return true;
 }
 
+/**
+ * Abbreviations a CV and a job advert (or a contract, an essay) write for the same thing: "k8s" and "Kubernetes",
+ * "AWS" and "Amazon Web Services", "ICU" and "intensive care". An abbreviation counts as its own stem and as the
+ * words it stands for, so either side may use either form. Written in capitals here, it must be in capitals in the
+ * text too ("ML", not the "ml" of a dose; "AI", "BA").
+ */
+const ABBREVIATIONS: Record<string, string> = {
+  k8s: "kubernetes",
+  postgres: "postgresql",
+  js: "javascript",
+  ts: "typescript",
+  golang: "go",
+  reactjs: "react",
+  nodejs: "node",
+  aws: "amazon web services",
+  gcp: "google cloud platform",
+  ML: "machine learning",
+  AI: "artificial intelligence",
+  NLP: "natural language processing",
+  CI: "continuous integration",
+  CD: "continuous delivery deployment",
+  SRE: "site reliability engineering",
+  QA: "quality assurance",
+  UX: "user experience",
+  UI: "user interface",
+  RN: "registered nurse",
+  ICU: "intensive care unit",
+  BLS: "basic life support",
+  ACLS: "advanced cardiac life support",
+  PALS: "paediatric advanced life support",
+  CPR: "cardiopulmonary resuscitation",
+  EHR: "electronic health records",
+  EMR: "electronic medical records",
+  BSN: "bachelor science nursing",
+  CPA: "certified public accountant",
+  GAAP: "generally accepted accounting principles",
+  IFRS: "international financial reporting standards",
+  AP: "accounts payable",
+  AR: "accounts receivable",
+  KPI: "key performance indicators",
+  KPIs: "key performance indicators",
+  ROI: "return on investment",
+  SEO: "search engine optimisation",
+  PPC: "pay per click",
+  CRM: "customer relationship management",
+  HR: "human resources",
+  HRIS: "human resources information system",
+  PMP: "project management professional",
+  MBA: "master business administration",
+  bsc: "bachelor science",
+  msc: "master science",
+  BA: "bachelor arts",
+  MA: "master arts",
+  phd: "doctorate doctor philosophy",
+  LLB: "bachelor laws",
+  JD: "juris doctor",
+  NDA: "non disclosure agreement",
+  SLA: "service level agreement",
+  GDPR: "general data protection regulation",
+};
+const ABBREVIATED = new Map(
+  Object.entries(ABBREVIATIONS).map(([abbr, words]) => [
+    abbr.toLowerCase(),
+    { capitals: abbr !== abbr.toLowerCase() ? abbr : null, stems: words.split(" ").map(stemWord) },
+  ]),
+);
+
+/** Stems of the words of `text` that `keep` keeps, in order, with repeats; an abbreviation adds the stems of its words. */
+function stemsOf(text: string, keep: (word: string) => boolean): string[] {
+  const out: string[] = [];
+  for (const t of tokenize(text)) {
+    if (!keep(t.word)) continue;
+    out.push(t.stem);
+    const abbreviation = ABBREVIATED.get(t.word);
+    if (abbreviation && (abbreviation.capitals === null || text.slice(t.start, t.end) === abbreviation.capitals)) out.push(...abbreviation.stems);
+  }
+  return out;
+}
+
 /** Stems of the content words of `text`, in order, with repeats. */
 export function contentTerms(text: string): string[] {
-  return tokenize(text)
-    .filter((t) => isContentWord(t.word))
-    .map((t) => t.stem);
+  return stemsOf(text, isContentWord);
 }
 
 /** Stems of the words a criterion is about: content words that are not rubric or scoring vocabulary. */
 export function keyTermsOf(text: string): string[] {
-  return tokenize(text)
-    .filter((t) => isContentWord(t.word) && !RUBRIC_WORDS.has(t.word))
-    .map((t) => t.stem);
+  return stemsOf(text, (w) => isContentWord(w) && !RUBRIC_WORDS.has(w));
 }
 
 // A criterion's title names its subject ("Work ethic", "Presentation"): only scoring words are left out of it.
@@ -159,9 +234,7 @@ const TITLE_NOISE = new Set(
 
 /** Stems of a criterion title's words, scoring words left out. */
 export function titleTermsOf(text: string): string[] {
-  return tokenize(text)
-    .filter((t) => isContentWord(t.word) && !TITLE_NOISE.has(t.word))
-    .map((t) => t.stem);
+  return stemsOf(text, (w) => isContentWord(w) && !TITLE_NOISE.has(w));
 }
 
 /**
@@ -170,9 +243,7 @@ export function titleTermsOf(text: string): string[] {
  * though Porter stems them to "set", "kind" and "feel".
  */
 export function topicTermsOf(text: string): string[] {
-  return tokenize(text)
-    .filter((t) => isContentWord(t.word) && !RUBRIC_WORDS.has(t.word) && !INSTRUCTION_WORDS.has(t.word) && !GENERIC.has(t.word))
-    .map((t) => t.stem);
+  return stemsOf(text, (w) => isContentWord(w) && !RUBRIC_WORDS.has(w) && !INSTRUCTION_WORDS.has(w) && !GENERIC.has(w));
 }
 
 // A negating prefix before a word of four letters or more: "impatient", "unfair", "dishonest", "irresponsible".

@@ -1,0 +1,111 @@
+// Years of work: those a requirement asks for ("5+ years of Python") and those a CV shows ("Jan 2019 – Present").
+
+const NUMBER_WORDS: Record<string, number> = {
+  one: 1,
+  two: 2,
+  three: 3,
+  four: 4,
+  five: 5,
+  six: 6,
+  seven: 7,
+  eight: 8,
+  nine: 9,
+  ten: 10,
+  twelve: 12,
+  fifteen: 15,
+  twenty: 20,
+};
+const COUNT = String.raw`(\d{1,2}|${Object.keys(NUMBER_WORDS).join("|")})`;
+// "5+ years", "at least 3 years", "minimum of two years", "3-5 years" (the lower bound), "10 yrs".
+const YEARS = new RegExp(String.raw`\b${COUNT}\s*(?:\+|plus\b|or more\b)?\s*(?:(?:-|–|to)\s*\d{1,2}\s*)?\+?\s*(?:years?|yrs?)\b`, "i");
+/** A number of years is one of experience when the text speaks of work ("of ICU experience", "post-qualification"). */
+const OF_WORK =
+  /\bexperience|\bexperienced\b|\bpost[- ]qualification\b|\bin (?:a|an|the) (?:similar |related )?(?:role|position)\b|\bworking\b|\bpractice\b/i;
+
+const countOf = (word: string) => NUMBER_WORDS[word.toLowerCase()] ?? Number(word);
+
+/** The years of experience a requirement asks for, or null when it names none. */
+export function yearsAsked(text: string): number | null {
+  const m = YEARS.exec(text);
+  if (!m || !OF_WORK.test(text)) return null;
+  const n = countOf(m[1]);
+  return n >= 1 && n <= 40 ? n : null;
+}
+
+const MONTHS = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"];
+const MONTH = String.raw`(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sept?(?:ember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\.?`;
+const YEAR = String.raw`(?:19[5-9]\d|20\d\d)`;
+// "Jan 2019", "03/2016", "2019-03", "2019".
+const DATE = String.raw`(?:${MONTH}\s+${YEAR}|\d{1,2}[/.]${YEAR}|${YEAR}[-/]\d{1,2}(?!\d)|${YEAR})`;
+const ONGOING = "(?:present|current(?:ly)?|now|today|to date|date|ongoing)";
+const ONGOING_ALONE = new RegExp(`^${ONGOING}$`, "i");
+const RANGE = new RegExp(String.raw`(${DATE})\s*(?:–|—|-|to|until|till)\s*(${DATE}|${ONGOING})\b`, "gi");
+
+/** A date as a count of months, and whether it names its month (a bare year counts from its January). */
+function monthOf(text: string): { months: number; month: boolean } | null {
+  const t = text.toLowerCase().trim();
+  const year = Number(/(?:19|20)\d\d/.exec(t)?.[0]);
+  if (!year) return null;
+  const named = MONTHS.findIndex((m) => t.startsWith(m));
+  if (named >= 0) return { months: year * 12 + named, month: true };
+  const numeric = /^(\d{1,2})[/.]\d{4}$/.exec(t) ?? /^\d{4}[-/](\d{1,2})$/.exec(t);
+  if (numeric && Number(numeric[1]) >= 1 && Number(numeric[1]) <= 12) return { months: year * 12 + Number(numeric[1]) - 1, month: true };
+  return { months: year * 12, month: false };
+}
+
+// A CV's sections that are not work: their dates are study, not experience.
+const NOT_WORK_HEADING =
+  /^(?:#{1,6}\s*)?(?:\*\*|__)?(?:education|academic|qualifications?|certifications?|licen[cs]es?|training|courses?|degrees?|schooling|publications?|interests|hobbies|references|languages)\b/i;
+const WORK_HEADING =
+  /^(?:#{1,6}\s*)?(?:\*\*|__)?(?:(?:professional|work|relevant|employment|career|clinical|industry|legal|teaching|other)\s+)*(?:experience|employment|history|career|positions?|roles?|appointments?)\b/i;
+/** Where a CV has no section headings: a line naming a degree or a school is study. */
+const STUDY = /\b(?:university|college|school|academy|bachelor|master|b\.?sc|m\.?sc|b\.?a\b|m\.?a\b|mba|ph\.?d|degree|diploma|graduat)/i;
+const headingLike = (line: string) => line.trim().split(/\s+/).length <= 5 && !/[.,;]\s*$/.test(line.trim());
+
+export interface YearsShown {
+  years: number;
+  /** "dates": summed from the dated roles; "stated": as the CV says ("8 years of experience"), more than its dates. */
+  from: "dates" | "stated";
+}
+
+/**
+ * The years of work a CV shows: its dated roles outside its education (overlapping roles counted once, "Present" up
+ * to `now`), or the years it states, whichever is more. Null when it shows neither.
+ */
+export function yearsShown(text: string, now: Date): YearsShown | null {
+  const current = now.getUTCFullYear() * 12 + now.getUTCMonth();
+  const lines = text.split("\n");
+  const sectioned = lines.some((l) => headingLike(l) && (NOT_WORK_HEADING.test(l.trim()) || WORK_HEADING.test(l.trim())));
+  const spans: [number, number][] = [];
+  let work = true;
+  for (const line of lines) {
+    const t = line.trim();
+    if (headingLike(t) && NOT_WORK_HEADING.test(t)) work = false;
+    else if (headingLike(t) && WORK_HEADING.test(t)) work = true;
+    if (!work || (!sectioned && STUDY.test(t))) continue;
+    for (const m of t.matchAll(RANGE)) {
+      const start = monthOf(m[1]);
+      const ongoing = ONGOING_ALONE.test(m[2].trim());
+      const end = ongoing ? { months: current, month: true } : monthOf(m[2]);
+      if (!start || !end) continue;
+      // "Jan 2019 – Dec 2020" is 24 months, both months counted; "2015 – 2018" is three years.
+      const last = end.months + (end.month && start.month ? 1 : 0);
+      if (last > start.months && last <= current + 1) spans.push([start.months, last]);
+    }
+  }
+  spans.sort((a, b) => a[0] - b[0]);
+  let months = 0;
+  let reach = -1;
+  for (const [from, to] of spans) {
+    const start = Math.max(from, reach);
+    if (to > start) months += to - start;
+    reach = Math.max(reach, to);
+  }
+  const dated = months / 12;
+  const stated = Math.max(
+    0,
+    ...[...text.matchAll(new RegExp(`${YEARS.source}(?:\\s+of)?(?:\\s+[\\w-]+){0,3}?\\s+experience\\b`, "gi"))].map((m) => countOf(m[1])),
+  );
+  if (dated === 0 && stated === 0) return null;
+  return stated > dated ? { years: stated, from: "stated" } : { years: Math.round(dated * 10) / 10, from: "dates" };
+}

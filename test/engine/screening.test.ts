@@ -1,0 +1,200 @@
+// CV screening with the built-in local evaluator: a job advert's requirement lists as criteria, years of experience
+// against a CV's dated roles, abbreviations a recruiter reads as the words they stand for, must-haves that hold a pass.
+import { describe, expect, test } from "bun:test";
+import { findCriteria } from "../../src/engine/local/criteria";
+import { yearsAsked, yearsShown } from "../../src/engine/local/experience";
+import { contentTerms, stemWord } from "../../src/engine/local/terms";
+import { run, textDoc } from "./fixtures";
+
+const ADVERT = [
+  "# Senior Backend Engineer",
+  "",
+  "## About us",
+  "Finlytics builds payment software for small banks.",
+  "",
+  "## Responsibilities",
+  "- Design and run the services behind our payments API",
+  "- Review code and plan releases with product managers",
+  "",
+  "## Requirements",
+  "- 5+ years of professional experience building backend services in Python",
+  "- PostgreSQL schema design and query tuning",
+  "- Running services on Kubernetes in production",
+  "",
+  "## Nice to have",
+  "- TypeScript for internal tools",
+  "- Mentoring other engineers",
+  "",
+  "## Benefits",
+  "- 30 days of paid leave",
+  "- A pension scheme",
+].join("\n");
+
+async function criteriaOf(text: string, filename = "advert.md") {
+  return findCriteria([(await textDoc("ref_1", filename, text)).content], null).criteria;
+}
+
+async function screen(advert: string, cv: string) {
+  return run([await textDoc("ref_1", "advert.md", advert)], [await textDoc("doc_1", "cv.txt", cv)], null, "hr");
+}
+
+describe("a job advert's requirements", () => {
+  test("the items of its requirement lists are the criteria, not its section headings, duties or benefits; nice-to-haves are optional", async () => {
+    // The headings were the criteria ("Responsibilities", "Requirements", "Nice to have"), each out of 10 on all the
+    // words under it: a CV naming the words of one requirement met the whole list.
+    const criteria = await criteriaOf(ADVERT);
+    expect(criteria.map((c) => [c.title, c.optional ?? false])).toEqual([
+      ["5+ years of professional experience building backend services", false],
+      ["PostgreSQL schema design and query tuning", false],
+      ["Running services on Kubernetes in production", false],
+      ["TypeScript for internal tools", true],
+      ["Mentoring other engineers", true],
+    ]);
+  });
+
+  test("'Essential criteria:' and 'Desirable criteria:' labels in a text file read the same way", async () => {
+    const text = [
+      "Accountant",
+      "",
+      "Essential criteria:",
+      "1. Qualified accountant (ACA, ACCA or CPA)",
+      "2. Minimum of two years post-qualification experience",
+      "",
+      "Desirable criteria:",
+      "1. Experience with SAP",
+    ].join("\n");
+    expect((await criteriaOf(text, "job.txt")).map((c) => [c.title, c.optional ?? false])).toEqual([
+      ["Qualified accountant (ACA, ACCA or CPA)", false],
+      ["Minimum of two years post-qualification experience", false],
+      ["Experience with SAP", true],
+    ]);
+  });
+
+  test("a lone 'Requirements' list in an essay brief does not replace the rubric's headings", async () => {
+    const brief = [
+      "# Argumentative essay",
+      "",
+      "## Requirements",
+      "- 1,500 words",
+      "- Cite at least four sources",
+      "",
+      "## Thesis",
+      "A clear, arguable claim in the introduction.",
+      "",
+      "## Evidence",
+      "Each point supported by a cited source.",
+    ].join("\n");
+    expect((await criteriaOf(brief)).map((c) => c.title)).toEqual(["Requirements", "Thesis", "Evidence"]);
+  });
+});
+
+describe("years of experience", () => {
+  const now = new Date("2026-11-26T00:00:00Z");
+
+  test("a requirement's years: '5+ years', 'at least 3', 'minimum of two', '3-5 years'; none without work or years", () => {
+    expect(yearsAsked("5+ years of professional experience in Python")).toBe(5);
+    expect(yearsAsked("At least 3 years of ICU experience")).toBe(3);
+    expect(yearsAsked("Minimum of two years post-qualification experience")).toBe(2);
+    expect(yearsAsked("3-5 years' experience in a similar role")).toBe(3);
+    expect(yearsAsked("Experience with ventilated patients")).toBeNull();
+    expect(yearsAsked("A degree completed within 4 years")).toBeNull();
+  });
+
+  test("a CV's dated roles in any common style, overlaps counted once, its education left out, 'Present' up to today", () => {
+    const cv = [
+      "Experience",
+      "Lead Engineer, Finlytics — Jan 2019 – Present",
+      "Engineer, ShopCo, 03/2016 – 12/2018",
+      "Contractor (evenings), 2017-2018",
+      "",
+      "Education",
+      "BSc Computer Science, University of Leeds, 2012 – 2016",
+    ].join("\n");
+    // Jan 2019 to Nov 2026 is 95 months, Mar 2016 to Dec 2018 another 34; the contract lies inside the second.
+    expect(yearsShown(cv, now)).toEqual({ years: 10.8, from: "dates" });
+    expect(yearsShown("Junior Developer, WebWorks, June 2025 to current", now)).toEqual({ years: 1.5, from: "dates" });
+    // Without section headings a line that names a degree or a school is study.
+    expect(yearsShown("Nurse, St Mary's, 2020 - 2024\nBSN, King's College, 2016 - 2020", now)).toEqual({ years: 4, from: "dates" });
+  });
+
+  test("years a CV states count when its dates show fewer; a CV with neither shows none", () => {
+    expect(yearsShown("Data analyst with 8 years of SQL experience.\nAnalyst, Acme, 2023 - 2026", now)).toEqual({ years: 8, from: "stated" });
+    expect(yearsShown("Head chef. Menus, suppliers, a kitchen of twelve.", now)).toBeNull();
+  });
+
+  test("a CV with the advert's words but a year of work meets '5+ years' far less than one with eight, and says why", async () => {
+    const cv = (roles: string) =>
+      [
+        "Experience",
+        roles,
+        "- Built backend services in Python with PostgreSQL schema design and query tuning.",
+        "- Running services on Kubernetes in production.",
+      ].join("\n");
+    const junior = await screen(ADVERT, cv("Python Developer, WebWorks, 2025 - 2026"));
+    const senior = await screen(ADVERT, cv("Python Developer, WebWorks, 2018 - 2026"));
+    const years = (e: Awaited<ReturnType<typeof screen>>) => e.criteria[0];
+    expect(years(senior).score).toBeGreaterThanOrEqual(8);
+    expect(years(junior).score).toBeLessThanOrEqual(3);
+    expect(junior.score).toBeLessThan(senior.score);
+    expect(years(junior).rationale).toContain("It asks for 5 years of experience; the input shows about 1 (its dated roles).");
+  });
+});
+
+describe("abbreviations", () => {
+  test("'k8s', 'Postgres', 'AWS' and 'ICU' share the stems of the words they stand for; a lower-case 'ml' is a millilitre", () => {
+    const terms = (text: string) => new Set(contentTerms(text));
+    expect(terms("k8s").has(stemWord("kubernetes"))).toBe(true);
+    expect(terms("Postgres").has(stemWord("postgresql"))).toBe(true);
+    expect(["amazon", "web", "services"].every((w) => terms("AWS").has(stemWord(w)))).toBe(true);
+    expect(terms("Four years in the ICU").has(stemWord("intensive"))).toBe(true);
+    expect(terms("ML pipelines").has(stemWord("machine"))).toBe(true);
+    expect(terms("5 ml of saline").has(stemWord("machine"))).toBe(false);
+  });
+
+  test("a CV written with the abbreviations meets the requirements written out", async () => {
+    // "Postgres", "k8s" and "TS" met nothing of "PostgreSQL", "Kubernetes" and "TypeScript": a strong CV scored below
+    // one that copied the advert's words.
+    const cv = [
+      "Experience",
+      "Backend Engineer, Finlytics, 2017 - 2026",
+      "- Python services; designed Postgres schemas and did query tuning for payments.",
+      "- Ran our services on k8s in production (EKS).",
+      "- Internal tools in TS; mentored four engineers.",
+    ].join("\n");
+    const e = await screen(ADVERT, cv);
+    const score = (title: string) => e.criteria.find((c) => c.title.startsWith(title))?.score;
+    expect(score("PostgreSQL")).toBeGreaterThanOrEqual(8);
+    expect(score("Running services on Kubernetes")).toBeGreaterThanOrEqual(8);
+    expect(score("TypeScript")).toBeGreaterThanOrEqual(6);
+    expect(e.verdict).toBe("pass");
+  });
+});
+
+describe("must-haves", () => {
+  test("a pass with a required item not shown is left to a person and names it; a missing nice-to-have holds nothing back", async () => {
+    const cv = [
+      "Experience",
+      "Backend Engineer, Finlytics, 2016 - 2026",
+      "- Built backend APIs in Python; PostgreSQL schema design and query tuning for payments.",
+      "- TypeScript for internal tools; mentoring other engineers.",
+      "- Professional experience building backend systems for banks.",
+    ].join("\n");
+    const e = await screen(ADVERT, cv);
+    const kubernetes = e.criteria.find((c) => c.title.startsWith("Running services on Kubernetes"));
+    expect(kubernetes?.score).toBeLessThanOrEqual(2);
+    expect(e.score).toBeGreaterThanOrEqual(60);
+    expect(e.verdict).toBe("needs_review");
+    expect(e.summary).toContain("Not found: Running services on Kubernetes in production.");
+
+    const noExtras = [
+      "Experience",
+      "Backend Engineer, Finlytics, 2016 - 2026",
+      "- Built backend services in Python; PostgreSQL schema design and query tuning for payments.",
+      "- Running services on Kubernetes in production.",
+      "- Professional experience building backend services for banks.",
+    ].join("\n");
+    const plain = await screen(ADVERT, noExtras);
+    expect(plain.criteria.filter((c) => c.score <= 2).map((c) => c.title)).toContain("TypeScript for internal tools");
+    expect(plain.verdict).toBe("pass");
+  });
+});
