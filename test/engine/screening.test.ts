@@ -70,6 +70,63 @@ describe("a job advert's requirements", () => {
     ]);
   });
 
+  test("a text file's headings in capitals, 'Preferred:' items of one list, and a pay paragraph with a percentage", async () => {
+    // The capitals were no headings, so the duties and benefits were criteria; "Preferred: …" items all became one
+    // criterion named "Preferred"; "**Compensation:** … 6% bonus" gave the advert points, and its lists were read as a
+    // brief's.
+    const capitals = [
+      "MARKETING MANAGER",
+      "",
+      "RESPONSIBILITIES",
+      "- Own the demand generation plan",
+      "- Report weekly on pipeline",
+      "",
+      "REQUIREMENTS",
+      "- 5+ years of B2B marketing experience",
+      "- Hands-on experience with HubSpot",
+      "",
+      "NICE TO HAVE",
+      "- Working knowledge of Salesforce",
+      "",
+      "BENEFITS",
+      "- 27 days' holiday",
+    ].join("\n");
+    expect((await criteriaOf(capitals, "job.txt")).map((c) => [c.title, c.optional ?? false])).toEqual([
+      ["5+ years of B2B marketing experience", false],
+      ["Hands-on experience with HubSpot", false],
+      ["Working knowledge of Salesforce", true],
+    ]);
+    const oneList = [
+      "Requirements:",
+      "",
+      "1. Minimum of 3 years of litigation paralegal experience.",
+      "2. Legal research using Westlaw.",
+      "3. Preferred: trial preparation experience.",
+      "4. Preferred: fluency in Spanish.",
+    ].join("\n");
+    expect((await criteriaOf(oneList, "job.txt")).map((c) => [c.title, c.optional ?? false])).toEqual([
+      ["Minimum of 3 years of litigation paralegal experience.", false],
+      ["Legal research using Westlaw.", false],
+      ["trial preparation experience.", true],
+      ["fluency in Spanish.", true],
+    ]);
+    const pay = [
+      "## Qualifications",
+      "### Required",
+      "- Active CPA license",
+      "- Strong working knowledge of US GAAP",
+      "### Preferred",
+      "- Experience with NetSuite",
+      "",
+      "**Compensation:** $78,000–$92,000 base, 6% annual bonus target.",
+    ].join("\n");
+    expect((await criteriaOf(pay)).map((c) => [c.title, c.maxScore, c.optional ?? false])).toEqual([
+      ["Active CPA license", 10, false],
+      ["Strong working knowledge of US GAAP", 10, false],
+      ["Experience with NetSuite", 10, true],
+    ]);
+  });
+
   test("a lone 'Requirements' list in an essay brief does not replace the rubric's headings", async () => {
     const brief = [
       "# Argumentative essay",
@@ -137,6 +194,15 @@ describe("years of experience", () => {
     expect(years(junior).score).toBeLessThanOrEqual(3);
     expect(junior.score).toBeLessThan(senior.score);
     expect(years(junior).rationale).toContain("It asks for 5 years of experience; the input shows about 1 (its dated roles).");
+    // A must-have not met: every skill named, but four years short of the five asked.
+    expect(junior.verdict).toBe("fail");
+    expect(junior.summary).toContain(
+      "Fewer years than required: 5+ years of professional experience building backend services (asks 5, the dated roles show about 1).",
+    );
+    expect(senior.verdict).toBe("pass");
+    // Less than a year short is for a person to weigh.
+    const nearly = await screen(ADVERT, cv("Python Developer, WebWorks, 2022 - 2026"));
+    expect(nearly.verdict).toBe("needs_review");
   });
 });
 
@@ -171,6 +237,41 @@ describe("abbreviations", () => {
 });
 
 describe("must-haves", () => {
+  test("the nice-to-haves add to the score but are no part of the pass: every must-have and no extra passes", async () => {
+    // The nice-to-haves counted in the maximum, so a CV with every must-have and neither extra scored 58 of 100 and
+    // was left to a person at the pass line.
+    const cv = [
+      "Experience",
+      "Python Developer, WebWorks, 2018 - 2026",
+      "- Built backend services in Python with PostgreSQL schema design and query tuning.",
+      "- Running services on Kubernetes in production.",
+    ].join("\n");
+    const e = await screen(ADVERT, cv);
+    expect(e.criteria.slice(3).map((c) => c.score)).toEqual([0, 0]);
+    expect(e.score).toBeLessThan(60);
+    expect(e.verdict).toBe("pass");
+    expect(e.summary).toMatch(/passes at 60 on the required criteria \(\d+\/100; the optional ones add to the score only\)/);
+  });
+
+  test("a requirement that names a tool or a credential is not met by its other words; examples in brackets are not required", async () => {
+    const advert = [
+      "## Requirements",
+      "- Production experience with AWS",
+      "- Time-series forecasting experience (gradient boosting, Prophet)",
+      "## Nice to have",
+      "- Conference talks",
+    ].join("\n");
+    const score = async (cv: string) => (await screen(advert, cv)).criteria.map((c) => c.score);
+    // "Production experience" alone met "Production experience with AWS" at 5 of 10.
+    const [onPremises] = await score("Experience\nEngineer, Acme, 2015 - 2026\n- Production experience on premises with VMware.");
+    const [amazon] = await score("Experience\nEngineer, Acme, 2015 - 2026\n- Production experience with Amazon Web Services.");
+    expect(onPremises).toBeLessThanOrEqual(3);
+    expect(amazon).toBeGreaterThanOrEqual(8);
+    // LightGBM instead of Prophet: the brackets give examples, not what must be named.
+    const [, forecasting] = await score("Experience\nData scientist, Acme, 2015 - 2026\n- Time-series forecasting experience with LightGBM.");
+    expect(forecasting).toBeGreaterThanOrEqual(8);
+  });
+
   test("a pass with a required item not shown is left to a person and names it; a missing nice-to-have holds nothing back", async () => {
     const cv = [
       "Experience",

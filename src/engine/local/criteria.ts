@@ -503,6 +503,10 @@ const EXAM_MARKS = /[[(]\s*\d{1,3}\s*(?:marks?|points?|pts?)\s*[\])]\s*$/i;
 const STATED_TOTAL = /\b(?:total|maximum)\b\s*(?:marks?|points?|score)?\s*(?:of|is|:|=)?\s*\d/i;
 const NAME_POINTS_DESCRIPTION = /^(.{2,80}?\s*[([]\s*\d{1,3}(?:\.\d+)?\s*(?:points?|pts?|marks?)?\s*[)\]](?:\*\*|__)?)\s+[–—-]\s+(\S.*)$/i;
 
+/** A heading of a text file written in capitals: "REQUIREMENTS", "NICE TO HAVE", "ESSENTIAL CRITERIA". */
+const CAPITALS_LABEL = /^(?=.*\p{Lu}{3})[\p{Lu}][\p{Lu}\d &/'’()-]{2,40}$/u;
+/** "Preferred: …", "Nice to have: …", "Required: …" at the head of a list item: which kind of requirement it is. */
+const ITEM_LABEL = /^(preferred|desirable|desired|nice[- ]to[- ]have|a plus|optional|required|essential|must[- ]have)\s*:\s+(?=\S)/i;
 const INSTRUCTION_ITEM = /\b(?:verbatim|quote|quotes|json|verdict|rationale|output|no text outside|overall score|location|cite the|flag)\b/i;
 
 /** Top-level list items, each with the lines under it; lists under organising headings ("Instructions", "Scoring") are left out. */
@@ -522,9 +526,10 @@ function listSet(lines: Line[], skipInstructions: boolean): CandidateSet | null 
       current = null;
       continue;
     }
-    if (line.kind === "text" && /^[A-Za-z][\w ()'’/-]{0,50}:$/.test(line.text)) {
-      // "Check:" / "Flag:" style labels in prompts and plain-text rubrics work like headings.
-      heading = line.text.slice(0, -1);
+    if (line.kind === "text" && (/^[A-Za-z][\w ()'’/-]{0,50}:$/.test(line.text) || CAPITALS_LABEL.test(line.text.trim()))) {
+      // "Check:" / "Flag:" style labels in prompts and plain-text rubrics work like headings, and so do a text file's
+      // headings in capitals ("REQUIREMENTS", "NICE TO HAVE").
+      heading = line.text.trim().replace(/:$/, "");
       headings.push(heading);
       blockIndent = null;
       current = null;
@@ -543,7 +548,10 @@ function listSet(lines: Line[], skipInstructions: boolean): CandidateSet | null 
         blockIndent = line.indent;
         current = null;
         if (skip || (skipInstructions && INSTRUCTION_ITEM.test(line.text))) continue;
-        current = itemCandidate(line.text);
+        // "Preferred: fluency in Spanish" in a job's one list of requirements: a requirement a candidate may lack.
+        const labelled = ITEM_LABEL.exec(line.text);
+        current = itemCandidate(labelled ? line.text.slice(labelled[0].length) : line.text);
+        if (current && labelled && OPTIONAL_SECTION.test(labelled[1])) current.optional = true;
         // "36–40 points: need is documented …" is a band of a criterion's levels (read under its heading or point
         // line), not a criterion worth 40: its points do not make this list the rubric.
         if (current && bandLine(line.text)) current.points = null;
@@ -568,10 +576,12 @@ function listSet(lines: Line[], skipInstructions: boolean): CandidateSet | null 
   // "Requirements" beside "Responsibilities") are its criteria, not its other lists; those a candidate may lack are
   // optional. (A lone "Requirements" list of an essay brief stays one list among the others.)
   const label = (heading: string) => heading.trim().replace(/:$/, "");
-  const required = items.filter((c) => REQUIREMENT_SECTION.test(label(sectionOf.get(c) ?? "")));
+  // (A bold "**Compensation:** …" paragraph after the last list is no requirement.)
+  const required = items.filter((c) => REQUIREMENT_SECTION.test(label(sectionOf.get(c) ?? "")) && !organising(c.title));
   const requirementSections = new Set(required.map((c) => label(sectionOf.get(c) ?? "").toLowerCase()));
-  const advert = requirementSections.size >= 2 || headings.some((h) => JOB_SECTION.test(label(h)));
-  if (required.length >= 2 && advert && !items.some((c) => c.points !== null && !c.level)) {
+  const advert = requirementSections.size >= 2 || required.some((c) => c.optional) || headings.some((h) => JOB_SECTION.test(label(h)));
+  // (Points elsewhere in an advert are pay and benefits: "6% annual bonus".)
+  if (required.length >= 2 && advert && !required.some((c) => c.points !== null && !c.level)) {
     const marked = required.map((c) => (OPTIONAL_SECTION.test(sectionOf.get(c) ?? "") ? { ...c, optional: true } : c));
     return { kind: "list", requirements: true, items: marked.map((c) => withScale(c)) };
   }

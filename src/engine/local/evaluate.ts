@@ -17,7 +17,20 @@ import {
   type WritingSignals,
   writingSignals,
 } from "./signals";
-import { contentTerms, isGenericStem, keyTermsOf, negatedBases, stemWord, termCounts, titleTermsOf, tokenize, topicTermsOf } from "./terms";
+import {
+  contentTerms,
+  isGenericStem,
+  keyTermsOf,
+  type Name,
+  named,
+  namesOf,
+  negatedBases,
+  stemWord,
+  termCounts,
+  titleTermsOf,
+  tokenize,
+  topicTermsOf,
+} from "./terms";
 import { DEFAULT_PASS_PERCENT, overallScore, type PassLevel, passLevel, withWeightsNoted } from "./verdict";
 
 export interface LocalInput {
@@ -87,7 +100,7 @@ interface Prepared {
   /** The rubric's one scale, whose levels describe the whole work. */
   holistic: boolean;
   /** The subject words of the criterion's title where titles name what to find (LocalInput.titlesNamed), else empty. */
-  titleSubject: string[];
+  titleSubject: Name[];
   /**
    * The facets judged for a criterion whose craft words name none ("relevant", "complete"): any essay's writing; in a
    * CV or a contract, none (its words are judged by what the document says).
@@ -133,14 +146,16 @@ export function evaluateLocally(input: LocalInput): Evaluation {
   // A CV or a contract is not better for being longer: length is judged where a length is asked for, or in essays.
   const signals = target === null && !written ? { ...measured, development: 1 } : measured;
   const relevance = topicRelevance(input, docCounts, negatedBases(prose));
-  const prepared = prepare(input.criteria, written, input.titlesNamed === true);
+  const prepared = prepare(input.criteria, written, input.titlesNamed === true, input.allRequired === true);
   // A CV's years of work, for requirements that ask for some ("5+ years of …"); an essay's dates are its subject.
   const years = written ? null : yearsShown(writing.map((w) => w.lines).join("\n"), input.now ?? new Date());
   const ranked = rankedPassages(input.inputs, passages, prepared);
   const markers = markerCounts(passages);
 
+  const tenures: CriterionScore["tenure"][] = [];
   const scored: Criterion[] = prepared.map((p, i) => {
     const s = scoreCriterion(p, docCounts, passageTerms, signals, relevance, years);
+    tenures.push(s.tenure);
     const evidence = pickEvidence(p, passages, passageTerms, ranked[i], relevance.topic, markers);
     return {
       id: p.criterion.id,
@@ -160,8 +175,29 @@ export function evaluateLocally(input: LocalInput): Evaluation {
   const absent = input.allRequired
     ? criteria.filter((c, i) => !input.criteria[i].optional && !input.criteria[i].bonus && c.max_score > 0 && c.score / c.max_score <= ABSENT)
     : [];
-  const verdict = decide(score, pass, criteria, relevance, absent.length > 0);
-  return { summary: summary(criteria, score, verdict, signals, relevance, pass, absent), score, verdict, criteria };
+  // So do years of experience the input's dated roles do not reach ("5+ years of …" against a year and a half): more
+  // than a year short is a requirement not met; less leaves the verdict to a person.
+  const short = input.allRequired
+    ? criteria.flatMap((c, i) => {
+        const tenure = tenures[i];
+        return !input.criteria[i].optional && tenure?.shown && tenure.shown.years < tenure.asked
+          ? [{ title: c.title, asked: tenure.asked, shown: tenure.shown.years }]
+          : [];
+      })
+    : [];
+  // Where every requirement must be met, the optional ones (a job's nice-to-haves) add to the score but are no part of
+  // the pass: a candidate with every must-have and none of the extras passes.
+  const required = input.allRequired ? criteria.map((_, i) => i).filter((i) => !input.criteria[i].optional) : [];
+  const judged = required.length > 0 && required.length < criteria.length ? required : null;
+  const requiredScore = judged
+    ? overallScore(
+        judged.map((i) => criteria[i]),
+        judged.map((i) => input.criteria[i]),
+      )
+    : null;
+  let verdict = decide(requiredScore ?? score, pass, judged ? judged.map((i) => criteria[i]) : criteria, relevance, absent.length > 0);
+  if (short.length > 0 && verdict !== "fail") verdict = short.some((t) => t.asked - t.shown > 1) ? "fail" : "needs_review";
+  return { summary: summary(criteria, score, verdict, signals, relevance, pass, absent, short, requiredScore), score, verdict, criteria };
 }
 
 /** A criterion's share at or below which what it names is taken as missing (on 0–10: 2 or less). */
@@ -211,7 +247,7 @@ function toScale(criterion: RubricCriterion, strength: number): number {
 // ---------------------------------------------------------------------------
 // Criteria -> weighted key terms and facets
 
-function prepare(criteria: RubricCriterion[], written: boolean, titlesNamed: boolean): Prepared[] {
+function prepare(criteria: RubricCriterion[], written: boolean, titlesNamed: boolean, allRequired: boolean): Prepared[] {
   const raw = criteria.map((c) => {
     // The name Assay gives a holistic scale ("Overall quality") is not the rubric's: its words are not to be found.
     const title = c.title === HOLISTIC_TITLE ? [] : titleTermsOf(c.title);
@@ -249,7 +285,13 @@ function prepare(criteria: RubricCriterion[], written: boolean, titlesNamed: boo
     const holistic = graded.length > 0;
     const subject = [...r.title].filter((stem) => !craftStem(stem) && !isGenericStem(stem) && !SECTION_STEMS.has(stem));
     // (A title that only labels a part of the reference, "Requirements", "Nice to have", names nothing to find.)
-    const titleSubject = titlesNamed ? subject : [];
+    // (Where every requirement must be met, a job's, the things a requirement names are what must be there: "Production
+    // experience with AWS" is not met by "production experience" alone.)
+    const titleSubject = titlesNamed
+      ? subject.map((stem) => ({ stem, words: null }))
+      : allRequired && !written
+        ? namesOf(`${r.c.title}\n${r.c.description}`)
+        : [];
     const usual: Facet[] = written ? ["evidence", "organisation", "language", "argument"] : [];
     return {
       criterion: r.c,
@@ -453,7 +495,7 @@ function scoreCriterion(
   if (lexical !== null) lexical *= 0.6 + 0.4 * Math.min(1, supporting / 2);
   // A clause or a skill the document never names ("Limitation of liability" with neither word) is not shown by the
   // other words of its description ("months", "paid"): it earns a fraction of them.
-  if (lexical !== null && p.titleSubject.length > 0 && !p.titleSubject.some((stem) => docCounts.has(stem))) lexical *= TITLE_MISSING;
+  if (lexical !== null && p.titleSubject.length > 0 && !p.titleSubject.some((name) => named(docCounts, name))) lexical *= TITLE_MISSING;
   // A criterion with level descriptors ("clearly focused on the topic", "connections between events") describes
   // qualities of the work, not words it must repeat: its subject side is how much the work is about the task.
   // (Levels that only number or name a rating, "1–5" or "5 = Exceptional", describe nothing: the words are still to find.)
@@ -656,10 +698,13 @@ function summary(
   relevance: Relevance,
   pass: PassLevel,
   absent: Criterion[],
+  short: { title: string; asked: number; shown: number }[],
+  requiredScore: number | null,
 ): string {
   const label = verdict === "needs_review" ? "needs review" : verdict;
+  const line = `${Math.round(100 * pass.share)}${requiredScore === null ? "" : ` on the required criteria (${requiredScore}/100; the optional ones add to the score only)`}`;
   const parts = [
-    `Overall ${score}/100 (${label}; passes at ${Math.round(100 * pass.share)}, ${PASS_SOURCE[pass.source]}) on ${criteria.length} criteri${criteria.length === 1 ? "on" : "a"}, scored by the built-in local evaluator.`,
+    `Overall ${score}/100 (${label}; passes at ${line}, ${PASS_SOURCE[pass.source]}) on ${criteria.length} criteri${criteria.length === 1 ? "on" : "a"}, scored by the built-in local evaluator.`,
   ];
   if (criteria.length > 1) {
     const ratio = (c: Criterion) => (c.max_score > 0 ? c.score / c.max_score : 0);
@@ -682,6 +727,9 @@ function summary(
     parts.push(
       `Not found: ${absent.map((c) => c.title).join("; ")}. A person should check ${absent.length === 1 ? "it is" : "they are"} missing, not worded otherwise.`,
     );
+  }
+  if (short.length > 0) {
+    parts.push(`Fewer years than required: ${short.map((t) => `${t.title} (asks ${t.asked}, the dated roles show about ${t.shown})`).join("; ")}.`);
   }
   parts.push("The local evaluator matches the rubric's terms and counts writing signals; it does not judge correctness.");
   return parts.join(" ");

@@ -181,6 +181,10 @@ const ABBREVIATIONS: Record<string, string> = {
   SEO: "search engine optimisation",
   PPC: "pay per click",
   CRM: "customer relationship management",
+  SFDC: "salesforce",
+  B2B: "business to business",
+  B2C: "business to consumer",
+  GA4: "google analytics",
   HR: "human resources",
   HRIS: "human resources information system",
   PMP: "project management professional",
@@ -214,6 +218,34 @@ function stemsOf(text: string, keep: (word: string) => boolean): string[] {
   }
   return out;
 }
+
+/** A thing a requirement names: its stem, or all the words its abbreviation stands for ("AWS": amazon, web, services). */
+export interface Name {
+  stem: string;
+  words: string[] | null;
+}
+
+/**
+ * The things a text names, written with capitals where a common word would not be: "Python", "Kubernetes", "AWS",
+ * "PostgreSQL", "Ohio" (not its first word, which any sentence capitalises, nor scoring words). Examples are not what
+ * is named: "(gradient boosting, Prophet)", "such as Jira or Asana".
+ */
+export function namesOf(given: string): Name[] {
+  const text = given.replace(/\([^)]*\)/g, " ").replace(/\b(?:such as|e\.g\.|for example|for instance)[^.;\n]*/gi, " ");
+  const names = new Map<string, Name>();
+  for (const t of tokenize(text)) {
+    const raw = text.slice(t.start, t.end);
+    const sentenceStart = /(?:^|[.!?:;•\n-]\s*|\(\s*)$/.test(text.slice(Math.max(0, t.start - 3), t.start)) || t.start === 0;
+    const capitals = /\p{Lu}/u.test(raw.slice(1)) || /\d/.test(raw);
+    if (!/^\p{Lu}/u.test(raw) || (sentenceStart && !capitals) || !isContentWord(t.word) || RUBRIC_WORDS.has(t.word)) continue;
+    const abbreviation = ABBREVIATED.get(t.word);
+    names.set(t.stem, { stem: t.stem, words: abbreviation ? abbreviation.stems : null });
+  }
+  return [...names.values()];
+}
+
+/** Whether a document's terms include the name, as itself or as every word it abbreviates. */
+export const named = (terms: Map<string, number>, name: Name) => terms.has(name.stem) || (name.words?.every((w) => terms.has(w)) ?? false);
 
 /** Stems of the content words of `text`, in order, with repeats. */
 export function contentTerms(text: string): string[] {
