@@ -127,6 +127,27 @@ describe("a job advert's requirements", () => {
     ]);
   });
 
+  test("beside an advert's own sections, its 'Experience' and 'Skills' lists are requirements too", async () => {
+    const advert = [
+      "# Warehouse Supervisor",
+      "## About the role",
+      "You will lead the night shift at our Leeds distribution centre.",
+      "## Responsibilities",
+      "- Plan the shift's picking and loading",
+      "- Keep the team safe",
+      "## Experience",
+      "- 3+ years supervising a warehouse team",
+      "- Counterbalance forklift licence",
+      "## Skills",
+      "- Confident with a warehouse management system (WMS)",
+    ].join("\n");
+    expect((await criteriaOf(advert)).map((c) => c.title)).toEqual([
+      "3+ years supervising a warehouse team",
+      "Counterbalance forklift licence",
+      "Confident with a warehouse management system (WMS)",
+    ]);
+  });
+
   test("a lone 'Requirements' list in an essay brief does not replace the rubric's headings", async () => {
     const brief = [
       "# Argumentative essay",

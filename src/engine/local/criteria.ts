@@ -3,6 +3,7 @@ import type { Section } from "../../extract/types";
 import { dataFields, exportedCriteria } from "./rubric-exports";
 import { tableSets } from "./rubric-tables";
 import {
+  ADVERT_REQUIREMENT_SECTION,
   type Candidate,
   type CandidateSet,
   HOLISTIC_TITLE,
@@ -576,10 +577,16 @@ function listSet(lines: Line[], skipInstructions: boolean): CandidateSet | null 
   // "Requirements" beside "Responsibilities") are its criteria, not its other lists; those a candidate may lack are
   // optional. (A lone "Requirements" list of an essay brief stays one list among the others.)
   const label = (heading: string) => heading.trim().replace(/:$/, "");
+  // (Beside an advert's own sections, "Skills" and "Experience" list requirements too.)
+  const jobSections = headings.some((h) => JOB_SECTION.test(label(h)));
+  const requirementSection = (c: Candidate) => {
+    const section = label(sectionOf.get(c) ?? "");
+    return REQUIREMENT_SECTION.test(section) || (jobSections && ADVERT_REQUIREMENT_SECTION.test(section));
+  };
   // (A bold "**Compensation:** …" paragraph after the last list is no requirement.)
-  const required = items.filter((c) => REQUIREMENT_SECTION.test(label(sectionOf.get(c) ?? "")) && !organising(c.title));
+  const required = items.filter((c) => requirementSection(c) && !organising(c.title));
   const requirementSections = new Set(required.map((c) => label(sectionOf.get(c) ?? "").toLowerCase()));
-  const advert = requirementSections.size >= 2 || required.some((c) => c.optional) || headings.some((h) => JOB_SECTION.test(label(h)));
+  const advert = requirementSections.size >= 2 || required.some((c) => c.optional) || jobSections;
   // (Points elsewhere in an advert are pay and benefits: "6% annual bonus".)
   if (required.length >= 2 && advert && !required.some((c) => c.points !== null && !c.level)) {
     const marked = required.map((c) => (OPTIONAL_SECTION.test(sectionOf.get(c) ?? "") ? { ...c, optional: true } : c));

@@ -111,6 +111,9 @@ export const META_HEADING =
  */
 export const REQUIREMENT_SECTION =
   /^(?:(?:key|essential|minimum|basic|required|preferred|desired|desirable|additional|core|technical)\s+)?(?:requirements|qualifications|skills (?:and|&) (?:experience|qualifications)|experience (?:and|&) (?:skills|qualifications)|criteria)$|^(?:requirements (?:and|&) qualifications|must[- ]haves?|nice[- ]to[- ]haves?|essential|desirable|preferred|required|what you(?:['’]ll| will) (?:need|bring)|what we(?:['’]re| are) looking for|who you are|about you|you (?:have|bring|will have)|bonus points|(?:it would be )?(?:great|nice|a plus) if you (?:have|had)|person specification|the ideal candidate(?: will have)?)$/i;
+/** Sections that list requirements only in a job advert (beside its JOB_SECTION headings): a rubric's "Skills" is a criterion. */
+export const ADVERT_REQUIREMENT_SECTION =
+  /^(?:(?:technical|key|core|required|essential)\s+)?(?:skills|experience|education(?: and experience)?|certifications?|licen[cs]es?)$/i;
 /** Of those, the sections whose items a candidate may lack ("Nice to have", "Desirable", "Preferred qualifications"). */
 export const OPTIONAL_SECTION = /nice[- ]to[- ]have|bonus|preferred|desir|great if|nice if|a plus/i;
 /** The other sections of a job advert: beside one of them, a lone "Requirements" list is the advert's, not a brief's. */
