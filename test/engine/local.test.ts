@@ -5,7 +5,7 @@ import path from "node:path";
 import { Document, Packer, Paragraph, Table, TableCell, TableRow, TextRun } from "docx";
 import { findCriteria } from "../../src/engine/local/criteria";
 import { decide } from "../../src/engine/local/evaluate";
-import { overallScore } from "../../src/engine/local/verdict";
+import { overallScore, withWeightsNoted } from "../../src/engine/local/verdict";
 import { placeSections } from "../../src/engine/passages";
 import type { EngineDocument, Evaluation } from "../../src/engine/types";
 import { extract } from "../../src/extract";
@@ -1688,6 +1688,25 @@ describe("criteria", () => {
     expect(e.criteria.map((c) => [c.title, c.score, c.max_score])).toEqual([
       ["Python and SQL experience", 5, 5],
       ["Stakeholder communication with executives", 1, 5],
+    ]);
+  });
+
+  test("beside weights, a bonus's rationale says what it adds on top; the others' shares leave it out", () => {
+    // The bonus's weight counted in the total the shares were taken from: 40% + 40% + 20% for two criteria that
+    // weigh half each.
+    const rubric = [
+      { maxScore: 5, weight: 50 },
+      { maxScore: 5, weight: 50 },
+      { maxScore: 5, weight: 25, bonus: true },
+    ];
+    const noted = withWeightsNoted(
+      rubric.map(() => ({ rationale: "" })),
+      rubric,
+    ).map((c) => c.rationale);
+    expect(noted).toEqual([
+      "It weighs 50% of the overall score.",
+      "It weighs 50% of the overall score.",
+      "It adds up to 25% on top of the overall score.",
     ]);
   });
 

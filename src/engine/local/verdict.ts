@@ -79,12 +79,17 @@ export function overallScore(
 }
 
 /** The criteria with each one's weight stated in its rationale, where the rubric weighs them apart from their scales. */
-export function withWeightsNoted<T extends { rationale: string }>(scored: T[], rubric: Pick<RubricCriterion, "maxScore" | "weight">[]): T[] {
+export function withWeightsNoted<T extends { rationale: string }>(
+  scored: T[],
+  rubric: Pick<RubricCriterion, "maxScore" | "weight" | "bonus">[],
+): T[] {
   if (!rubric.some((c) => c.weight !== undefined)) return scored;
-  const total = rubric.reduce((n, c) => n + weightOf(c), 0);
+  // (A bonus is no part of the maximum the weights share: it adds on top.)
+  const total = rubric.reduce((n, c) => n + (c.bonus ? 0 : weightOf(c)), 0);
   return scored.map((c, i) => {
     const share = total > 0 && rubric[i] ? Math.round((100 * weightOf(rubric[i])) / total) : 0;
-    return { ...c, rationale: [c.rationale, `It weighs ${share}% of the overall score.`].filter(Boolean).join(" ") };
+    const note = rubric[i]?.bonus ? `It adds up to ${share}% on top of the overall score.` : `It weighs ${share}% of the overall score.`;
+    return { ...c, rationale: [c.rationale, note].filter(Boolean).join(" ") };
   });
 }
 
