@@ -191,6 +191,7 @@ describe("years of experience", () => {
     // Jan 2019 to Nov 2026 is 95 months, Mar 2016 to Dec 2018 another 34; the contract lies inside the second.
     expect(yearsShown(cv, now)).toEqual({ years: 10.8, from: "dates" });
     expect(yearsShown("Junior Developer, WebWorks, June 2025 to current", now)).toEqual({ years: 1.5, from: "dates" });
+    expect(yearsShown("Shift lead at Northway Logistics since March 2022.", now)).toEqual({ years: 4.8, from: "dates" });
     // Without section headings a line that names a degree or a school is study.
     expect(yearsShown("Nurse, St Mary's, 2020 - 2024\nBSN, King's College, 2016 - 2020", now)).toEqual({ years: 4, from: "dates" });
   });

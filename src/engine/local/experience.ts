@@ -39,7 +39,8 @@ const YEAR = String.raw`(?:19[5-9]\d|20\d\d)`;
 const DATE = String.raw`(?:${MONTH}\s+${YEAR}|\d{1,2}[/.]${YEAR}|${YEAR}[-/]\d{1,2}(?!\d)|${YEAR})`;
 const ONGOING = "(?:present|current(?:ly)?|now|today|to date|date|ongoing)";
 const ONGOING_ALONE = new RegExp(`^${ONGOING}$`, "i");
-const RANGE = new RegExp(String.raw`(${DATE})\s*(?:–|—|-|to|until|till)\s*(${DATE}|${ONGOING})\b`, "gi");
+// "Jan 2019 – Present", "2015-2018", "June 2021 to current"; "since March 2020" runs to today.
+const RANGE = new RegExp(String.raw`(?:(${DATE})\s*(?:–|—|-|to|until|till)\s*(${DATE}|${ONGOING})|\bsince\s+(${DATE}))\b`, "gi");
 
 /** A date as a count of months, and whether it names its month (a bare year counts from its January). */
 function monthOf(text: string): { months: number; month: boolean } | null {
@@ -84,8 +85,8 @@ export function yearsShown(text: string, now: Date): YearsShown | null {
     else if (headingLike(t) && WORK_HEADING.test(t)) work = true;
     if (!work || (!sectioned && STUDY.test(t))) continue;
     for (const m of t.matchAll(RANGE)) {
-      const start = monthOf(m[1]);
-      const ongoing = ONGOING_ALONE.test(m[2].trim());
+      const start = monthOf(m[1] ?? m[3]);
+      const ongoing = m[3] !== undefined || ONGOING_ALONE.test(m[2].trim());
       const end = ongoing ? { months: current, month: true } : monthOf(m[2]);
       if (!start || !end) continue;
       // "Jan 2019 – Dec 2020" is 24 months, both months counted; "2015 – 2018" is three years.
