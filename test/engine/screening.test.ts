@@ -4,6 +4,7 @@ import { describe, expect, test } from "bun:test";
 import { findCriteria } from "../../src/engine/local/criteria";
 import { yearsAsked, yearsShown } from "../../src/engine/local/experience";
 import { contentTerms, stemWord } from "../../src/engine/local/terms";
+import { extract } from "../../src/extract";
 import { run, textDoc } from "./fixtures";
 
 const ADVERT = [
@@ -148,6 +149,87 @@ describe("a job advert's requirements", () => {
     ]);
   });
 
+  test("a person specification table: each row's essential and desirable cells are requirements, the desirable optional", async () => {
+    // Its rows were the criteria ("Experience"), both columns' text in one, the desirable part required with the rest.
+    const spec = [
+      "## Person specification",
+      "| Criteria | Essential | Desirable |",
+      "| --- | --- | --- |",
+      "| Qualifications | NVQ Level 3 in Electrical Installation with AM2 | City & Guilds 2391 Inspection and Testing |",
+      "| Experience | Minimum 4 years' post-qualification experience in commercial installation | Fire alarm installation |",
+    ].join("\n");
+    const criteria = await criteriaOf(spec);
+    expect(criteria.map((c) => [c.title, c.optional ?? false])).toEqual([
+      ["Qualifications (essential)", false],
+      ["Qualifications (desirable)", true],
+      ["Experience (essential)", false],
+      ["Experience (desirable)", true],
+    ]);
+    expect(criteria[2].description).toBe("Minimum 4 years' post-qualification experience in commercial installation");
+  });
+
+  test.each(["job-advert-qualifications-chromium.pdf", "job-advert-qualifications.pdf", "job-advert-qualifications.docx"])(
+    "an advert's PDF or DOCX (%s): plain-line headings, bulletless lines, the closing sentence no requirement",
+    async (file) => {
+      // Chromium prints the bullets as drawings: no list was found, and the three generic criteria were used. In the DOCX
+      // the closing sentence ran on into the last requirement ("Oncology trial experience Harbour City Hospital is an…").
+      const content = await extract(await Bun.file(new URL(`../fixtures/rubrics/${file}`, import.meta.url)).bytes(), { filename: file });
+      expect(findCriteria([content], null).criteria.map((c) => [c.title, c.optional ?? false])).toEqual([
+        ["Bachelor's degree in a life science or nursing", false],
+        ["At least two years of experience coordinating clinical trials", false],
+        ["Working knowledge of ICH-GCP guidelines and IRB submissions", false],
+        ["SOCRA or ACRP certification", true],
+        ["Oncology trial experience", true],
+      ]);
+    },
+  );
+
+  test("a PDF's bullets set in a column of their own ('• | …') are a list", async () => {
+    const text = [
+      "Requirements",
+      "• | At least two years of clinical research experience",
+      "• | Working knowledge of ICH-GCP",
+      "",
+      "Benefits",
+      "• | Pension",
+    ].join("\n");
+    expect((await criteriaOf(text, "job.txt")).map((c) => c.title)).toEqual([
+      "At least two years of clinical research experience",
+      "Working knowledge of ICH-GCP",
+    ]);
+  });
+
+  test("'(preferred)' after an item and 'Ideally,' before it mark it optional; 'You'll need' and 'It's a bonus if you have' are sections", async () => {
+    const numbered = [
+      "Requirements",
+      "1. 3+ years supervising hourly associates in a warehouse",
+      "2. Proficiency with Microsoft Excel",
+      "3. Lean or Six Sigma certification (preferred)",
+      "",
+      "Benefits",
+      "- Paid time off",
+    ].join("\n");
+    expect((await criteriaOf(numbered, "job.txt")).map((c) => [c.title, c.optional ?? false])).toEqual([
+      ["3+ years supervising hourly associates in a warehouse", false],
+      ["Proficiency with Microsoft Excel", false],
+      ["Lean or Six Sigma certification", true],
+    ]);
+    const spoken = [
+      "## You'll need",
+      "- 5–7 years of experience in user research",
+      "- Experience planning usability studies",
+      "- Ideally, experience of accessibility audits",
+      "## It's a bonus if you have",
+      "- Experience in fintech",
+    ].join("\n");
+    expect((await criteriaOf(spoken)).map((c) => [c.title, c.optional ?? false])).toEqual([
+      ["5–7 years of experience in user research", false],
+      ["Experience planning usability studies", false],
+      ["experience of accessibility audits", true],
+      ["Experience in fintech", true],
+    ]);
+  });
+
   test("a lone 'Requirements' list in an essay brief does not replace the rubric's headings", async () => {
     const brief = [
       "# Argumentative essay",
@@ -176,6 +258,8 @@ describe("years of experience", () => {
     expect(yearsAsked("3-5 years' experience in a similar role")).toBe(3);
     expect(yearsAsked("Experience with ventilated patients")).toBeNull();
     expect(yearsAsked("A degree completed within 4 years")).toBeNull();
+    expect(yearsAsked("3+ years supervising hourly associates in a warehouse")).toBe(3);
+    expect(yearsAsked("Certification within 2 years of joining")).toBeNull();
   });
 
   test("a CV's dated roles in any common style, overlaps counted once, its education left out, 'Present' up to today", () => {
@@ -216,15 +300,18 @@ describe("years of experience", () => {
     expect(years(junior).score).toBeLessThanOrEqual(3);
     expect(junior.score).toBeLessThan(senior.score);
     expect(years(junior).rationale).toContain("It asks for 5 years of experience; the input shows about 1 (its dated roles).");
-    // A must-have not met: every skill named, but four years short of the five asked.
+    // A must-have not met: every skill named, but four years short of the five asked (under three quarters of them).
     expect(junior.verdict).toBe("fail");
     expect(junior.summary).toContain(
       "Fewer years than required: 5+ years of professional experience building backend services (asks 5, the dated roles show about 1).",
     );
     expect(senior.verdict).toBe("pass");
-    // Less than a year short is for a person to weigh.
+    // Three quarters of the years asked or more is for a person to weigh; the criterion is scored in proportion, however
+    // well the CV's words match it.
     const nearly = await screen(ADVERT, cv("Python Developer, WebWorks, 2022 - 2026"));
     expect(nearly.verdict).toBe("needs_review");
+    expect(years(nearly).score).toBeLessThanOrEqual(8);
+    expect(years(nearly).score).toBeGreaterThan(years(junior).score);
   });
 });
 

@@ -77,6 +77,7 @@ function toLines(given: Section[]): Line[] {
   let offset = 0;
   for (const section of sections) {
     const hint = section.location.heading?.trim();
+    const paged = section.location.page !== undefined;
     const sectionLines = section.text.split("\n");
     const at = offset;
     offset += sectionLines.length;
@@ -142,6 +143,11 @@ function toLines(given: Section[]): Line[] {
         const cells = (markdown ? line.replace(/^\s*\|/, "").replace(/\|\s*$/, "") : line)
           .split("|")
           .map((c) => c.replace(/<br\s*\/?>/gi, " ").trim());
+        // (A PDF's bullet in a column of its own, "• | Screen and consent participants", is a list item.)
+        if (cells.length === 2 && /^[•●○■▪◦‣►▸]$/.test(cells[0])) {
+          out.push({ kind: "item", indent: 0, text: cells[1] });
+          continue;
+        }
         if (cells.length >= 2) {
           out.push({ kind: "row", cells });
           continue;
@@ -202,7 +208,7 @@ function toLines(given: Section[]): Line[] {
       // a line that continues the item's sentence belongs to it, as a lazy continuation does in Markdown. (So does a
       // level on a line of text, "Excellent (3): …"; a level's number alone takes every line up to the next.)
       const prev = out.at(-1);
-      if (levelLike(prev) && ((prev.kind === "item" && prev.open) || continuesItem(prev.text, line.trim()))) {
+      if (levelLike(prev) && ((prev.kind === "item" && prev.open) || continuesItem(prev.text, line.trim(), paged))) {
         prev.text = `${prev.text} ${line.trim()}`;
         continue;
       }
@@ -255,10 +261,14 @@ function levelLike(line: Line | undefined): line is Extract<Line, { kind: "item"
   return line?.kind === "item" || (line?.kind === "text" && NAMED_VALUE_LINE.test(line.text));
 }
 
-/** A line goes on with the item above: it starts in lower case, or it ends the sentence the item left open. */
-function continuesItem(item: string, line: string): boolean {
+/**
+ * A line goes on with the item above: it starts in lower case, or, on a page (a PDF wraps lines), it ends the sentence
+ * the item left open. (A DOCX's or a text file's lines are paragraphs: "Oncology trial experience" over "Harbour City
+ * Hospital is an equal opportunity employer." are two.)
+ */
+function continuesItem(item: string, line: string, paged: boolean): boolean {
   if (/^\p{Ll}/u.test(line)) return true;
-  return !/[.!?:;)]$/.test(item) && /[.!?]$/.test(line) && line.split(/\s+/).length >= 3;
+  return paged && !/[.!?:;)]$/.test(item) && /[.!?]$/.test(line) && line.split(/\s+/).length >= 3;
 }
 
 // ---------------------------------------------------------------------------
@@ -504,10 +514,20 @@ const EXAM_MARKS = /[[(]\s*\d{1,3}\s*(?:marks?|points?|pts?)\s*[\])]\s*$/i;
 const STATED_TOTAL = /\b(?:total|maximum)\b\s*(?:marks?|points?|score)?\s*(?:of|is|:|=)?\s*\d/i;
 const NAME_POINTS_DESCRIPTION = /^(.{2,80}?\s*[([]\s*\d{1,3}(?:\.\d+)?\s*(?:points?|pts?|marks?)?\s*[)\]](?:\*\*|__)?)\s+[–—-]\s+(\S.*)$/i;
 
+/**
+ * A line of text that heads the list below it: "Check:" / "Flag:" style labels in prompts and plain-text rubrics, a text
+ * file's headings in capitals ("REQUIREMENTS", "NICE TO HAVE"), and a job advert's section names on lines of their own
+ * (a PDF's headings are plain lines).
+ */
+function sectionLabel(text: string): boolean {
+  const t = text.trim();
+  return /^[A-Za-z][\w ()'’/-]{0,50}:$/.test(t) || CAPITALS_LABEL.test(t) || REQUIREMENT_SECTION.test(t) || JOB_SECTION.test(t);
+}
 /** A heading of a text file written in capitals: "REQUIREMENTS", "NICE TO HAVE", "ESSENTIAL CRITERIA". */
 const CAPITALS_LABEL = /^(?=.*\p{Lu}{3})[\p{Lu}][\p{Lu}\d &/'’()-]{2,40}$/u;
 /** "Preferred: …", "Nice to have: …", "Required: …" at the head of a list item: which kind of requirement it is. */
 const ITEM_LABEL = /^(preferred|desirable|desired|nice[- ]to[- ]have|a plus|optional|required|essential|must[- ]have)\s*:\s+(?=\S)/i;
+const OPTIONAL_MARK = /^ideally,?\s+|\s*\((?:preferred|desirable|desired|nice to have|a plus|optional|an advantage)\)\.?$/i;
 const INSTRUCTION_ITEM = /\b(?:verbatim|quote|quotes|json|verdict|rationale|output|no text outside|overall score|location|cite the|flag)\b/i;
 
 /** Top-level list items, each with the lines under it; lists under organising headings ("Instructions", "Scoring") are left out. */
@@ -519,7 +539,17 @@ function listSet(lines: Line[], skipInstructions: boolean): CandidateSet | null 
   let blockIndent: number | null = null;
   let current: Candidate | null = null;
   let blanks = 0;
-  for (const line of lines) {
+  for (const given of lines) {
+    // Under a requirement section, each line is a requirement even without its bullet (a browser prints bullets as
+    // drawings, so a PDF's list comes as plain lines); a line opening in lower case goes on the one above.
+    // (Not a label of the next section, nor a sentence after the list: "… is an equal opportunity employer.")
+    const bulletless =
+      given.kind === "text" &&
+      REQUIREMENT_SECTION.test(heading.trim()) &&
+      !sectionLabel(given.text) &&
+      !/[.:][*_]*$/.test(given.text) &&
+      !(current && /^\p{Ll}/u.test(given.text));
+    const line: Line = bulletless ? { kind: "item", indent: 0, text: given.text } : given;
     if (line.kind === "heading") {
       heading = line.text;
       headings.push(heading);
@@ -527,9 +557,7 @@ function listSet(lines: Line[], skipInstructions: boolean): CandidateSet | null 
       current = null;
       continue;
     }
-    if (line.kind === "text" && (/^[A-Za-z][\w ()'’/-]{0,50}:$/.test(line.text) || CAPITALS_LABEL.test(line.text.trim()))) {
-      // "Check:" / "Flag:" style labels in prompts and plain-text rubrics work like headings, and so do a text file's
-      // headings in capitals ("REQUIREMENTS", "NICE TO HAVE").
+    if (line.kind === "text" && sectionLabel(line.text)) {
       heading = line.text.trim().replace(/:$/, "");
       headings.push(heading);
       blockIndent = null;
@@ -550,9 +578,12 @@ function listSet(lines: Line[], skipInstructions: boolean): CandidateSet | null 
         current = null;
         if (skip || (skipInstructions && INSTRUCTION_ITEM.test(line.text))) continue;
         // "Preferred: fluency in Spanish" in a job's one list of requirements: a requirement a candidate may lack.
+        // So is "… (preferred)" or "Ideally, …".
         const labelled = ITEM_LABEL.exec(line.text);
-        current = itemCandidate(labelled ? line.text.slice(labelled[0].length) : line.text);
-        if (current && labelled && OPTIONAL_SECTION.test(labelled[1])) current.optional = true;
+        const marked = OPTIONAL_MARK.exec(line.text);
+        const text = labelled ? line.text.slice(labelled[0].length) : marked ? line.text.replace(OPTIONAL_MARK, "") : line.text;
+        current = itemCandidate(text);
+        if (current && ((labelled && OPTIONAL_SECTION.test(labelled[1])) || marked)) current.optional = true;
         // "36–40 points: need is documented …" is a band of a criterion's levels (read under its heading or point
         // line), not a criterion worth 40: its points do not make this list the rubric.
         if (current && bandLine(line.text)) current.points = null;

@@ -175,8 +175,8 @@ export function evaluateLocally(input: LocalInput): Evaluation {
   const absent = input.allRequired
     ? criteria.filter((c, i) => !input.criteria[i].optional && !input.criteria[i].bonus && c.max_score > 0 && c.score / c.max_score <= ABSENT)
     : [];
-  // So do years of experience the input's dated roles do not reach ("5+ years of …" against a year and a half): more
-  // than a year short is a requirement not met; less leaves the verdict to a person.
+  // So do years of experience the input's dated roles do not reach ("5+ years of …" against a year and a half): under
+  // three quarters of the years asked is a requirement not met; more leaves the verdict to a person.
   const short = input.allRequired
     ? criteria.flatMap((c, i) => {
         const tenure = tenures[i];
@@ -196,10 +196,12 @@ export function evaluateLocally(input: LocalInput): Evaluation {
       )
     : null;
   let verdict = decide(requiredScore ?? score, pass, judged ? judged.map((i) => criteria[i]) : criteria, relevance, absent.length > 0);
-  if (short.length > 0 && verdict !== "fail") verdict = short.some((t) => t.asked - t.shown > 1) ? "fail" : "needs_review";
+  if (short.length > 0 && verdict !== "fail") verdict = short.some((t) => t.shown < NEAR_YEARS * t.asked) ? "fail" : "needs_review";
   return { summary: summary(criteria, score, verdict, signals, relevance, pass, absent, short, requiredScore), score, verdict, criteria };
 }
 
+/** The share of the years asked that a CV's dated roles must show for a shortfall to be a person's call, not a fail. */
+const NEAR_YEARS = 0.75;
 /** A criterion's share at or below which what it names is taken as missing (on 0–10: 2 or less). */
 const ABSENT = 0.2;
 /** Points (of 100) either side of the pass line within which disagreeing criteria leave the verdict to a person. */
@@ -528,8 +530,9 @@ function scoreCriterion(
   const asked = p.yearsAsked;
   const tenure = asked === null ? null : { asked, shown: years };
   const served = tenure?.shown ? Math.min(1, tenure.shown.years / tenure.asked) : 1;
-  const fraction = Math.min(1, Math.max(0, (base + boost) * development * served));
-  const score = toScale(p.criterion, fraction);
+  const fraction = Math.min(1, Math.max(0, (base + boost) * development));
+  // (Scaled past the anchor: two years of the three asked are two thirds of the top level, however strong the words.)
+  const score = toScale(p.criterion, served < 1 ? Math.min(fraction, MEETS_TOP) * served : fraction);
 
   const found = content.filter((t) => docCounts.has(t.stem));
   const missing = content.filter((t) => !docCounts.has(t.stem));

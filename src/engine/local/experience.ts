@@ -18,16 +18,21 @@ const NUMBER_WORDS: Record<string, number> = {
 const COUNT = String.raw`(\d{1,2}|${Object.keys(NUMBER_WORDS).join("|")})`;
 // "5+ years", "at least 3 years", "minimum of two years", "3-5 years" (the lower bound), "10 yrs".
 const YEARS = new RegExp(String.raw`\b${COUNT}\s*(?:\+|plus\b|or more\b)?\s*(?:(?:-|–|to)\s*\d{1,2}\s*)?\+?\s*(?:years?|yrs?)\b`, "i");
-/** A number of years is one of experience when the text speaks of work ("of ICU experience", "post-qualification"). */
+/**
+ * A number of years is one of experience when the text speaks of work ("of ICU experience", "post-qualification") or
+ * the years are spent doing something ("3+ years supervising a team"); not "within 2 years of joining".
+ */
 const OF_WORK =
   /\bexperience|\bexperienced\b|\bpost[- ]qualification\b|\bin (?:a|an|the) (?:similar |related )?(?:role|position)\b|\bworking\b|\bpractice\b/i;
+const DOING = /^['’]?\s*(?:of\s+)?(?:[\w-]+\s+)?[\w-]+ing\b/i;
+const NOT_TENURE = /\b(?:within|after|every|in|for the (?:first|next))\s*$/i;
 
 const countOf = (word: string) => NUMBER_WORDS[word.toLowerCase()] ?? Number(word);
 
 /** The years of experience a requirement asks for, or null when it names none. */
 export function yearsAsked(text: string): number | null {
   const m = YEARS.exec(text);
-  if (!m || !OF_WORK.test(text)) return null;
+  if (!m || NOT_TENURE.test(text.slice(0, m.index)) || !(OF_WORK.test(text) || DOING.test(text.slice(m.index + m[0].length)))) return null;
   const n = countOf(m[1]);
   return n >= 1 && n <= 40 ? n : null;
 }

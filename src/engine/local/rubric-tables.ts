@@ -427,8 +427,36 @@ function cellValues(cells: string[], headerValues: (number | null)[]): number[] 
   return strict;
 }
 
+/**
+ * A job's person specification, "Criteria | Essential | Desirable": each row's cell under each column is a requirement
+ * ("Experience (essential)": "Minimum 4 years' post-qualification experience …"), the desirable ones optional.
+ */
+function personSpecification(rows: string[][]): Candidate[] | null {
+  const header = rows[0].map((c) => c.trim());
+  const essential = header.findIndex((c, i) => i > 0 && /^(?:essential|required|must have)(?: criteria| requirements)?$/i.test(c));
+  const desirable = header.findIndex((c, i) => i > 0 && /^(?:desirable|preferred|nice to have)(?: criteria| requirements)?$/i.test(c));
+  if (essential < 0 || desirable < 0) return null;
+  return rows.slice(1).flatMap((row) =>
+    [essential, desirable].flatMap((k) => {
+      const text = row[k]?.trim() ?? "";
+      if (!text || !row[0]?.trim()) return [];
+      const optional = k === desirable;
+      return [
+        {
+          title: `${tidyTitle(row[0])} (${optional ? "desirable" : "essential"})`,
+          description: text,
+          points: null,
+          ...(optional ? { optional } : {}),
+        },
+      ];
+    }),
+  );
+}
+
 function tableCandidates(given: string[][]): Candidate[] {
   const rows = withoutEmptyHeaderCells(given);
+  const specification = personSpecification(rows);
+  if (specification) return specification;
   const scale = scaleTable(rows) ?? ratingRows(rows);
   if (scale) return scale;
   const width = Math.max(...rows.map((r) => r.length));
