@@ -1,7 +1,6 @@
 // Scores mean what the rubric means: criteria on the rubric's own scale, verdicts at its pass line, a strong piece passes.
 import { describe, expect, test } from "bun:test";
 import { CommentRangeEnd, CommentRangeStart, CommentReference, Document, Header, Packer, Paragraph, TextRun } from "docx";
-import { type EvaluateInput, evaluate } from "../../src/engine";
 import { findCriteria } from "../../src/engine/local/criteria";
 import { writingSignals } from "../../src/engine/local/signals";
 import { topicTermsOf } from "../../src/engine/local/terms";
@@ -14,6 +13,7 @@ import {
   LONG_PLAIN_LETTER,
   PLAIN_LETTER,
   RUBRIC_MD,
+  run,
   STRONG_ESSAY,
   STRONG_LETTER,
   THIN_LETTER,
@@ -63,26 +63,6 @@ In the end, the kindness went both ways. We cleared a path through the snow, and
 `;
 
 const OFF_TOPIC = `The water cycle has four stages. Water evaporates from oceans, condenses into clouds, falls as precipitation and collects in rivers and lakes.`;
-
-function run(
-  references: EngineDocument[],
-  inputs: EngineDocument[],
-  prompt: string | null = null,
-  passThreshold?: number,
-  productCode = "education",
-): Promise<Evaluation> {
-  const input: EvaluateInput = {
-    workspaceId: "ws_test",
-    mode: "live",
-    workflow: { userPrompt: prompt, outputSchema: null, modelPolicy: "auto", productCode },
-    references,
-    inputs,
-    llm: null,
-    contextBudgetChars: 400_000,
-    passThreshold,
-  };
-  return evaluate(input).then((r) => r.value as Evaluation);
-}
 
 const rubric = await textDoc("ref_levels", "rubric.md", LEVEL_RUBRIC);
 
@@ -185,14 +165,14 @@ describe("a holistic scale", () => {
       "Jordan Lee\nData analyst\n\nExperience\nAnalyst, Northwind Retail, 2021–2026: built SQL pipelines and Python models; dashboards for the sales team cut weekly reporting from two days to one hour.\nJunior analyst, Contoso Bank, 2019–2021: SQL reports and analytics for risk.\n",
     );
     // "Overall impression" is a criterion, not the rubric's total ("Overall", "Overall score"), which it was read as.
-    expect((await run([guide], [cv], null, undefined, "hr")).criteria.map((c) => c.title)).toEqual(["Skills", "Overall impression"]);
+    expect((await run([guide], [cv], null, "hr")).criteria.map((c) => c.title)).toEqual(["Skills", "Overall impression"]);
     const table = await textDoc(
       "ref_table",
       "points.md",
       "| Criterion | Points |\n| --- | --- |\n| Skills | 10 |\n| Overall impression | 10 |\n| Overall score | 20 |\n| Overall points | 20 |\n| Overall | 20 |\n",
     );
     expect(findCriteria([table.content], null).criteria.map((c) => c.title)).toEqual(["Skills", "Overall impression"]);
-    const overall = async (product: string) => (await run([guide], [cv], null, undefined, product)).criteria[1];
+    const overall = async (product: string) => (await run([guide], [cv], null, product)).criteria[1];
     // Screening a CV, the scale is read as what it asks for (its key terms: analyst, experience, results …).
     expect((await overall("hr")).rationale).toContain("key terms");
     // In written work the same title names the writing as a whole: judged by its qualities, not its words.
@@ -548,15 +528,15 @@ describe("the pass line", () => {
         "designed PostgreSQL schemas and tuned SQL; ran 120 Apache Airflow DAGs on AWS.\nData Engineer, Beta Bank (2015–2018): Python ETL, SQL reporting, Airflow.\n" +
         "Skills: Python, SQL, PostgreSQL, Airflow, AWS, GCP.",
     );
-    const screened = await run([jd], [cv], null, undefined, "hr");
+    const screened = await run([jd], [cv], null, "hr");
     expect(screened.verdict).toBe("pass");
     expect(screened.summary).not.toContain("short for the task");
     // The same 60-word document graded as an essay is short for one.
-    const asEssay = await run([jd], [cv], null, undefined, "education");
+    const asEssay = await run([jd], [cv], null, "education");
     expect(asEssay.summary).toContain("short for the task");
     expect(asEssay.score).toBeLessThan(screened.score);
     // A length the prompt names counts in any product.
-    const asked = await run([jd], [cv], "Screen the CV (at least 400 words expected).", undefined, "hr");
+    const asked = await run([jd], [cv], "Screen the CV (at least 400 words expected).", "hr");
     expect(asked.summary).toContain("short for the task");
     // A CV's first lines are its content, not a student's heading: skills listed one a line at the top count.
     const listed = await textDoc(
@@ -567,7 +547,7 @@ describe("the pass line", () => {
         "designed the schemas of its warehouse and looked after the scheduler that runs the nightly jobs. Before that I was a " +
         "data engineer at a bank for three years, writing the jobs that load and check its daily figures and the reports built on them.",
     );
-    const topListed = await run([jd], [listed], null, undefined, "hr");
+    const topListed = await run([jd], [listed], null, "hr");
     expect(topListed.criteria.flatMap((c) => c.evidence.map((e) => e.quote)).join(" ")).toMatch(/Python|Airflow|PostgreSQL/);
     expect(topListed.verdict).toBe("pass");
   });
@@ -613,7 +593,7 @@ describe("the pass line", () => {
       "contract.txt",
       "SERVICES AGREEMENT\n\n1. Services. The Supplier will provide consulting services as requested.\n\n2. Fees. The Client will pay the fees.",
     );
-    const good = await run([checklist], [full], "Review the contract against the checklist.", undefined, "legal");
+    const good = await run([checklist], [full], "Review the contract against the checklist.", "legal");
     expect(good.criteria.map((c) => [c.title, c.max_score])).toEqual([
       ["Termination", 20],
       ["Liability cap", 20],
@@ -623,7 +603,7 @@ describe("the pass line", () => {
     ]);
     expect(good.summary).toContain("passes at 70, the pass mark the rubric states");
     expect(good.verdict).toBe("pass");
-    const bad = await run([checklist], [thin], "Review the contract against the checklist.", undefined, "legal");
+    const bad = await run([checklist], [thin], "Review the contract against the checklist.", "legal");
     expect(bad.verdict).toBe("fail");
     expect(bad.score).toBeLessThan(40);
   });
@@ -652,11 +632,11 @@ describe("the pass line", () => {
     const contract = (kept: string[]) =>
       textDoc("doc_nda", "nda.txt", `MUTUAL NON-DISCLOSURE AGREEMENT\n\n${kept.join("\n\n")}\n\n6. Fees. Fees are paid monthly.`);
     const prompt = "Review the NDA against the checklist.";
-    const complete = await run([checklist], [await contract(clauses)], prompt, undefined, "legal");
+    const complete = await run([checklist], [await contract(clauses)], prompt, "legal");
     expect(complete.verdict).toBe("pass");
     // Without its liability clause: "months", "paid" and "fees" are still there, but "limitation" and "liability" are
     // not. The clause kept 4 of 10 on those words, and the contract passed.
-    const withoutCap = await run([checklist], [await contract(clauses.filter((c) => !c.includes("liability")))], prompt, undefined, "legal");
+    const withoutCap = await run([checklist], [await contract(clauses.filter((c) => !c.includes("liability")))], prompt, "legal");
     const cap = withoutCap.criteria.find((c) => c.title === "Limitation of liability");
     expect(cap?.score).toBeLessThanOrEqual(2);
     expect(withoutCap.score).toBeGreaterThanOrEqual(60);
@@ -683,7 +663,7 @@ describe("the pass line", () => {
       "nda.txt",
       "MUTUAL NON-DISCLOSURE AGREEMENT\n\n1. Governing law. This Agreement is governed by the laws of England and Wales, and the courts of London have jurisdiction.\n\n2. Limitation of liability. Each party's liability is capped at the fees paid in the twelve months before the claim.",
     );
-    const out = await run([checklist], [nda], "Review the NDA.", undefined, "legal");
+    const out = await run([checklist], [nda], "Review the NDA.", "legal");
     expect(out.criteria.find((c) => c.title === "Non-solicitation")?.score).toBeLessThanOrEqual(2);
     expect(out.verdict).toBe("pass");
     expect(out.summary).not.toContain("Not found");
@@ -697,7 +677,7 @@ describe("the pass line", () => {
     expect(strict.verdict).toBe(strict.score >= 100 ? "pass" : "fail");
     expect(plain.verdict).toBe("pass");
     const noLevels = await textDoc("ref_plain", "rubric.md", "# Rubric\n\n## Story\nA story about kindness.\n\n## Details\nSpecific details.\n");
-    const lenient = await run([noLevels], [story], null, 1);
+    const lenient = await run([noLevels], [story], null, "education", 1);
     expect(lenient.summary).toContain("the server's default threshold");
     expect(lenient.verdict).toBe("pass");
   });

@@ -19,13 +19,13 @@ export async function textDoc(id: string, filename: string, text: string): Promi
   return { id, name: filename, content: await extract(new TextEncoder().encode(text), { filename }) };
 }
 
-/** Whitespace-insensitive text, for comparing what a renderer wrote with what an extractor read back. */
 /** The standard evaluation of the inputs against the references by the built-in local evaluator, under a product. */
 export function run(
   references: EngineDocument[],
   inputs: EngineDocument[],
   prompt: string | null = null,
   productCode = "education",
+  passThreshold?: number,
 ): Promise<Evaluation> {
   const input: EvaluateInput = {
     workspaceId: "ws_test",
@@ -35,9 +35,12 @@ export function run(
     inputs,
     llm: null,
     contextBudgetChars: 400_000,
+    passThreshold,
   };
   return evaluate(input).then((r) => r.value as Evaluation);
 }
+
+/** Whitespace-insensitive text, for comparing what a renderer wrote with what an extractor read back. */
 
 export const collapse = (s: string) => s.replace(/\s+/g, " ").trim();
 
