@@ -534,32 +534,36 @@ const INSTRUCTION_ITEM = /\b(?:verbatim|quote|quotes|json|verdict|rationale|outp
 function listSet(lines: Line[], skipInstructions: boolean): CandidateSet | null {
   const items: Candidate[] = [];
   const sectionOf = new Map<Candidate, string>();
-  const headings: string[] = [];
   let heading = "";
   let blockIndent: number | null = null;
   let current: Candidate | null = null;
   let blanks = 0;
+  // A job advert: its own sections ("Responsibilities", "About us") or two requirement sections ("Minimum" and
+  // "Preferred qualifications").
+  const labels = lines.flatMap((l) => (l.kind === "heading" ? [l.text] : l.kind === "text" && sectionLabel(l.text) ? [l.text] : []));
+  const label = (heading: string) => heading.trim().replace(/:$/, "");
+  const jobSections = labels.some((h) => JOB_SECTION.test(label(h)));
+  const advertLike = jobSections || new Set(labels.filter((h) => REQUIREMENT_SECTION.test(label(h))).map((h) => label(h).toLowerCase())).size >= 2;
   for (const given of lines) {
-    // Under a requirement section, each line is a requirement even without its bullet (a browser prints bullets as
-    // drawings, so a PDF's list comes as plain lines); a line opening in lower case goes on the one above.
+    // In an advert, under a requirement section, each line is a requirement even without its bullet (a browser prints
+    // bullets as drawings, so a PDF's list comes as plain lines); a line opening in lower case goes on the one above.
     // (Not a label of the next section, nor a sentence after the list: "… is an equal opportunity employer.")
     const bulletless =
+      advertLike &&
       given.kind === "text" &&
-      REQUIREMENT_SECTION.test(heading.trim()) &&
+      REQUIREMENT_SECTION.test(label(heading)) &&
       !sectionLabel(given.text) &&
       !/[.:][*_]*$/.test(given.text) &&
       !(current && /^\p{Ll}/u.test(given.text));
     const line: Line = bulletless ? { kind: "item", indent: 0, text: given.text } : given;
     if (line.kind === "heading") {
       heading = line.text;
-      headings.push(heading);
       blockIndent = null;
       current = null;
       continue;
     }
     if (line.kind === "text" && sectionLabel(line.text)) {
-      heading = line.text.trim().replace(/:$/, "");
-      headings.push(heading);
+      heading = label(line.text);
       blockIndent = null;
       current = null;
       continue;
@@ -607,9 +611,7 @@ function listSet(lines: Line[], skipInstructions: boolean): CandidateSet | null 
   // A job advert's requirement lists ("Must have" and "Nice to have", "Essential" and "Desirable criteria", or
   // "Requirements" beside "Responsibilities") are its criteria, not its other lists; those a candidate may lack are
   // optional. (A lone "Requirements" list of an essay brief stays one list among the others.)
-  const label = (heading: string) => heading.trim().replace(/:$/, "");
   // (Beside an advert's own sections, "Skills" and "Experience" list requirements too.)
-  const jobSections = headings.some((h) => JOB_SECTION.test(label(h)));
   const requirementSection = (c: Candidate) => {
     const section = label(sectionOf.get(c) ?? "");
     return REQUIREMENT_SECTION.test(section) || (jobSections && ADVERT_REQUIREMENT_SECTION.test(section));
