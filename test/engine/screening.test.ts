@@ -282,6 +282,7 @@ describe("years of experience", () => {
 
   test("years a CV states count when its dates show fewer; a CV with neither shows none", () => {
     expect(yearsShown("Data analyst with 8 years of SQL experience.\nAnalyst, Acme, 2023 - 2026", now)).toEqual({ years: 8, from: "stated" });
+    expect(yearsShown("Seven years' experience in payroll.", now)).toEqual({ years: 7, from: "stated" });
     expect(yearsShown("Head chef. Menus, suppliers, a kitchen of twelve.", now)).toBeNull();
   });
 

@@ -181,7 +181,7 @@ export function evaluateLocally(input: LocalInput): Evaluation {
     ? criteria.flatMap((c, i) => {
         const tenure = tenures[i];
         return !input.criteria[i].optional && tenure?.shown && tenure.shown.years < tenure.asked
-          ? [{ title: c.title, asked: tenure.asked, shown: tenure.shown.years }]
+          ? [{ title: c.title, asked: tenure.asked, shown: tenure.shown }]
           : [];
       })
     : [];
@@ -196,7 +196,7 @@ export function evaluateLocally(input: LocalInput): Evaluation {
       )
     : null;
   let verdict = decide(requiredScore ?? score, pass, judged ? judged.map((i) => criteria[i]) : criteria, relevance, absent.length > 0);
-  if (short.length > 0 && verdict !== "fail") verdict = short.some((t) => t.shown < NEAR_YEARS * t.asked) ? "fail" : "needs_review";
+  if (short.length > 0 && verdict !== "fail") verdict = short.some((t) => t.shown.years < NEAR_YEARS * t.asked) ? "fail" : "needs_review";
   return { summary: summary(criteria, score, verdict, signals, relevance, pass, absent, short, requiredScore), score, verdict, criteria };
 }
 
@@ -701,7 +701,7 @@ function summary(
   relevance: Relevance,
   pass: PassLevel,
   absent: Criterion[],
-  short: { title: string; asked: number; shown: number }[],
+  short: { title: string; asked: number; shown: YearsShown }[],
   requiredScore: number | null,
 ): string {
   const label = verdict === "needs_review" ? "needs review" : verdict;
@@ -732,7 +732,8 @@ function summary(
     );
   }
   if (short.length > 0) {
-    parts.push(`Fewer years than required: ${short.map((t) => `${t.title} (asks ${t.asked}, the dated roles show about ${t.shown})`).join("; ")}.`);
+    const shown = (t: YearsShown) => (t.from === "dates" ? `the dated roles show about ${t.years}` : `it states ${t.years}`);
+    parts.push(`Fewer years than required: ${short.map((t) => `${t.title} (asks ${t.asked}, ${shown(t.shown)})`).join("; ")}.`);
   }
   parts.push("The local evaluator matches the rubric's terms and counts writing signals; it does not judge correctness.");
   return parts.join(" ");

@@ -27,6 +27,9 @@ const OF_WORK =
 const DOING = /^['’]?\s*(?:of\s+)?(?:[\w-]+\s+)?[\w-]+ing\b/i;
 const NOT_TENURE = /\b(?:within|after|every|in|for the (?:first|next))\s*$/i;
 
+// "8 years of SQL experience", "Seven years' experience".
+const STATED = new RegExp(String.raw`${YEARS.source}['’]?(?:\s+of)?(?:\s+[\w-]+){0,3}?\s+experience\b`, "gi");
+
 const countOf = (word: string) => NUMBER_WORDS[word.toLowerCase()] ?? Number(word);
 
 /** The years of experience a requirement asks for, or null when it names none. */
@@ -108,10 +111,7 @@ export function yearsShown(text: string, now: Date): YearsShown | null {
     reach = Math.max(reach, to);
   }
   const dated = months / 12;
-  const stated = Math.max(
-    0,
-    ...[...text.matchAll(new RegExp(`${YEARS.source}(?:\\s+of)?(?:\\s+[\\w-]+){0,3}?\\s+experience\\b`, "gi"))].map((m) => countOf(m[1])),
-  );
+  const stated = Math.max(0, ...[...text.matchAll(STATED)].map((m) => countOf(m[1])));
   if (dated === 0 && stated === 0) return null;
   return stated > dated ? { years: stated, from: "stated" } : { years: Math.round(dated * 10) / 10, from: "dates" };
 }
