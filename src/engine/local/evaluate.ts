@@ -131,7 +131,10 @@ function writingOf(d: EngineDocument, written: boolean): { text: string; lines: 
   };
 }
 
-/** Evaluates the inputs against the criteria. Deterministic: the same documents always give the same result. */
+/**
+ * Evaluates the inputs against the criteria. Deterministic: the same documents always give the same result (on the
+ * same day: a CV's role held "to Present" counts up to `now`).
+ */
 export function evaluateLocally(input: LocalInput): Evaluation {
   // Written work (essays, reports) rather than documents checked for what they contain (CVs, contracts).
   const written = input.lengthCounts !== false;
