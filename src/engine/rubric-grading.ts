@@ -7,7 +7,7 @@ import { type Chunk, chunkDocument, rankChunks } from "../retrieval";
 import { verifyCitations } from "./citations";
 import { EngineError } from "./errors";
 import type { RubricCriterion } from "./local/criteria";
-import { overallScore, passLevel, withWeightsNoted } from "./local/verdict";
+import { overallScore, passLevel, requiredPart, withWeightsNoted } from "./local/verdict";
 import { type ChatMessage, chatJson, ModelError, openAIConfig } from "./providers/openai";
 import { compileSchema } from "./schema";
 import type { Criterion, EngineDocument, Evaluation, Evidence } from "./types";
@@ -122,9 +122,12 @@ export async function gradeByRubric(req: RubricGradingInput): Promise<RubricGrad
   const score = overallScore(criteria, req.criteria);
   const pass = passLevel(req.criteria, req.prompt, req.referenceTexts, req.passThreshold);
   const line = 100 * pass.share;
+  // (Optional criteria, a job's nice-to-haves, add to the score but are no part of the pass.)
+  const required = requiredPart(criteria, req.criteria)?.score ?? null;
+  const judged = required ?? score;
   // Samples that land on different levels mean the model cannot tell: a person decides.
-  const verdict: Evaluation["verdict"] = disputed.length > 0 ? "needs_review" : score >= line ? "pass" : "fail";
-  const draft: Evaluation = { summary: summarize(criteria, score, line, verdict, disputed), score, verdict, criteria };
+  const verdict: Evaluation["verdict"] = disputed.length > 0 ? "needs_review" : judged >= line ? "pass" : "fail";
+  const draft: Evaluation = { summary: summarize(criteria, score, line, verdict, disputed, required), score, verdict, criteria };
   // Quotes are checked against the input only: the evidence for a grade is the work, not the rubric.
   const checked = verifyCitations(draft, req.inputs);
   return { evaluation: checked.evaluation, usage, model, unresolvedQuotes: checked.dropped };
@@ -240,12 +243,20 @@ function medianOnScale(c: RubricCriterion, scores: number[]): number {
   return snap(c, sorted[Math.floor((sorted.length - 1) / 2)]);
 }
 
-function summarize(criteria: Criterion[], score: number, line: number, verdict: Evaluation["verdict"], disputed: string[]): string {
+function summarize(
+  criteria: Criterion[],
+  score: number,
+  line: number,
+  verdict: Evaluation["verdict"],
+  disputed: string[],
+  required: number | null,
+): string {
   const share = (c: Criterion) => (c.max_score > 0 ? c.score / c.max_score : 0);
   const sorted = [...criteria].sort((a, b) => share(b) - share(a));
   const best = sorted[0];
   const worst = sorted[sorted.length - 1];
-  const parts = [`Graded criterion by criterion by the model: ${score}/100 against a pass line of ${Math.round(line)}.`];
+  const against = required === null ? "" : ` (the required criteria ${required}/100; the optional ones add to the score only)`;
+  const parts = [`Graded criterion by criterion by the model: ${score}/100 against a pass line of ${Math.round(line)}${against}.`];
   if (best && worst && best !== worst)
     parts.push(`Strongest: ${best.title} (${best.score}/${best.max_score}); weakest: ${worst.title} (${worst.score}/${worst.max_score}).`);
   if (verdict === "needs_review") parts.push(`The samples disagreed on ${disputed.join(", ")}: a person should decide.`);

@@ -198,6 +198,23 @@ describe("model grading by rubric criterion", () => {
     expect(out.criteria[0].rationale).toContain("It weighs 75% of the overall score.");
   });
 
+  test("a job advert's nice-to-haves add to the score but are no part of the pass", async () => {
+    // The model met both must-haves and neither extra: 20 of 40 (50) failed at the default line of 60.
+    const advert = [
+      "## Requirements",
+      "- Ideas that keep a clear focus",
+      "- Conventions of spelling and grammar",
+      "## Nice to have",
+      "- Dialogue",
+      "- A twist at the end",
+    ].join("\n");
+    const { llm } = fakeModel((user) => ({ evidence: [], rationale: "r", score: /Ideas|Conventions/.test(criterionOf(user) ?? "") ? 10 : 0 }));
+    const out = (await evaluate({ ...(await input(llm, { rubric: advert })), passThreshold: 60 })).value as Evaluation;
+    expect(out.score).toBe(50);
+    expect(out.verdict).toBe("pass");
+    expect(out.summary).toContain("against a pass line of 60 (the required criteria 100/100; the optional ones add to the score only)");
+  });
+
   test("quotes that are not text of the input are dropped and counted; kept ones carry their location", async () => {
     const { llm } = fakeModel(() => ({
       evidence: [

@@ -40,7 +40,10 @@ export interface RubricCriterion {
    * "Score (1–5)"): the overall score weighs the criterion's share by it. Absent, a criterion weighs its maxScore.
    */
   weight?: number;
-  /** Marked not required by the rubric ("Required: No", "Optional"): its absence does not hold a pass back. */
+  /**
+   * Marked not required by the rubric ("Required: No", "Optional", a job's "Nice to have"): it adds to the score, but
+   * the pass is judged on the required criteria, and its absence holds nothing back.
+   */
   optional?: boolean;
   /**
    * A bonus ("Bonus: creative extension (+5, optional)", "Extra credit"): what it earns adds to the overall score (up

@@ -31,7 +31,7 @@ import {
   tokenize,
   topicTermsOf,
 } from "./terms";
-import { DEFAULT_PASS_PERCENT, overallScore, type PassLevel, passLevel, withWeightsNoted } from "./verdict";
+import { DEFAULT_PASS_PERCENT, overallScore, type PassLevel, passLevel, requiredPart, withWeightsNoted } from "./verdict";
 
 export interface LocalInput {
   criteria: RubricCriterion[];
@@ -188,19 +188,12 @@ export function evaluateLocally(input: LocalInput): Evaluation {
           : [];
       })
     : [];
-  // Where every requirement must be met, the optional ones (a job's nice-to-haves) add to the score but are no part of
-  // the pass: a candidate with every must-have and none of the extras passes.
-  const required = input.allRequired ? criteria.map((_, i) => i).filter((i) => !input.criteria[i].optional) : [];
-  const judged = required.length > 0 && required.length < criteria.length ? required : null;
-  const requiredScore = judged
-    ? overallScore(
-        judged.map((i) => criteria[i]),
-        judged.map((i) => input.criteria[i]),
-      )
-    : null;
-  let verdict = decide(requiredScore ?? score, pass, judged ? judged.map((i) => criteria[i]) : criteria, relevance, absent.length > 0);
+  // Optional criteria (a job's nice-to-haves) add to the score but are no part of the pass: a candidate with every
+  // must-have and none of the extras passes.
+  const required = requiredPart(criteria, input.criteria);
+  let verdict = decide(required?.score ?? score, pass, required?.criteria ?? criteria, relevance, absent.length > 0);
   if (short.length > 0 && verdict !== "fail") verdict = short.some((t) => t.shown.years < NEAR_YEARS * t.asked) ? "fail" : "needs_review";
-  return { summary: summary(criteria, score, verdict, signals, relevance, pass, absent, short, requiredScore), score, verdict, criteria };
+  return { summary: summary(criteria, score, verdict, signals, relevance, pass, absent, short, required?.score ?? null), score, verdict, criteria };
 }
 
 /** The share of the years asked that a CV's dated roles must show for a shortfall to be a person's call, not a fail. */

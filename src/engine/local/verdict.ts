@@ -78,6 +78,25 @@ export function overallScore(
   return total > 0 ? Math.min(100, Math.round((100 * earned) / total)) : 0;
 }
 
+/**
+ * The criteria a pass is judged on, and their score: the required ones alone where the rubric marks some optional (a
+ * job's nice-to-haves, "Required: No"), which add to the score but never hold a pass back; else null (all of them).
+ */
+export function requiredPart<T extends { score: number; max_score: number }>(
+  scored: T[],
+  rubric: Pick<RubricCriterion, "maxScore" | "weight" | "bonus" | "optional">[],
+): { criteria: T[]; score: number } | null {
+  const required = scored.map((_, i) => i).filter((i) => !rubric[i]?.optional);
+  if (required.length === 0 || required.length === scored.length) return null;
+  return {
+    criteria: required.map((i) => scored[i]),
+    score: overallScore(
+      required.map((i) => scored[i]),
+      required.map((i) => rubric[i]),
+    ),
+  };
+}
+
 /** The criteria with each one's weight stated in its rationale, where the rubric weighs them apart from their scales. */
 export function withWeightsNoted<T extends { rationale: string }>(
   scored: T[],
