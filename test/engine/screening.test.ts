@@ -280,6 +280,38 @@ describe("years of experience", () => {
     expect(yearsShown("Nurse, St Mary's, 2020 - 2024\nBSN, King's College, 2016 - 2020", now)).toEqual({ years: 4, from: "dates" });
   });
 
+  test("bilingual headings and European dates, education first, two-digit years; a career break and volunteering are no work", () => {
+    const german = [
+      "Berufserfahrung / Professional Experience",
+      "Development Engineer, Brenner GmbH",
+      "04.2019 – present",
+      "Ausbildung / Education",
+      "M.Sc. Mechanical Engineering, TU Dresden",
+      "10.2013 – 07.2016",
+    ].join("\n");
+    // April 2019 to November 2026, both months counted: 92 months. (The degree under "Ausbildung / Education" counted too.)
+    expect(yearsShown(german, now)).toEqual({ years: 7.7, from: "dates" });
+    const scientist = [
+      "EDUCATION",
+      "Ph.D. in Chemistry, Kyoto University — Apr 2016 – Mar 2019",
+      "RESEARCH EXPERIENCE",
+      "Postdoctoral Researcher, University of Manchester — Apr 2019 – Mar 2022",
+      "FELLOWSHIPS & AWARDS",
+      "JSPS Research Fellowship, Apr 2017 – Mar 2019",
+    ].join("\n");
+    // Education first left every line after it out (no years at all), and "Research experience" was no work heading.
+    expect(yearsShown(scientist, now)).toEqual({ years: 3, from: "dates" });
+    expect(yearsShown("Experience\nParamedic — Mar '18 – Present", now)).toEqual({ years: 8.8, from: "dates" });
+    const gaps = [
+      "Work experience",
+      "Analyst, Acme — Jan 2015 – May 2020",
+      "Career break — Jun 2020 – Mar 2022",
+      "Volunteering",
+      "Food bank coordinator — 2012 – Present",
+    ].join("\n");
+    expect(yearsShown(gaps, now)).toEqual({ years: 5.4, from: "dates" });
+  });
+
   test("years a CV states count when its dates show fewer; a CV with neither shows none", () => {
     expect(yearsShown("Data analyst with 8 years of SQL experience.\nAnalyst, Acme, 2023 - 2026", now)).toEqual({ years: 8, from: "stated" });
     expect(yearsShown("Seven years' experience in payroll.", now)).toEqual({ years: 7, from: "stated" });

@@ -43,17 +43,20 @@ export function yearsAsked(text: string): number | null {
 const MONTHS = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"];
 const MONTH = String.raw`(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sept?(?:ember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\.?`;
 const YEAR = String.raw`(?:19[5-9]\d|20\d\d)`;
-// "Jan 2019", "03/2016", "2019-03", "2019".
-const DATE = String.raw`(?:${MONTH}\s+${YEAR}|\d{1,2}[/.]${YEAR}|${YEAR}[-/]\d{1,2}(?!\d)|${YEAR})`;
+// "Jan 2019", "Mar '18", "03/2016", "09.2016", "2019-03", "2019".
+const DATE = String.raw`(?:${MONTH}\s+(?:${YEAR}|['’]\d\d)|\d{1,2}[/.]${YEAR}|${YEAR}[-/]\d{1,2}(?!\d)|${YEAR})`;
 const ONGOING = "(?:present|current(?:ly)?|now|today|to date|date|ongoing)";
 const ONGOING_ALONE = new RegExp(`^${ONGOING}$`, "i");
 // "Jan 2019 – Present", "2015-2018", "June 2021 to current"; "since March 2020" runs to today.
 const RANGE = new RegExp(String.raw`(?:(${DATE})\s*(?:–|—|-|to|until|till)\s*(${DATE}|${ONGOING})|\bsince\s+(${DATE}))\b`, "gi");
 
 /** A date as a count of months, and whether it names its month (a bare year counts from its January). */
-function monthOf(text: string): { months: number; month: boolean } | null {
+function monthOf(text: string, current: number): { months: number; month: boolean } | null {
   const t = text.toLowerCase().trim();
-  const year = Number(/(?:19|20)\d\d/.exec(t)?.[0]);
+  // (A year in two digits is of this century unless that would be after this year: "Mar '18", "Sep '98".)
+  const short = /['’](\d\d)$/.exec(t);
+  const century = short && 2000 + Number(short[1]) > Math.floor(current / 12) ? 1900 : 2000;
+  const year = short ? century + Number(short[1]) : Number(/(?:19|20)\d\d/.exec(t)?.[0]);
   if (!year) return null;
   const named = MONTHS.findIndex((m) => t.startsWith(m));
   if (named >= 0) return { months: year * 12 + named, month: true };
@@ -62,14 +65,24 @@ function monthOf(text: string): { months: number; month: boolean } | null {
   return { months: year * 12, month: false };
 }
 
-// A CV's sections that are not work: their dates are study, not experience.
+// A CV's sections that are not work: their dates are study, awards or volunteering, not experience. (Either half of a
+// bilingual heading, "Ausbildung / Education", names it.)
 const NOT_WORK_HEADING =
-  /^(?:#{1,6}\s*)?(?:\*\*|__)?(?:education|academic|qualifications?|certifications?|licen[cs]es?|training|courses?|degrees?|schooling|publications?|interests|hobbies|references|languages)\b/i;
-const WORK_HEADING =
-  /^(?:#{1,6}\s*)?(?:\*\*|__)?(?:(?:professional|work|relevant|employment|career|clinical|industry|legal|teaching|other)\s+)*(?:experience|employment|history|career|positions?|roles?|appointments?)\b/i;
+  /^(?:#{1,6}\s*)?(?:\*\*|__)?(?:education|academic|qualifications?|certifications?|licen[cs]es?|training|courses?|degrees?|schooling|publications?|interests|hobbies|references|languages|volunteer(?:ing)?|community|fellowships?|awards?|honou?rs|grants|scholarships)\b/i;
+// "Experience", "Research experience", "Work history", "Employment", "Positions held".
+const WORK_HEADING = /\b(?:experience|employment|history|career|positions?(?: held)?|roles?|appointments?)\s*:?(?:\*\*|__)?$/i;
+/** A line of a work history that is no work: "Career break — Jun 2020 – Mar 2022". */
+const NO_WORK = /\b(?:career break|sabbatical|(?:parental|maternity|paternity) leave|gap year|travell?ing)\b/i;
 /** Where a CV has no section headings: a line naming a degree or a school is study. */
 const STUDY = /\b(?:university|college|school|academy|bachelor|master|b\.?sc|m\.?sc|b\.?a\b|m\.?a\b|mba|ph\.?d|degree|diploma|graduat)/i;
 const headingLike = (line: string) => line.trim().split(/\s+/).length <= 5 && !/[.,;]\s*$/.test(line.trim());
+const notWorkHeading = (line: string) =>
+  headingLike(line) &&
+  line
+    .trim()
+    .split(/\s*[/|]\s*/)
+    .some((part) => NOT_WORK_HEADING.test(part));
+const workHeading = (line: string) => headingLike(line) && WORK_HEADING.test(line.trim());
 
 export interface YearsShown {
   years: number;
@@ -84,18 +97,18 @@ export interface YearsShown {
 export function yearsShown(text: string, now: Date): YearsShown | null {
   const current = now.getUTCFullYear() * 12 + now.getUTCMonth();
   const lines = text.split("\n");
-  const sectioned = lines.some((l) => headingLike(l) && (NOT_WORK_HEADING.test(l.trim()) || WORK_HEADING.test(l.trim())));
+  const sectioned = lines.some((l) => notWorkHeading(l) || workHeading(l));
   const spans: [number, number][] = [];
   let work = true;
   for (const line of lines) {
     const t = line.trim();
-    if (headingLike(t) && NOT_WORK_HEADING.test(t)) work = false;
-    else if (headingLike(t) && WORK_HEADING.test(t)) work = true;
-    if (!work || (!sectioned && STUDY.test(t))) continue;
+    if (notWorkHeading(t)) work = false;
+    else if (workHeading(t)) work = true;
+    if (!work || (!sectioned && STUDY.test(t)) || NO_WORK.test(t)) continue;
     for (const m of t.matchAll(RANGE)) {
-      const start = monthOf(m[1] ?? m[3]);
+      const start = monthOf(m[1] ?? m[3], current);
       const ongoing = m[3] !== undefined || ONGOING_ALONE.test(m[2].trim());
-      const end = ongoing ? { months: current, month: true } : monthOf(m[2]);
+      const end = ongoing ? { months: current, month: true } : monthOf(m[2], current);
       if (!start || !end) continue;
       // "Jan 2019 – Dec 2020" is 24 months, both months counted; "2015 – 2018" is three years.
       const last = end.months + (end.month && start.month ? 1 : 0);
