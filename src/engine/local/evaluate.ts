@@ -124,9 +124,10 @@ function writingOf(d: EngineDocument, written: boolean): { text: string; lines: 
   const text = body.map((s) => s.text).join("\n\n");
   // The body comes first in content.text (the parts set aside follow it), so one offset serves the text and passages.
   const start = written ? frontMatterEnd({ format: d.content.format, text }) : 0;
+  const lines = text.slice(start);
   return {
-    text: proseOf({ format: d.content.format, text: text.slice(start) }),
-    lines: text.slice(start),
+    text: proseOf({ format: d.content.format, text: lines }),
+    lines,
     holds: (p) => p.start >= start && !aside.has(d.content.sections[p.section]?.location.section ?? ""),
   };
 }
@@ -155,10 +156,8 @@ export function evaluateLocally(input: LocalInput): Evaluation {
   const ranked = rankedPassages(input.inputs, passages, prepared);
   const markers = markerCounts(passages);
 
-  const tenures: CriterionScore["tenure"][] = [];
   const scored: Criterion[] = prepared.map((p, i) => {
     const s = scoreCriterion(p, docCounts, passageTerms, signals, relevance, years);
-    tenures.push(s.tenure);
     const evidence = pickEvidence(p, passages, passageTerms, ranked[i], relevance.topic, markers);
     return {
       id: p.criterion.id,
@@ -174,20 +173,20 @@ export function evaluateLocally(input: LocalInput): Evaluation {
   // The share of the rubric's maximum the evidence supports.
   const score = overallScore(criteria, input.criteria);
   const pass = passLevel(input.criteria, input.prompt, input.referenceTexts, input.passThreshold ?? DEFAULT_PASS_PERCENT);
-  // Where titles name what must be there (a contract's clauses), one the document seems to lack holds a pass back.
+  // Where every requirement must be met (a contract's clauses, a job's must-haves), one the document seems to lack
+  // holds a pass back.
   const absent = input.allRequired
     ? criteria.filter((c, i) => !input.criteria[i].optional && !input.criteria[i].bonus && c.max_score > 0 && c.score / c.max_score <= ABSENT)
     : [];
   // So do years of experience the input's dated roles do not reach ("5+ years of …" against a year and a half): under
   // three quarters of the years asked is a requirement not met; more leaves the verdict to a person.
-  const short = input.allRequired
-    ? criteria.flatMap((c, i) => {
-        const tenure = tenures[i];
-        return !input.criteria[i].optional && tenure?.shown && tenure.shown.years < tenure.asked
-          ? [{ title: c.title, asked: tenure.asked, shown: tenure.shown }]
-          : [];
-      })
-    : [];
+  const short =
+    input.allRequired && years
+      ? criteria.flatMap((c, i) => {
+          const asked = prepared[i].yearsAsked;
+          return !input.criteria[i].optional && asked !== null && years.years < asked ? [{ title: c.title, asked, shown: years }] : [];
+        })
+      : [];
   // Optional criteria (a job's nice-to-haves) add to the score but are no part of the pass: a candidate with every
   // must-have and none of the extras passes.
   const required = requiredPart(criteria, input.criteria);
