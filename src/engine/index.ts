@@ -155,6 +155,7 @@ export async function evaluate(input: EvaluateInput): Promise<EvaluateResult> {
       prompt: workflow.userPrompt,
       referenceTexts: input.references.map((r) => r.content.text),
       passThreshold: input.passThreshold ?? DEFAULT_PASS_PERCENT,
+      allRequired: ALL_REQUIRED.has(workflow.productCode),
       signal: input.signal,
     });
     usage.input_tokens = graded.usage.input_tokens;

@@ -7,7 +7,8 @@ import { type Chunk, chunkDocument, rankChunks } from "../retrieval";
 import { verifyCitations } from "./citations";
 import { EngineError } from "./errors";
 import type { RubricCriterion } from "./local/criteria";
-import { overallScore, passLevel, requiredPart, withWeightsNoted } from "./local/verdict";
+import { yearsAsked, yearsShown } from "./local/experience";
+import { overallScore, passLevel, requiredPart, settleUnmet, type Unmet, unmetRequirements, unmetSentences, withWeightsNoted } from "./local/verdict";
 import { type ChatMessage, chatJson, ModelError, openAIConfig } from "./providers/openai";
 import { compileSchema } from "./schema";
 import type { Criterion, EngineDocument, Evaluation, Evidence } from "./types";
@@ -21,6 +22,13 @@ export interface RubricGradingInput {
   referenceTexts: string[];
   /** ASSAY_PASS_THRESHOLD, when neither the prompt nor the rubric states a pass line. */
   passThreshold: number;
+  /**
+   * Whether every criterion not marked optional must be met (a contract's clauses, a job's must-haves): the same rules
+   * as the local evaluator's hold the model's verdict back (docs/models.md).
+   */
+  allRequired?: boolean;
+  /** Today, for a CV's roles held "to Present" (default: the time of the call). */
+  now?: Date;
   signal?: AbortSignal;
 }
 
@@ -125,9 +133,20 @@ export async function gradeByRubric(req: RubricGradingInput): Promise<RubricGrad
   // (Optional criteria, a job's nice-to-haves, add to the score but are no part of the pass.)
   const required = requiredPart(criteria, req.criteria)?.score ?? null;
   const judged = required ?? score;
+  // Where every requirement must be met, a must-have the model scored as missing and years of work the CV's dates do
+  // not reach hold the verdict back as they do the local evaluator's (the years counted from the CV's dates, not from
+  // the model's reading of them): one rule on both paths, so a workflow's verdict means the same with or without a model.
+  const unmet: Unmet<Criterion> = req.allRequired
+    ? unmetRequirements(
+        criteria,
+        req.criteria,
+        req.criteria.map((c) => yearsAsked(`${c.title} ${c.description}`)),
+        yearsShown(req.inputs.map((d) => d.content.text).join("\n"), req.now ?? new Date()),
+      )
+    : { absent: [], short: [] };
   // Samples that land on different levels mean the model cannot tell: a person decides.
-  const verdict: Evaluation["verdict"] = disputed.length > 0 ? "needs_review" : judged >= line ? "pass" : "fail";
-  const draft: Evaluation = { summary: summarize(criteria, score, line, verdict, disputed, required), score, verdict, criteria };
+  const verdict = settleUnmet(disputed.length > 0 ? "needs_review" : judged >= line ? "pass" : "fail", unmet);
+  const draft: Evaluation = { summary: summarize(criteria, score, line, disputed, required, unmet), score, verdict, criteria };
   // Quotes are checked against the input only: the evidence for a grade is the work, not the rubric.
   const checked = verifyCitations(draft, req.inputs);
   return { evaluation: checked.evaluation, usage, model, unresolvedQuotes: checked.dropped };
@@ -243,14 +262,7 @@ function medianOnScale(c: RubricCriterion, scores: number[]): number {
   return snap(c, sorted[Math.floor((sorted.length - 1) / 2)]);
 }
 
-function summarize(
-  criteria: Criterion[],
-  score: number,
-  line: number,
-  verdict: Evaluation["verdict"],
-  disputed: string[],
-  required: number | null,
-): string {
+function summarize(criteria: Criterion[], score: number, line: number, disputed: string[], required: number | null, unmet: Unmet<Criterion>): string {
   const share = (c: Criterion) => (c.max_score > 0 ? c.score / c.max_score : 0);
   const sorted = [...criteria].sort((a, b) => share(b) - share(a));
   const best = sorted[0];
@@ -259,6 +271,7 @@ function summarize(
   const parts = [`Graded criterion by criterion by the model: ${score}/100 against a pass line of ${Math.round(line)}${against}.`];
   if (best && worst && best !== worst)
     parts.push(`Strongest: ${best.title} (${best.score}/${best.max_score}); weakest: ${worst.title} (${worst.score}/${worst.max_score}).`);
-  if (verdict === "needs_review") parts.push(`The samples disagreed on ${disputed.join(", ")}: a person should decide.`);
+  if (disputed.length > 0) parts.push(`The samples disagreed on ${disputed.join(", ")}: a person should decide.`);
+  parts.push(...unmetSentences(unmet));
   return parts.join(" ");
 }

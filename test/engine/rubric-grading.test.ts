@@ -75,11 +75,14 @@ function fakeModel(reply: (user: string, nthForCriterion: number) => unknown, sa
   return { llm, calls };
 }
 
-async function input(llm: NonNullable<Config["llm"]>, over: { rubric?: string; text?: string; policy?: ModelPolicy } = {}): Promise<EvaluateInput> {
+async function input(
+  llm: NonNullable<Config["llm"]>,
+  over: { rubric?: string; text?: string; policy?: ModelPolicy; product?: string } = {},
+): Promise<EvaluateInput> {
   return {
     workspaceId: "ws_test",
     mode: "live",
-    workflow: { userPrompt: null, outputSchema: null, modelPolicy: over.policy ?? "auto", productCode: "education" },
+    workflow: { userPrompt: null, outputSchema: null, modelPolicy: over.policy ?? "auto", productCode: over.product ?? "education" },
     references: [await textDoc("ref_rubric", "rubric.md", over.rubric ?? LEVELS_RUBRIC)],
     inputs: [await textDoc("doc_story", "story.txt", over.text ?? STORY)],
     llm,
@@ -213,6 +216,53 @@ describe("model grading by rubric criterion", () => {
     expect(out.score).toBe(50);
     expect(out.verdict).toBe("pass");
     expect(out.summary).toContain("against a pass line of 60 (the required criteria 100/100; the optional ones add to the score only)");
+  });
+
+  describe("a job's must-haves (hr): the local evaluator's rules hold the model's verdict back", () => {
+    const advert = ["## Requirements", "- 5+ years of Python experience", "- SQL and data modelling", "## Nice to have", "- Kubernetes"].join("\n");
+    const cv = (roles: string) => `Jane Doe\nSoftware engineer\n\nExperience\n${roles}\n\nSkills\nPython, SQL, data modelling.`;
+    // The model gives every criterion its top: only the CV's dates or a must-have it scored as missing can change a pass.
+    const allTop = () => fakeModel(() => ({ evidence: [], rationale: "Meets it.", score: 10 }));
+
+    test("a CV whose dated roles show a year against five asked fails, and the summary says so", async () => {
+      const { llm } = allTop();
+      const text = cv("Python developer, Acme Ltd, Jan 2023 – Dec 2023");
+      const out = (await evaluate({ ...(await input(llm, { rubric: advert, text, product: "hr" })), passThreshold: 60 })).value as Evaluation;
+      expect(out.score).toBe(100);
+      expect(out.verdict).toBe("fail");
+      expect(out.summary).toContain("Fewer years than required: 5+ years of Python experience (asks 5, the dated roles show about 1)");
+      // Under another product the same answers pass: the rule is the must-haves'.
+      const essay = (await evaluate({ ...(await input(llm, { rubric: advert, text })), passThreshold: 60 })).value as Evaluation;
+      expect(essay.verdict).toBe("pass");
+    });
+
+    test("short by less than a quarter of the years asked is a person's call; enough years pass", async () => {
+      const { llm } = allTop();
+      const near = cv("Python developer, Acme Ltd, Jan 2016 – Dec 2016\nData engineer, Beta plc, Jan 2018 – Dec 2020");
+      const nearOut = (await evaluate({ ...(await input(llm, { rubric: advert, text: near, product: "hr" })), passThreshold: 60 }))
+        .value as Evaluation;
+      expect(nearOut.verdict).toBe("needs_review");
+      expect(nearOut.summary).toContain("asks 5, the dated roles show about 4");
+      const enough = cv("Python developer, Acme Ltd, Jan 2014 – Dec 2016\nData engineer, Beta plc, Jan 2017 – Dec 2020");
+      const enoughOut = (await evaluate({ ...(await input(llm, { rubric: advert, text: enough, product: "hr" })), passThreshold: 60 }))
+        .value as Evaluation;
+      expect(enoughOut.verdict).toBe("pass");
+      expect(enoughOut.summary).not.toContain("Fewer years");
+    });
+
+    test("a pass with a must-have the model scored as missing is a person's call; a missing nice-to-have is not", async () => {
+      const text = cv("Python developer, Acme Ltd, Jan 2014 – Dec 2020");
+      const missing = (title: string) =>
+        fakeModel((user) => ({ evidence: [], rationale: "r", score: criterionOf(user)?.startsWith(title) ? 1 : 10 }));
+      const sql = (await evaluate({ ...(await input(missing("SQL").llm, { rubric: advert, text, product: "hr" })), passThreshold: 50 }))
+        .value as Evaluation;
+      expect(sql.verdict).toBe("needs_review");
+      expect(sql.summary).toContain("Not found: SQL and data modelling.");
+      const k8s = (await evaluate({ ...(await input(missing("Kubernetes").llm, { rubric: advert, text, product: "hr" })), passThreshold: 50 }))
+        .value as Evaluation;
+      expect(k8s.verdict).toBe("pass");
+      expect(k8s.summary).not.toContain("Not found");
+    });
   });
 
   test("quotes that are not text of the input are dropped and counted; kept ones carry their location", async () => {

@@ -31,7 +31,18 @@ import {
   tokenize,
   topicTermsOf,
 } from "./terms";
-import { DEFAULT_PASS_PERCENT, overallScore, type PassLevel, passLevel, requiredPart, withWeightsNoted } from "./verdict";
+import {
+  DEFAULT_PASS_PERCENT,
+  overallScore,
+  type PassLevel,
+  passLevel,
+  requiredPart,
+  settleUnmet,
+  type Unmet,
+  unmetRequirements,
+  unmetSentences,
+  withWeightsNoted,
+} from "./verdict";
 
 export interface LocalInput {
   criteria: RubricCriterion[];
@@ -173,50 +184,34 @@ export function evaluateLocally(input: LocalInput): Evaluation {
   // The share of the rubric's maximum the evidence supports.
   const score = overallScore(criteria, input.criteria);
   const pass = passLevel(input.criteria, input.prompt, input.referenceTexts, input.passThreshold ?? DEFAULT_PASS_PERCENT);
-  // Where every requirement must be met (a contract's clauses, a job's must-haves), one the document seems to lack
-  // holds a pass back.
-  const absent = input.allRequired
-    ? criteria.filter((c, i) => !input.criteria[i].optional && !input.criteria[i].bonus && c.max_score > 0 && c.score / c.max_score <= ABSENT)
-    : [];
-  // So do years of experience the input's dated roles do not reach ("5+ years of …" against a year and a half): under
-  // three quarters of the years asked is a requirement not met; more leaves the verdict to a person.
-  const short =
-    input.allRequired && years
-      ? criteria.flatMap((c, i) => {
-          const asked = prepared[i].yearsAsked;
-          return !input.criteria[i].optional && asked !== null && years.years < asked ? [{ title: c.title, asked, shown: years }] : [];
-        })
-      : [];
   // Optional criteria (a job's nice-to-haves) add to the score but are no part of the pass: a candidate with every
   // must-have and none of the extras passes.
   const required = requiredPart(criteria, input.criteria);
-  let verdict = decide(required?.score ?? score, pass, required?.criteria ?? criteria, relevance, absent.length > 0);
-  if (short.length > 0 && verdict !== "fail") verdict = short.some((t) => t.shown.years < NEAR_YEARS * t.asked) ? "fail" : "needs_review";
-  return { summary: summary(criteria, score, verdict, signals, relevance, pass, absent, short, required?.score ?? null), score, verdict, criteria };
+  // Where every requirement must be met (a contract's clauses, a job's must-haves), one the document seems to lack
+  // holds a pass back, and so do years of experience its dated roles do not reach.
+  const unmet: Unmet<Criterion> = input.allRequired
+    ? unmetRequirements(
+        criteria,
+        input.criteria,
+        prepared.map((p) => p.yearsAsked),
+        years,
+      )
+    : { absent: [], short: [] };
+  const verdict = settleUnmet(decide(required?.score ?? score, pass, required?.criteria ?? criteria, relevance), unmet);
+  return { summary: summary(criteria, score, verdict, signals, relevance, pass, unmet, required?.score ?? null), score, verdict, criteria };
 }
 
-/** The share of the years asked that a CV's dated roles must show for a shortfall to be a person's call, not a fail. */
-const NEAR_YEARS = 0.75;
-/** A criterion's share at or below which what it names is taken as missing (on 0–10: 2 or less). */
-const ABSENT = 0.2;
 /** Points (of 100) either side of the pass line within which disagreeing criteria leave the verdict to a person. */
 const REVIEW_MARGIN = 4;
 
 /**
  * pass at or above the pass line, fail below it; needs_review when the evidence cannot decide: the score sits at the
  * line while the criteria contradict each other (one at its top, another at its bottom), a pass rests on criteria
- * for which no passage of the input could be quoted, a pass rests on how the work is written while it shares no
- * word with its task (off-topic work, or on-topic work in other words: only a person can tell which), or a pass comes
- * with something the rubric requires seemingly absent (`absent`: a contract without one of its required clauses, or
- * with it in other words).
+ * for which no passage of the input could be quoted, or a pass rests on how the work is written while it shares no
+ * word with its task (off-topic work, or on-topic work in other words: only a person can tell which). (Requirements
+ * that must each be met are settled after: `settleUnmet`.)
  */
-export function decide(
-  score: number,
-  pass: PassLevel,
-  criteria: Criterion[],
-  relevance: Pick<Relevance, "coverage">,
-  absent = false,
-): Evaluation["verdict"] {
+export function decide(score: number, pass: PassLevel, criteria: Criterion[], relevance: Pick<Relevance, "coverage">): Evaluation["verdict"] {
   const line = 100 * pass.share;
   const shares = criteria.map((c) => (c.max_score > 0 ? c.score / c.max_score : 0));
   // Near the top is four fifths of the maximum or more, near the bottom a fifth or less (on 0–3: 3 against 0).
@@ -224,7 +219,7 @@ export function decide(
   if (Math.abs(score - line) <= REVIEW_MARGIN && contradictory) return "needs_review";
   if (score >= line) {
     const unquoted = criteria.filter((c) => c.score > 0 && c.evidence.length === 0).length;
-    return unquoted * 2 > criteria.length || relevance.coverage === 0 || absent ? "needs_review" : "pass";
+    return unquoted * 2 > criteria.length || relevance.coverage === 0 ? "needs_review" : "pass";
   }
   return "fail";
 }
@@ -695,8 +690,7 @@ function summary(
   signals: WritingSignals,
   relevance: Relevance,
   pass: PassLevel,
-  absent: Criterion[],
-  short: { title: string; asked: number; shown: YearsShown }[],
+  unmet: Unmet<Criterion>,
   requiredScore: number | null,
 ): string {
   const label = verdict === "needs_review" ? "needs review" : verdict;
@@ -721,15 +715,7 @@ function summary(
     parts.push(`The input says little about the task's topic (missing words such as ${relevance.missing.slice(0, 4).join(", ")}).`);
   }
   if (signals.development < 0.6) parts.push(`At ${signals.words} words it is short for the task.`);
-  if (absent.length > 0) {
-    parts.push(
-      `Not found: ${absent.map((c) => c.title).join("; ")}. A person should check ${absent.length === 1 ? "it is" : "they are"} missing, not worded otherwise.`,
-    );
-  }
-  if (short.length > 0) {
-    const shown = (t: YearsShown) => (t.from === "dates" ? `the dated roles show about ${t.years}` : `it states ${t.years}`);
-    parts.push(`Fewer years than required: ${short.map((t) => `${t.title} (asks ${t.asked}, ${shown(t.shown)})`).join("; ")}.`);
-  }
+  parts.push(...unmetSentences(unmet));
   parts.push("The local evaluator matches the rubric's terms and counts writing signals; it does not judge correctness.");
   return parts.join(" ");
 }

@@ -1,5 +1,6 @@
 // Where a run passes: a pass mark the workflow's prompt states, else the rubric's own (stated, or the level its descriptors call adequate), else ASSAY_PASS_THRESHOLD.
 import type { RubricCriterion } from "./criteria";
+import type { YearsShown } from "./experience";
 
 /** ASSAY_PASS_THRESHOLD's default: percent of the maximum that passes when neither the prompt nor the rubric says. */
 export const DEFAULT_PASS_PERCENT = 60;
@@ -95,6 +96,68 @@ export function requiredPart<T extends { score: number; max_score: number }>(
       required.map((i) => rubric[i]),
     ),
   };
+}
+
+/** A criterion's share at or below which what it names is taken as missing (on 0–10: 2 or less). */
+const ABSENT = 0.2;
+/** The share of the years asked that a CV's years must reach for a shortfall to be a person's call, not a fail. */
+const NEAR_YEARS = 0.75;
+
+/** Requirements a document does not meet, where every one must be (a contract's clauses, a job's must-haves). */
+export interface Unmet<T> {
+  /** Required criteria scored a fifth of their maximum or less: seemingly absent (or worded otherwise). */
+  absent: T[];
+  /** Required criteria asking for more years of work than the input shows ("5+ years of …" against a year and a half). */
+  short: { title: string; asked: number; shown: YearsShown }[];
+}
+
+/**
+ * The required criteria (not optional, not a bonus) a document seems not to meet. `asked[i]`: the years of work
+ * criterion i asks for, or null; `years`: those the input shows (null: none shown, nothing to compare).
+ */
+export function unmetRequirements<T extends { title: string; score: number; max_score: number }>(
+  scored: T[],
+  rubric: Pick<RubricCriterion, "optional" | "bonus">[],
+  asked: (number | null)[],
+  years: YearsShown | null,
+): Unmet<T> {
+  const required = (i: number) => !rubric[i]?.optional && !rubric[i]?.bonus;
+  return {
+    absent: scored.filter((c, i) => required(i) && c.max_score > 0 && c.score / c.max_score <= ABSENT),
+    short: years
+      ? scored.flatMap((c, i) => {
+          const n = asked[i];
+          return required(i) && n !== null && n !== undefined && years.years < n ? [{ title: c.title, asked: n, shown: years }] : [];
+        })
+      : [],
+  };
+}
+
+/**
+ * The verdict once unmet requirements are counted: a pass with one seemingly absent is a person's call (it may be
+ * there in other words); years short by more than a quarter of those asked fail, short by less are a person's call.
+ */
+export function settleUnmet(verdict: "pass" | "fail" | "needs_review", unmet: Unmet<unknown>): "pass" | "fail" | "needs_review" {
+  let settled = verdict === "pass" && unmet.absent.length > 0 ? "needs_review" : verdict;
+  if (unmet.short.length > 0 && settled !== "fail") settled = unmet.short.some((t) => t.shown.years < NEAR_YEARS * t.asked) ? "fail" : "needs_review";
+  return settled;
+}
+
+/** The summary's sentences on unmet requirements (none when all are met). */
+export function unmetSentences(unmet: Unmet<{ title: string }>): string[] {
+  const parts: string[] = [];
+  const { absent, short } = unmet;
+  if (absent.length > 0) {
+    parts.push(
+      `Not found: ${absent.map((c) => c.title).join("; ")}. A person should check ${absent.length === 1 ? "it is" : "they are"} missing, not worded otherwise.`,
+    );
+  }
+  if (short.length > 0) {
+    const shown = (t: Unmet<unknown>["short"][number]) =>
+      t.shown.from === "dates" ? `the dated roles show about ${t.shown.years}` : `it states ${t.shown.years}`;
+    parts.push(`Fewer years than required: ${short.map((t) => `${t.title} (asks ${t.asked}, ${shown(t)})`).join("; ")}.`);
+  }
+  return parts;
 }
 
 /** The criteria with each one's weight stated in its rationale, where the rubric weighs them apart from their scales. */
