@@ -70,6 +70,8 @@ const POINTS_FIRST = /^([ \t]+)(\d{1,3}(?:\s*[-–]\s*\d{1,3})?)(?:\s*(pts?|poin
 const TICK_BOX = /\[\s?\]|☐|□/;
 const TICK_LINE = new RegExp(String.raw`^\s*(\p{L}.*?)\s{2,}((?:(?:${TICK_BOX.source})\s*[^[☐□]*?\p{L}[^[☐□]*){2,})$`, "u");
 const BOLD_LINE = /^\s*(?:\*\*|__)([^*_]{2,100})(?:\*\*|__)\s*:?\s*$/;
+/** A name marked [M] (mandatory) or [O] (optional) before its description, on a line of its own. */
+const MARKED_LINE = /^\s*\p{Lu}[^:[\]]{1,60}?\s*\[[MO]\]\s*:\s*\S/u;
 const BOLD_LEAD = /^\s*(?:\*\*|__)([^*_]{1,60}?[:.)–—-]?)(?:\*\*|__)\s*[:.–—-]?\s*(\S.{2,})$/;
 
 function toLines(given: Section[]): Line[] {
@@ -172,6 +174,11 @@ function toLines(given: Section[]): Line[] {
       const bold = BOLD_LINE.exec(line);
       if (bold) {
         out.push({ kind: "heading", level: 7, text: bold[1] });
+        continue;
+      }
+      // "Force majeure [M]: Relief for events …": a checklist's line, marked mandatory or optional, is one of its items.
+      if (MARKED_LINE.test(line)) {
+        out.push({ kind: "item", indent: 0, text: line.trim() });
         continue;
       }
       // A bold label leading its text ("**A (90–100):** Original, insightful argument", "**Thesis (20 points):** …") is
@@ -916,9 +923,31 @@ function statedScale(texts: string[]): Level[] | null {
   return null;
 }
 
+/**
+ * A mark after a requirement's name saying whether it must be met: "(optional)", "*(preferred)*", "[O]" that it may
+ * be missing; "(mandatory)", "(required)", "[M]" that it must not.
+ */
+const REQUIREMENT_MARK =
+  /\s*[*_]*[([]\s*(optional|preferred|desirable|desired|nice to have|a plus|an advantage|recommended|mandatory|required|essential|must)\s*[)\]][*_]*\s*$|\s*\[([MO])\]\s*$/i;
+
+/**
+ * The candidates with their requirement marks taken off their titles, optional where the mark says so; a mark that
+ * tells two criteria apart ("Experience (essential)", "Experience (desirable)") stays in their names.
+ */
+function unmarked(found: Candidate[]): Candidate[] {
+  const marks = found.map((c) => REQUIREMENT_MARK.exec(c.title));
+  const bare = found.map((c, i) => (marks[i] && (marks[i]?.index ?? 0) > 0 ? c.title.slice(0, marks[i]?.index).trim() : c.title));
+  return found.map((c, i) => {
+    const m = marks[i];
+    if (!m || bare[i] === c.title || bare.filter((t) => t.toLowerCase() === bare[i].toLowerCase()).length > 1) return c;
+    const optional = m[1] ? OPTIONAL_SECTION.test(m[1]) : m[2].toUpperCase() === "O";
+    return { ...c, title: bare[i], ...(optional ? { optional: true } : {}) };
+  });
+}
+
 function finalize(found: Candidate[]): RubricCriterion[] {
   const merged = new Map<string, Candidate>();
-  for (const c of found) {
+  for (const c of unmarked(found)) {
     const key = c.title.toLowerCase();
     const prev = merged.get(key);
     if (prev) {

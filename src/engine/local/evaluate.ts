@@ -23,6 +23,7 @@ import {
   keyTermsOf,
   type Name,
   named,
+  namedByRoot,
   namesOf,
   negatedBases,
   stemWord,
@@ -32,6 +33,7 @@ import {
   topicTermsOf,
 } from "./terms";
 import {
+  ABSENT,
   DEFAULT_PASS_PERCENT,
   overallScore,
   type PassLevel,
@@ -84,13 +86,16 @@ const MAX_KEY_TERMS = 25;
 const MAX_EVIDENCE = 3;
 const TOPIC_TERMS = 30;
 const INPUT_TERMS = 40;
-/** Words that label a part of a job advert or a checklist rather than name a subject. */
-const SECTION_STEMS = new Set(
-  "requirement requirements responsibilities responsibility qualifications qualification skills skill experience education nice preferred essential desirable additional other general duties bonus plus must"
+/**
+ * Words every contract uses, whatever its clauses: they name no clause ("Audit rights", "Holiday entitlement", "Term of
+ * confidentiality" are found by their other words).
+ */
+const CLAUSE_STEMS = new Set(
+  "right rights entitlement entitlements obligation obligations provision provisions clause clauses term terms agreement party parties period arrangements general other additional requirement requirements"
     .split(" ")
     .map(stemWord),
 );
-/** What a criterion's words count for when the document names none of its title's subject words (LocalInput.titlesNamed). */
+/** What a criterion's words count for when the document names none of the things its requirement names (a job's, LocalInput.allRequired). */
 const TITLE_MISSING = 0.3;
 /** Consecutive passages in which a criterion's terms are looked for together. */
 const WINDOW = 10;
@@ -110,8 +115,14 @@ interface Prepared {
   named: boolean;
   /** The rubric's one scale, whose levels describe the whole work. */
   holistic: boolean;
-  /** The subject words of the criterion's title where titles name what to find (LocalInput.titlesNamed), else empty. */
+  /**
+   * What the criterion names that the document must name too: its title's subject words where titles name what to
+   * find (a contract's clauses, LocalInput.titlesNamed), the things a job's requirement names (LocalInput.allRequired),
+   * else nothing.
+   */
   titleSubject: Name[];
+  /** Whether the title names a clause: a document naming none of its subject words is taken not to contain it. */
+  clause: boolean;
   /**
    * The facets judged for a criterion whose craft words name none ("relevant", "complete"): any essay's writing; in a
    * CV or a contract, none (its words are judged by what the document says).
@@ -224,6 +235,16 @@ export function decide(score: number, pass: PassLevel, criteria: Criterion[], re
   return "fail";
 }
 
+/** The highest score on the criterion's own scale that is at most `share` of its maximum (its lowest level at least). */
+function atMost(criterion: RubricCriterion, share: number): number {
+  const cap = share * criterion.maxScore + 1e-9;
+  if (criterion.levels && criterion.levels.length >= 2) {
+    const under = criterion.levels.filter((l) => l.value <= cap).map((l) => l.value);
+    return under.length > 0 ? Math.max(...under) : Math.min(...criterion.levels.map((l) => l.value));
+  }
+  return criterion.maxScore >= 5 ? Math.floor(cap) : Math.floor(cap * 2) / 2;
+}
+
 /** A strength (0..1) on the criterion's own scale: its levels when the rubric states them, else whole or half points. */
 function toScale(criterion: RubricCriterion, strength: number): number {
   const share = Math.min(1, Math.max(0, strength / MEETS_TOP));
@@ -275,12 +296,11 @@ function prepare(criteria: RubricCriterion[], written: boolean, titlesNamed: boo
     const whole = criteria.length === 1 || (written && WHOLE_WORK.test(r.c.title));
     const graded = whole && (r.c.levels?.length ?? 0) >= 2 && !own.named ? gradedFacets(r.c.levels ?? []) : [];
     const holistic = graded.length > 0;
-    const subject = [...r.title].filter((stem) => !craftStem(stem) && !isGenericStem(stem) && !SECTION_STEMS.has(stem));
-    // (A title that only labels a part of the reference, "Requirements", "Nice to have", names nothing to find.)
-    // (Where every requirement must be met, a job's, the things a requirement names are what must be there: "Production
+    // (A clause's title names it by its subject words, not by the words every contract uses, "rights" or "period". Where
+    // every requirement must be met, a job's, the things a requirement names are what must be there: "Production
     // experience with AWS" is not met by "production experience" alone.)
     const titleSubject = titlesNamed
-      ? subject.map((stem) => ({ stem, words: null }))
+      ? [...r.title].filter((stem) => !craftStem(stem) && !isGenericStem(stem) && !CLAUSE_STEMS.has(stem)).map((stem) => ({ stem, words: null }))
       : allRequired && !written
         ? namesOf(`${r.c.title}\n${r.c.description}`)
         : [];
@@ -291,6 +311,7 @@ function prepare(criteria: RubricCriterion[], written: boolean, titlesNamed: boo
       ...(holistic ? { facets: graded, named: false } : own),
       holistic,
       titleSubject,
+      clause: titlesNamed,
       usual,
       yearsAsked: written ? null : yearsAsked(`${r.c.title} ${r.c.description}`),
     };
@@ -487,7 +508,9 @@ function scoreCriterion(
   if (lexical !== null) lexical *= 0.6 + 0.4 * Math.min(1, supporting / 2);
   // A clause or a skill the document never names ("Limitation of liability" with neither word) is not shown by the
   // other words of its description ("months", "paid"): it earns a fraction of them.
-  if (lexical !== null && p.titleSubject.length > 0 && !p.titleSubject.some((name) => named(docCounts, name))) lexical *= TITLE_MISSING;
+  const unnamed =
+    p.titleSubject.length > 0 && !p.titleSubject.some((name) => (p.clause ? namedByRoot(docCounts, name.stem) : named(docCounts, name)));
+  if (lexical !== null && unnamed && !p.clause) lexical *= TITLE_MISSING;
   // A criterion with level descriptors ("clearly focused on the topic", "connections between events") describes
   // qualities of the work, not words it must repeat: its subject side is how much the work is about the task.
   // (Levels that only number or name a rating, "1–5" or "5 = Exceptional", describe nothing: the words are still to find.)
@@ -522,7 +545,10 @@ function scoreCriterion(
   const served = tenure?.shown ? Math.min(1, tenure.shown.years / tenure.asked) : 1;
   const fraction = Math.min(1, Math.max(0, (base + boost) * development));
   // (Scaled past the anchor: two years of the three asked are two thirds of the top level, however strong the words.)
-  const score = toScale(p.criterion, served < 1 ? Math.min(fraction, MEETS_TOP) * served : fraction);
+  const scaled = toScale(p.criterion, served < 1 ? Math.min(fraction, MEETS_TOP) * served : fraction);
+  // A clause the contract never names ("Insurance" with no word of insurance) is taken as missing, however many of its
+  // description's words ("evidence", "levels") the contract uses elsewhere: a person checks it is not worded otherwise.
+  const score = unnamed && p.clause ? Math.min(scaled, atMost(p.criterion, ABSENT)) : scaled;
 
   const found = content.filter((t) => docCounts.has(t.stem));
   const missing = content.filter((t) => !docCounts.has(t.stem));

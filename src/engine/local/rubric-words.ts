@@ -106,16 +106,18 @@ export interface CandidateSet {
 export const META_HEADING =
   /^(?:overview|introduction to (?:the )?rubric|instructions?|directions|notes?|total(?: score| points)?|scoring(?: guide)?|grading(?: scale| guide)?|rubric|marking (?:scheme|guide|rubric)|criteria|assessment criteria|(?:table of )?contents|summary|purpose|background|references|appendix|submission(?: guidelines| instructions)?|format(?:ting)?(?: requirements)?|deadline|due date|levels?|performance levels|scale|key|legend|flag.*|output|what to check.*|check|grade (?:breakdown|distribution|weighting)|(?:course )?grading breakdown|assessment (?:breakdown|weighting)|what we offer|benefits|perks|about (?:us|the (?:role|company|team))|how to apply|compensation|salary(?: and benefits)?)$/i;
 /**
- * Sections of a job advert or a person specification that list what a candidate must (or may) bring: each item is a
- * criterion to screen a CV on. Bare "Skills" or "Experience" are left out: a rubric names its criteria so too.
+ * Sections of a job advert or a person specification that list what a candidate must (or may) bring, and of a
+ * contract checklist what a contract must (or may) contain ("Required clauses", "MUST INCLUDE", "Should have"): each
+ * item is a criterion. Bare "Skills" or "Experience" are left out: a rubric names its criteria so too.
  */
 export const REQUIREMENT_SECTION =
-  /^(?:(?:key|essential|minimum|basic|required|preferred|desired|desirable|additional|core|technical)\s+)?(?:requirements|qualifications|skills (?:and|&) (?:experience|qualifications)|experience (?:and|&) (?:skills|qualifications))$|^(?:essential|desirable|required|preferred)\s+criteria$|^(?:requirements (?:and|&) qualifications|must[- ]haves?|nice[- ]to[- ]haves?|essential|desirable|preferred|required|(?:what )?you(?:['’]ll| will) (?:need|bring)|(?:it(?:['’]s| is| would be| will be) )?(?:a )?(?:bonus|plus|great|nice|an advantage) if you (?:have|had|also have)|what we(?:['’]re| are) looking for|who you are|about you|you (?:have|bring|will have)|bonus points|person specification|the ideal candidate(?: will have)?)$/i;
+  /^(?:(?:key|essential|minimum|basic|required|preferred|desired|desirable|additional|core|technical)\s+)?(?:requirements|qualifications|skills (?:and|&) (?:experience|qualifications)|experience (?:and|&) (?:skills|qualifications))$|^(?:essential|desirable|required|preferred)\s+criteria$|^(?:requirements (?:and|&) qualifications|must[- ]haves?|nice[- ]to[- ]haves?|should[- ]haves?|essential|desirable|preferred|required|mandatory|optional|must (?:include|contain|have)|should (?:include|contain|have)|(?:required|mandatory|essential|optional|recommended|desirable|preferred)\s+(?:clauses|provisions|items|elements|requirements)|(?:what )?you(?:['’]ll| will) (?:need|bring)|(?:it(?:['’]s| is| would be| will be) )?(?:a )?(?:bonus|plus|great|nice|an advantage) if you (?:have|had|also have)|what we(?:['’]re| are) looking for|who you are|about you|you (?:have|bring|will have)|bonus points|person specification|the ideal candidate(?: will have)?)$/i;
 /** Sections that list requirements only in a job advert (beside its JOB_SECTION headings): a rubric's "Skills" is a criterion. */
 export const ADVERT_REQUIREMENT_SECTION =
   /^(?:(?:technical|key|core|required|essential)\s+)?(?:skills|experience|education(?: and experience)?|certifications?|licen[cs]es?)$/i;
 /** Of those, the sections whose items a candidate may lack ("Nice to have", "Desirable", "Preferred qualifications"). */
-export const OPTIONAL_SECTION = /nice[- ]to[- ]have|bonus|preferred|desir|great if|nice if|a plus/i;
+export const OPTIONAL_SECTION =
+  /nice[- ]to[- ]have|bonus|preferred|desir|great if|nice if|a plus|advantage|optional|recommended|should[- ]have|should (?:include|contain)/i;
 /** The other sections of a job advert: beside one of them, a lone "Requirements" list is the advert's, not a brief's. */
 export const JOB_SECTION =
   /^(?:(?:key |main )?(?:responsibilities|duties)|what you(?:['’]ll| will) do|(?:the|your) role|about (?:us|the (?:role|company|team|job))|benefits|perks|what we offer|how to apply|compensation|salary(?: and benefits)?|job (?:description|summary|purpose))$/i;

@@ -199,7 +199,55 @@ const ABBREVIATIONS: Record<string, string> = {
   NDA: "non disclosure agreement",
   SLA: "service level agreement",
   GDPR: "general data protection regulation",
+  // (Contracts.)
+  IP: "intellectual property",
+  IPR: "intellectual property rights",
+  DPA: "data processing agreement",
+  PL: "public liability insurance",
+  PI: "professional indemnity insurance",
+  EL: "employers liability insurance",
+  PTO: "paid time off holiday",
+  AST: "assured shorthold tenancy",
+  SOW: "statement work",
+  hrs: "hours",
+  hols: "holidays",
 };
+
+/**
+ * Phrases a contract (or a CV) writes for the thing a checklist names in one word: "trial period" for probation,
+ * "hold harmless" for an indemnity, "annual leave" for holiday. A phrase counts as its own words and as the stems of
+ * the word it stands for, as an abbreviation does.
+ */
+const EQUIVALENTS: Record<string, string> = {
+  "trial period": "probation",
+  "probationary period": "probation",
+  "hold harmless": "indemnify",
+  harmless: "indemnify",
+  "annual leave": "holiday",
+  "paid leave": "holiday",
+  vacation: "holiday",
+  "equitable relief": "injunctive",
+  "specific performance": "injunctive",
+  "beyond reasonable control": "force majeure",
+  "beyond its reasonable control": "force majeure",
+  "act of god": "force majeure",
+  "option to break": "break",
+  "early termination": "break",
+  "break option": "break",
+  underlet: "sublet",
+  "non disclosure": "confidentiality",
+  "governed by": "governing law",
+  "return or destroy": "return destruction",
+  "return or delete": "return destruction",
+  "notice to quit": "notice",
+};
+const EQUIVALENT_BY_FIRST = new Map<string, { words: string[]; stems: string[] }[]>();
+for (const [phrase, meaning] of Object.entries(EQUIVALENTS)) {
+  const words = phrase.split(" ");
+  const list = EQUIVALENT_BY_FIRST.get(words[0]) ?? [];
+  list.push({ words, stems: meaning.split(" ").map(stemWord) });
+  EQUIVALENT_BY_FIRST.set(words[0], list);
+}
 const ABBREVIATED = new Map(
   Object.entries(ABBREVIATIONS).map(([abbr, words]) => [
     abbr.toLowerCase(),
@@ -207,10 +255,17 @@ const ABBREVIATED = new Map(
   ]),
 );
 
-/** Stems of the words of `text` that `keep` keeps, in order, with repeats; an abbreviation adds the stems of its words. */
+/**
+ * Stems of the words of `text` that `keep` keeps, in order, with repeats; an abbreviation adds the stems of its words,
+ * an equivalent phrase those of the word it stands for.
+ */
 function stemsOf(text: string, keep: (word: string) => boolean): string[] {
   const out: string[] = [];
-  for (const t of tokenize(text)) {
+  const tokens = tokenize(text);
+  for (let i = 0; i < tokens.length; i++) {
+    const t = tokens[i];
+    const phrases = EQUIVALENT_BY_FIRST.get(t.word);
+    if (phrases) for (const p of phrases) if (p.words.every((w, k) => tokens[i + k]?.word === w)) out.push(...p.stems);
     if (!keep(t.word)) continue;
     out.push(t.stem);
     const abbreviation = ABBREVIATED.get(t.word);
@@ -246,6 +301,19 @@ export function namesOf(given: string): Name[] {
 
 /** Whether a document's terms include the name, as itself or as every word it abbreviates. */
 export const named = (terms: Map<string, number>, name: Name) => terms.has(name.stem) || (name.words?.every((w) => terms.has(w)) ?? false);
+
+/**
+ * Whether a document's terms include the stem or one of its root that Porter leaves apart ("audit" and "auditor",
+ * "probat" and "probationari", "indemnif" and "indemn"): the shorter, of five letters or more, opens the longer.
+ */
+export function namedByRoot(terms: Map<string, number>, stem: string): boolean {
+  if (terms.has(stem)) return true;
+  for (const t of terms.keys()) {
+    const [short, long] = t.length < stem.length ? [t, stem] : [stem, t];
+    if (short.length >= 5 && long.startsWith(short)) return true;
+  }
+  return false;
+}
 
 /** Stems of the content words of `text`, in order, with repeats. */
 export function contentTerms(text: string): string[] {

@@ -99,7 +99,7 @@ export function requiredPart<T extends { score: number; max_score: number }>(
 }
 
 /** A criterion's share at or below which what it names is taken as missing (on 0–10: 2 or less). */
-const ABSENT = 0.2;
+export const ABSENT = 0.2;
 /** The share of the years asked that a CV's years must reach for a shortfall to be a person's call, not a fail. */
 const NEAR_YEARS = 0.75;
 

@@ -1,0 +1,189 @@
+// Contract review with the built-in local evaluator (`legal`): a checklist's required and optional clauses as written,
+// a clause the contract never names taken as missing, and the words contracts use for a checklist's clause names.
+import { describe, expect, test } from "bun:test";
+import { findCriteria } from "../../src/engine/local/criteria";
+import { run, textDoc } from "./fixtures";
+
+async function criteriaOf(text: string, filename = "checklist.md") {
+  return findCriteria([(await textDoc("ref_1", filename, text)).content], null).criteria;
+}
+
+const review = async (checklist: string, contract: string, filename = "checklist.md") =>
+  run([await textDoc("ref_1", filename, checklist)], [await textDoc("doc_1", "contract.md", contract)], null, "legal");
+
+const marks = (criteria: { title: string; optional?: boolean }[]) => criteria.map((c) => [c.title, c.optional ?? false]);
+
+describe("a checklist's clauses, required and optional", () => {
+  test("'Required clauses' and 'Nice to have' lists: each bold-labelled item is a clause, the nice-to-haves optional", async () => {
+    // The two headings were the criteria ("Required clauses" out of 10 on all its words).
+    const checklist = [
+      "# Mutual NDA review checklist",
+      "",
+      "Flag any missing clause to the supervising lawyer.",
+      "",
+      "## Required clauses",
+      "",
+      "- **Definition of Confidential Information** – broad enough to cover oral and written disclosures.",
+      "- **Exclusions** – information already public or independently developed.",
+      "- **Governing law** – a named governing law.",
+      "",
+      "## Nice to have",
+      "",
+      "- **Non-solicitation** – no poaching of each other's staff for a year.",
+    ].join("\n");
+    expect(marks(await criteriaOf(checklist))).toEqual([
+      ["Definition of Confidential Information", false],
+      ["Exclusions", false],
+      ["Governing law", false],
+      ["Non-solicitation", true],
+    ]);
+  });
+
+  test("a text file's 'MUST INCLUDE' and 'DESIRABLE' headings in capitals: the desirable items optional", async () => {
+    const checklist = [
+      "EMPLOYMENT CONTRACT REVIEW CHECKLIST",
+      "",
+      "MUST INCLUDE",
+      "",
+      "1. Job title and duties - the job title and main duties.",
+      "",
+      "2. Notice period - the notice each side must give.",
+      "",
+      "DESIRABLE",
+      "",
+      "3. Pension - the auto-enrolment scheme and contribution rates.",
+    ].join("\n");
+    expect(marks(await criteriaOf(checklist, "checklist.txt"))).toEqual([
+      ["Job title and duties", false],
+      ["Notice period", false],
+      ["Pension", true],
+    ]);
+  });
+
+  test("'(optional)' after a heading, emphasised or not, marks the clause optional and leaves its name", async () => {
+    const checklist = [
+      "# Commercial lease checklist",
+      "## Rent review",
+      "Upward-only or open market review, with dates.",
+      "## Insurance",
+      "Who insures the building and against which risks.",
+      "## Rent deposit *(optional)*",
+      "The amount held and when it is returned.",
+    ].join("\n");
+    expect(marks(await criteriaOf(checklist))).toEqual([
+      ["Rent review", false],
+      ["Insurance", false],
+      ["Rent deposit", true],
+    ]);
+  });
+
+  test("'Name [M]: …' and 'Name [O]: …' lines are the clauses, mandatory and optional", async () => {
+    // Read as no rubric at all before: the generic criteria ("Relevance and coverage") replaced them.
+    const checklist = [
+      "SUPPLIER AGREEMENT CHECKLIST",
+      "Key: [M] = mandatory, [O] = optional.",
+      "",
+      "Force majeure [M]: Relief for events beyond a party's reasonable control, with a duty to mitigate.",
+      "Audit rights [M]: Our right to inspect the supplier's records on reasonable notice.",
+      "Step-in rights [O]: Our right to step in where the supplier fails to perform critical services.",
+    ].join("\n");
+    expect(marks(await criteriaOf(checklist, "checklist.txt"))).toEqual([
+      ["Force majeure", false],
+      ["Audit rights", false],
+      ["Step-in rights", true],
+    ]);
+  });
+
+  test("a mark that tells two criteria apart stays in their names", async () => {
+    const spec = ["| Criteria | Essential | Desirable |", "| --- | --- | --- |", "| Experience | Four years in commercial work | Fire alarms |"].join(
+      "\n",
+    );
+    expect(marks(await criteriaOf(spec))).toEqual([
+      ["Experience (essential)", false],
+      ["Experience (desirable)", true],
+    ]);
+  });
+});
+
+const CHECKLIST = [
+  "# Supplier agreement checklist",
+  "## Required clauses",
+  "- **Insurance** – the supplier keeps public liability and professional indemnity cover at stated levels and shows evidence on request.",
+  "- **Audit rights** – our right to inspect the supplier's records and premises on reasonable notice.",
+  "- **Indemnification** – the supplier meets third-party claims arising from its breach.",
+  "- **Governing law** – a named governing law and jurisdiction.",
+  "## Nice to have",
+  "- **Step-in rights** – our right to step in where the supplier fails.",
+].join("\n");
+
+const CLAUSES = {
+  insurance:
+    "7. Insurance. The Supplier shall maintain public liability insurance of not less than £5 million and professional indemnity insurance of not less than £2 million, and shall provide evidence of such insurance on request.",
+  audit:
+    "8. Records and audit. The Supplier shall keep complete records relating to the Services and shall permit the Customer and its auditors to inspect those records and its premises on reasonable notice.",
+  indemnity:
+    "9. Third-party claims. The Supplier shall defend the Customer against any claim arising from the Supplier's breach and shall hold the Customer harmless from all damages and reasonable costs awarded.",
+  law: "10. Law. This Agreement and any dispute arising from it are governed by the laws of England and Wales, and the courts of England have exclusive jurisdiction.",
+};
+const PREAMBLE = [
+  "# Services agreement",
+  "This agreement is made between Aldercote Ltd (the Customer) and Marlowe Services Ltd (the Supplier).",
+  "1. Services. The Supplier shall provide the services described in the Schedule with reasonable skill and care, and shall give the Customer written notice of any delay, stating its evidence and the levels of service affected.",
+  "2. Fees. The Customer shall pay each undisputed invoice within 30 days of receipt.",
+].join("\n\n");
+const contract = (...clauses: string[]) => [PREAMBLE, ...clauses].join("\n\n");
+
+describe("a clause the contract never names", () => {
+  test("is taken as missing, not met by its description's words elsewhere: the pass is left to a person, who is told", async () => {
+    // Without its insurance clause the contract still scored Insurance 3/10 on "evidence", "levels" and "notice", and passed.
+    const complete = await review(CHECKLIST, contract(CLAUSES.insurance, CLAUSES.audit, CLAUSES.indemnity, CLAUSES.law));
+    expect(complete.verdict).toBe("pass");
+    const without = await review(CHECKLIST, contract(CLAUSES.audit, CLAUSES.indemnity, CLAUSES.law));
+    const insurance = without.criteria.find((c) => c.title === "Insurance");
+    expect(insurance?.score).toBeLessThanOrEqual(2);
+    expect(without.verdict).toBe("needs_review");
+    expect(without.summary).toContain("Not found: Insurance.");
+  });
+
+  test("words every contract uses ('rights', 'entitlement') do not name a clause", async () => {
+    // "Audit rights" was met by "rights" in other clauses (9/10 with no word of audit or inspection).
+    const rightsElsewhere = "11. Rights of third parties. A person who is not a party has no rights to enforce any term of this Agreement.";
+    const out = await review(CHECKLIST, contract(CLAUSES.insurance, CLAUSES.indemnity, CLAUSES.law, rightsElsewhere));
+    expect(out.criteria.find((c) => c.title === "Audit rights")?.score).toBeLessThanOrEqual(2);
+    expect(out.summary).toContain("Not found: Audit rights.");
+  });
+
+  test("a missing nice-to-have holds nothing back", async () => {
+    const out = await review(CHECKLIST, contract(CLAUSES.insurance, CLAUSES.audit, CLAUSES.indemnity, CLAUSES.law));
+    expect(out.criteria.find((c) => c.title === "Step-in rights")?.score).toBeLessThanOrEqual(2);
+    expect(out.verdict).toBe("pass");
+  });
+});
+
+describe("the words contracts use for a checklist's clause names", () => {
+  test("'auditors', 'hold … harmless', 'governed by' name audit rights, an indemnity and the governing law", async () => {
+    // Every clause above is written without its checklist name: each is found, and the contract passes.
+    const out = await review(CHECKLIST, contract(CLAUSES.insurance, CLAUSES.audit, CLAUSES.indemnity, CLAUSES.law));
+    for (const title of ["Audit rights", "Indemnification", "Governing law"]) {
+      const c = out.criteria.find((x) => x.title === title);
+      expect(c && c.score / c.max_score).toBeGreaterThan(0.5);
+    }
+  });
+
+  test("'trial period' is a probation period, 'Hols' holidays, 'early termination right' a break clause", async () => {
+    const checklist = [
+      "## Must include",
+      "- Probation period: its length and the notice during it.",
+      "- Holiday entitlement: days of annual leave a year.",
+      "- Break clause: the tenant's right to end the lease early.",
+    ].join("\n");
+    const terms = [
+      "1. Trial period. The first three months are a trial period, during which either side may end the employment on one week's notice.",
+      "2. Hols: 25 days p.a. plus bank holidays; the holiday year runs from January.",
+      "3. Tenant's early termination right. The Tenant may end this Lease on 25 December 2029 by giving six months' written notice.",
+    ].join("\n\n");
+    const out = await review(checklist, terms);
+    for (const c of out.criteria) expect(c.score / c.max_score).toBeGreaterThan(0.5);
+    expect(out.summary).not.toContain("Not found");
+  });
+});
