@@ -143,7 +143,7 @@ export async function gradeByRubric(req: RubricGradingInput): Promise<RubricGrad
         req.criteria.map((c) => yearsAsked(`${c.title} ${c.description}`)),
         yearsShown(req.inputs.map((d) => d.content.text).join("\n"), req.now ?? new Date()),
       )
-    : { absent: [], short: [] };
+    : { absent: [], short: [], excluded: [] };
   // Samples that land on different levels mean the model cannot tell: a person decides.
   const verdict = settleUnmet(disputed.length > 0 ? "needs_review" : judged >= line ? "pass" : "fail", unmet);
   const draft: Evaluation = { summary: summarize(criteria, score, line, disputed, required, unmet), score, verdict, criteria };

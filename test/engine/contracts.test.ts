@@ -187,3 +187,58 @@ describe("the words contracts use for a checklist's clause names", () => {
     expect(out.summary).not.toContain("Not found");
   });
 });
+
+describe("a clause named only to be excluded", () => {
+  const checklist = [
+    "## Required clauses",
+    "- **Probation period** – its length and the notice that applies during it.",
+    "- **Remedies / injunctive relief** – the disclosing party may seek an injunction.",
+    "- **Limitation of liability** – an aggregate cap on each party's liability.",
+    "- **Modern slavery** – compliance with the Modern Slavery Act 2015.",
+    "- **Payment terms** – fees, invoicing and the payment period.",
+  ].join("\n");
+  const clauses = {
+    probation:
+      "4. Probation. The first six months of employment are a probationary period, during which either party may end the employment on one week's notice.",
+    remedies:
+      "8. Remedies. Each party acknowledges that damages may not be an adequate remedy and that the disclosing party may seek an injunction or other equitable relief.",
+    liability:
+      "9. Liability. Each party's aggregate liability under this Agreement shall not exceed the fees paid in the twelve months before the claim. Nothing in this Agreement limits or excludes liability for death or personal injury caused by negligence, or for fraud.",
+    slavery:
+      "10. Modern slavery. The Supplier shall comply with the Modern Slavery Act 2015 and shall take reasonable steps to ensure that there is no slavery or human trafficking in its supply chains.",
+    payment:
+      "11. Fees. The Customer shall pay each invoice within 30 days. The limitations in clause 9 shall not apply to the Customer's payment obligations.",
+  };
+  const agreement = (...parts: string[]) =>
+    ["# Agreement", "This agreement is made between Halcyon Digital Ltd and its counterparty.", ...parts].join("\n\n");
+
+  test("a contract that provides every clause passes: carve-outs, duties and exceptions are no exclusions", async () => {
+    const out = await review(checklist, agreement(...Object.values(clauses)));
+    expect(out.verdict).toBe("pass");
+    expect(out.summary).not.toContain("Excluded");
+    for (const c of out.criteria) expect(c.score / c.max_score).toBeGreaterThan(0.5);
+  });
+
+  test("'There is no probationary period' and a waiver of injunctions exclude the clauses they name: a person is told", async () => {
+    // Both scored 10/10 and passed: the clause's words are all there.
+    const noProbation = "4. Probation. There is no probationary period. The appointment is confirmed from the start date.";
+    const waived =
+      "8. Remedies. Each party irrevocably waives any right it may otherwise have to apply for an injunction or any other equitable relief.";
+    const out = await review(checklist, agreement(noProbation, waived, clauses.liability, clauses.slavery, clauses.payment));
+    expect(out.verdict).toBe("needs_review");
+    for (const title of ["Probation period", "Remedies / injunctive relief"]) {
+      const c = out.criteria.find((x) => x.title === title);
+      expect(c?.score).toBeLessThanOrEqual(2);
+      expect(c?.rationale).toContain("The input names it only to exclude it:");
+    }
+    expect(out.summary).toContain('Excluded rather than provided: Probation period ("There is no probationary period.")');
+    expect(out.summary).toContain("Remedies / injunctive relief (");
+  });
+
+  test("'Nothing in this Agreement limits either party's liability' excludes the cap", async () => {
+    const uncapped = "9. Liability. Nothing in this Agreement limits either party's liability.";
+    const out = await review(checklist, agreement(clauses.probation, clauses.remedies, uncapped, clauses.slavery, clauses.payment));
+    expect(out.criteria.find((c) => c.title === "Limitation of liability")?.score).toBeLessThanOrEqual(2);
+    expect(out.verdict).toBe("needs_review");
+  });
+});

@@ -2,6 +2,7 @@
 import { type Chunk, chunkDocument, rankChunksMany } from "../../retrieval";
 import { type Passage, passagesOf } from "../passages";
 import type { Criterion, EngineDocument, Evaluation, Evidence } from "../types";
+import { excludingSentence, type Sentence, sentencesOf } from "./clauses";
 import type { RubricCriterion } from "./criteria";
 import { type YearsShown, yearsAsked, yearsShown } from "./experience";
 import { HOLISTIC_TITLE, TASK_HEADING, TASK_LABEL } from "./rubric-words";
@@ -178,8 +179,11 @@ export function evaluateLocally(input: LocalInput): Evaluation {
   const ranked = rankedPassages(input.inputs, passages, prepared);
   const markers = markerCounts(passages);
 
+  // A contract's sentences, where a clause named only to be excluded is looked for.
+  const sentences = prepared.some((p) => p.clause) ? sentencesOf(prose) : [];
+  const scores = prepared.map((p) => scoreCriterion(p, docCounts, passageTerms, signals, relevance, years, sentences));
   const scored: Criterion[] = prepared.map((p, i) => {
-    const s = scoreCriterion(p, docCounts, passageTerms, signals, relevance, years);
+    const s = scores[i];
     const evidence = pickEvidence(p, passages, passageTerms, ranked[i], relevance.topic, markers);
     return {
       id: p.criterion.id,
@@ -206,8 +210,9 @@ export function evaluateLocally(input: LocalInput): Evaluation {
         input.criteria,
         prepared.map((p) => p.yearsAsked),
         years,
+        scores.map((s) => s.excluding),
       )
-    : { absent: [], short: [] };
+    : { absent: [], short: [], excluded: [] };
   const verdict = settleUnmet(decide(required?.score ?? score, pass, required?.criteria ?? criteria, relevance), unmet);
   return { summary: summary(criteria, score, verdict, signals, relevance, pass, unmet, required?.score ?? null), score, verdict, criteria };
 }
@@ -462,6 +467,8 @@ interface CriterionScore {
   craft: number | null;
   /** The years of work the criterion asks for and those the input shows (null: it shows none), when it asks. */
   tenure: { asked: number; shown: YearsShown | null } | null;
+  /** The sentence that excludes the clause ("There is no probationary period"), when every one naming it does. */
+  excluding: string | null;
 }
 
 const sat = (x: number, scale: number) => 1 - Math.exp(-x / scale);
@@ -477,6 +484,7 @@ function scoreCriterion(
   signals: WritingSignals,
   relevance: Relevance,
   years: YearsShown | null,
+  sentences: Sentence[],
 ): CriterionScore {
   const gate = relevance.gate;
   const content = p.terms.filter((t) => !t.craft);
@@ -548,11 +556,20 @@ function scoreCriterion(
   const scaled = toScale(p.criterion, served < 1 ? Math.min(fraction, MEETS_TOP) * served : fraction);
   // A clause the contract never names ("Insurance" with no word of insurance) is taken as missing, however many of its
   // description's words ("evidence", "levels") the contract uses elsewhere: a person checks it is not worded otherwise.
-  const score = unnamed && p.clause ? Math.min(scaled, atMost(p.criterion, ABSENT)) : scaled;
+  // So is one it names only to exclude it ("There is no probationary period").
+  const excluding =
+    p.clause && !unnamed
+      ? excludingSentence(
+          p.titleSubject.map((n) => n.stem),
+          sentences,
+          docCounts,
+        )
+      : null;
+  const score = p.clause && (unnamed || excluding) ? Math.min(scaled, atMost(p.criterion, ABSENT)) : scaled;
 
   const found = content.filter((t) => docCounts.has(t.stem));
   const missing = content.filter((t) => !docCounts.has(t.stem));
-  return { score, found, missing, supporting, lexical, craft, tenure };
+  return { score, found, missing, supporting, lexical, craft, tenure, excluding };
 }
 
 /** The largest weight of distinct terms found within WINDOW consecutive passages (of one document). */
@@ -697,6 +714,7 @@ function rationale(p: Prepared, s: CriterionScore, signals: WritingSignals, rele
         : `It asks for ${asked} year${asked === 1 ? "" : "s"} of experience; the input shows about ${shown.years} (${shown.from === "dates" ? "its dated roles" : "as it states"}).`,
     );
   }
+  if (s.excluding) parts.push(`The input names it only to exclude it: "${s.excluding}"`);
   if (signals.development < 0.6) parts.push(`The input is short for the task (${signals.words} words).`);
   if (relevance.gate < 0.8) parts.push("Little of the input is about the task's topic.");
   return parts.join(" ");

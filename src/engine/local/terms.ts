@@ -308,11 +308,14 @@ export const named = (terms: Map<string, number>, name: Name) => terms.has(name.
  */
 export function namedByRoot(terms: Map<string, number>, stem: string): boolean {
   if (terms.has(stem)) return true;
-  for (const t of terms.keys()) {
-    const [short, long] = t.length < stem.length ? [t, stem] : [stem, t];
-    if (short.length >= 5 && long.startsWith(short)) return true;
-  }
+  for (const t of terms.keys()) if (sameRoot(t, stem)) return true;
   return false;
+}
+
+/** Whether two stems are of one root: equal, or the shorter, of five letters or more, opens the longer. */
+export function sameRoot(a: string, b: string): boolean {
+  const [short, long] = a.length < b.length ? [a, b] : [b, a];
+  return short === long || (short.length >= 5 && long.startsWith(short));
 }
 
 /** Stems of the content words of `text`, in order, with repeats. */

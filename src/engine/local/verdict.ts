@@ -109,21 +109,29 @@ export interface Unmet<T> {
   absent: T[];
   /** Required criteria asking for more years of work than the input shows ("5+ years of …" against a year and a half). */
   short: { title: string; asked: number; shown: YearsShown }[];
+  /** Required clauses the document names only to exclude them ("There is no probationary period"), with that sentence. */
+  excluded: { title: string; quote: string }[];
 }
 
 /**
  * The required criteria (not optional, not a bonus) a document seems not to meet. `asked[i]`: the years of work
- * criterion i asks for, or null; `years`: those the input shows (null: none shown, nothing to compare).
+ * criterion i asks for, or null; `years`: those the input shows (null: none shown, nothing to compare); `excluding[i]`:
+ * the sentence that excludes clause i, if any.
  */
 export function unmetRequirements<T extends { title: string; score: number; max_score: number }>(
   scored: T[],
   rubric: Pick<RubricCriterion, "optional" | "bonus">[],
   asked: (number | null)[],
   years: YearsShown | null,
+  excluding: (string | null)[] = [],
 ): Unmet<T> {
   const required = (i: number) => !rubric[i]?.optional && !rubric[i]?.bonus;
   return {
-    absent: scored.filter((c, i) => required(i) && c.max_score > 0 && c.score / c.max_score <= ABSENT),
+    absent: scored.filter((c, i) => required(i) && !excluding[i] && c.max_score > 0 && c.score / c.max_score <= ABSENT),
+    excluded: scored.flatMap((c, i) => {
+      const quote = excluding[i];
+      return required(i) && quote ? [{ title: c.title, quote }] : [];
+    }),
     short: years
       ? scored.flatMap((c, i) => {
           const n = asked[i];
@@ -134,11 +142,11 @@ export function unmetRequirements<T extends { title: string; score: number; max_
 }
 
 /**
- * The verdict once unmet requirements are counted: a pass with one seemingly absent is a person's call (it may be
- * there in other words); years short by more than a quarter of those asked fail, short by less are a person's call.
+ * The verdict once unmet requirements are counted: a pass with one seemingly absent or excluded is a person's call (it
+ * may be there in other words); years short by more than a quarter of those asked fail, short by less are a person's call.
  */
 export function settleUnmet(verdict: "pass" | "fail" | "needs_review", unmet: Unmet<unknown>): "pass" | "fail" | "needs_review" {
-  let settled = verdict === "pass" && unmet.absent.length > 0 ? "needs_review" : verdict;
+  let settled = verdict === "pass" && unmet.absent.length + unmet.excluded.length > 0 ? "needs_review" : verdict;
   if (unmet.short.length > 0 && settled !== "fail") settled = unmet.short.some((t) => t.shown.years < NEAR_YEARS * t.asked) ? "fail" : "needs_review";
   return settled;
 }
@@ -146,12 +154,13 @@ export function settleUnmet(verdict: "pass" | "fail" | "needs_review", unmet: Un
 /** The summary's sentences on unmet requirements (none when all are met). */
 export function unmetSentences(unmet: Unmet<{ title: string }>): string[] {
   const parts: string[] = [];
-  const { absent, short } = unmet;
+  const { absent, short, excluded } = unmet;
   if (absent.length > 0) {
     parts.push(
       `Not found: ${absent.map((c) => c.title).join("; ")}. A person should check ${absent.length === 1 ? "it is" : "they are"} missing, not worded otherwise.`,
     );
   }
+  if (excluded.length > 0) parts.push(`Excluded rather than provided: ${excluded.map((e) => `${e.title} ("${e.quote}")`).join("; ")}.`);
   if (short.length > 0) {
     const shown = (t: Unmet<unknown>["short"][number]) =>
       t.shown.from === "dates" ? `the dated roles show about ${t.shown.years}` : `it states ${t.shown.years}`;

@@ -1,0 +1,82 @@
+// A contract's clause stated only to be excluded: "There is no probationary period", "Each party irrevocably waives any
+// right to apply for an injunction", "nothing in this Lease shall confer on the Tenant any option to break". A lexical
+// reader finds the clause's words there, as in a clause that provides it; these sentences say the opposite.
+import { contentTerms, namedByRoot, sameRoot, termCounts, tokenize } from "./terms";
+
+/**
+ * Sentence shapes that deny a thing exists or applies, and where that thing stands: after the denial ("There is no
+ * probationary period", "waives any right to … an injunction") or before it ("Clause 9 shall not apply"). Not
+ * prohibitions ("shall not disclose", "may not assign without consent"), which are how many clauses are written, nor
+ * carve-outs ("nothing in this Agreement limits liability for death or personal injury"), which every limitation
+ * clause carries.
+ */
+const DENIALS: { re: RegExp; thing: "after" | "before" }[] = [
+  { re: /\bthere (?:is|are|will be|shall be) no\b/i, thing: "after" },
+  {
+    re: /\bno\s+(?:[\w'’-]+\s+){0,4}?(?:is|are|shall be|will be)\s+(?:payable|required|provided|given|due|available|offered|granted|applicable)\b/i,
+    thing: "after",
+  },
+  { re: /\b(?:irrevocably |hereby )?waives?\s+(?:any|all|its|their)\b/i, thing: "after" },
+  {
+    re: /\bnothing in\b.{0,80}?\b(?:limits?|excludes?|restricts?|confers?|obliges?)\b(?!(?:\s+\S+){0,5}?\s+(?:for|which|that|to the extent|where)\b)/i,
+    thing: "after",
+  },
+  { re: /\b(?:does|do|shall|will) not (?:commit|guarantee|promise|undertake)\b/i, thing: "after" },
+  { re: /\b(?:no|not have any|not be entitled to any) (?:right|option|entitlement) to\b/i, thing: "after" },
+  { re: /\bsole (?:and exclusive )?remedy\b/i, thing: "after" },
+  { re: /["“]as is["”]|\bas[- ]is,|\bwithout (?:any )?warrant(?:y|ies)\b/i, thing: "after" },
+  { re: /\b(?:shall|will|does|do) not apply\b|\bnot applicable\b/i, thing: "before" },
+];
+/** What turns a denial into a duty: "shall ensure that there is no slavery in its supply chains". */
+const DUTY_BEFORE = /\b(?:ensures?|procures?|warrants?|represents?|undertakes?|confirms?|so)\s+(?:that\s+)?$/i;
+
+const SENTENCE = /[^.!?\n]+(?:[.!?]+|$)/g;
+/** Words a sentence needs to state something: shorter lines are headings ("8. Break clause"). */
+const MIN_WORDS = 4;
+
+export interface Sentence {
+  text: string;
+  counts: Map<string, number>;
+}
+
+/** The sentences of the texts that state something (headings left out), with their terms. */
+export function sentencesOf(texts: string[]): Sentence[] {
+  return texts.flatMap((t) =>
+    [...t.matchAll(SENTENCE)]
+      .map((m) => m[0].trim())
+      .filter((s) => s.split(/\s+/).length >= MIN_WORDS)
+      .map((text) => ({ text, counts: termCounts(contentTerms(text)) })),
+  );
+}
+
+/**
+ * The sentence that excludes the clause whose subject stems are `subject`, when every sentence naming it denies it;
+ * else null. The sentences naming it are those with the most of its subject words, the rarer weighing more: "Service
+ * levels (uptime)" is named where "uptime" is, not in every sentence about "the Services"; "Remedies / injunctive
+ * relief" where an injunction and relief are, not only a remedy.
+ */
+export function excludingSentence(subject: string[], sentences: Sentence[], docCounts: Map<string, number>): string | null {
+  const present = subject.filter((stem) => namedByRoot(docCounts, stem));
+  if (present.length === 0) return null;
+  // Each subject word weighs by how rare it is in the document: "uptime" once names the clause more than "Services"
+  // throughout it.
+  const weight = (stem: string) => 1 / Math.max(1, docCounts.get(stem) ?? 1);
+  const coverage = sentences.map((s) => present.reduce((n, stem) => n + (namedByRoot(s.counts, stem) ? weight(stem) : 0), 0));
+  const most = Math.max(0, ...coverage);
+  if (most === 0) return null;
+  const named = sentences.filter((_, i) => coverage[i] >= most - 1e-9);
+  if (!named.every((s) => denies(s.text, present))) return null;
+  return named[0].text;
+}
+
+/** Whether the sentence denies the thing the stems name: a denial with one of them on its side of it. */
+function denies(sentence: string, stems: string[]): boolean {
+  const places = tokenize(sentence)
+    .filter((t) => stems.some((stem) => sameRoot(t.stem, stem)))
+    .map((t) => t.start);
+  return DENIALS.some(({ re, thing }) => {
+    const m = re.exec(sentence);
+    if (!m || DUTY_BEFORE.test(sentence.slice(Math.max(0, m.index - 40), m.index))) return false;
+    return thing === "after" ? places.some((at) => at >= m.index) : places.some((at) => at < m.index);
+  });
+}
