@@ -2,6 +2,7 @@
 // a clause the contract never names taken as missing, and the words contracts use for a checklist's clause names.
 import { describe, expect, test } from "bun:test";
 import { findCriteria } from "../../src/engine/local/criteria";
+import { extract } from "../../src/extract";
 import { run, textDoc } from "./fixtures";
 
 async function criteriaOf(text: string, filename = "checklist.md") {
@@ -92,6 +93,62 @@ describe("a checklist's clauses, required and optional", () => {
       ["Audit rights", false],
       ["Step-in rights", true],
     ]);
+  });
+
+  test("bold names closed by a stop, and an 'Optional (…):' label below the numbered list", async () => {
+    // The names kept their stop, and the last item was required like the rest.
+    const checklist = [
+      "# Residential tenancy checklist",
+      "",
+      "A tenancy agreement must contain each numbered item below.",
+      "",
+      "1. **Deposit – amount and protection scheme.** The amount and the scheme protecting it.",
+      "2. **Rent – amount and due date.** The rent and the day it falls due.",
+      "3. **Permitted occupants.** Who may live at the property.",
+      "",
+      "**Optional (record if present, not required for approval):**",
+      "",
+      "4. **Pets.** Whether pets are allowed.",
+    ].join("\n");
+    expect(marks(await criteriaOf(checklist))).toEqual([
+      ["Deposit – amount and protection scheme", false],
+      ["Rent – amount and due date", false],
+      ["Permitted occupants", false],
+      ["Pets", true],
+    ]);
+  });
+
+  test("a 'Mandatory (Y/N)' column: the rows marked N are optional", async () => {
+    const checklist = [
+      "| Requirement | Mandatory (Y/N) | Guidance |",
+      "| --- | --- | --- |",
+      "| Security measures | Y | Appropriate technical and organisational measures. |",
+      "| Audits and inspections | Y | The controller may audit the processor. |",
+      "| International transfer mechanism | N | Only where data leaves the UK. |",
+    ].join("\n");
+    expect(marks(await criteriaOf(checklist))).toEqual([
+      ["Security measures", false],
+      ["Audits and inspections", false],
+      ["International transfer mechanism", true],
+    ]);
+  });
+
+  test("a checklist printed by Chromium: plain-line names over their sentences under 'Required terms' are the clauses", async () => {
+    // Each wrapped line of the descriptions was a criterion of its own (23 of them).
+    const file = "consultancy-checklist-chromium.pdf";
+    const content = await extract(await Bun.file(new URL(`../fixtures/rubrics/${file}`, import.meta.url)).bytes(), { filename: file });
+    const criteria = findCriteria([content], null).criteria;
+    expect(marks(criteria.filter((c) => !c.optional))).toEqual([
+      ["Scope of services", false],
+      ["Fees and invoicing", false],
+      ["Intellectual property assignment", false],
+      ["Independent contractor status", false],
+      ["Confidentiality", false],
+      ["Term and termination", false],
+      ["Limitation of liability", false],
+    ]);
+    expect(criteria.find((c) => c.title === "Scope of services")?.description).toContain("statement of work");
+    expect(marks(criteria.filter((c) => c.optional)).map(([t]) => t)).toEqual(expect.arrayContaining(["Non-solicitation", "Insurance"]));
   });
 
   test("a mark that tells two criteria apart stays in their names", async () => {

@@ -551,9 +551,18 @@ function listSet(lines: Line[], skipInstructions: boolean): CandidateSet | null 
   // A job advert: its own sections ("Responsibilities", "About us") or two requirement sections ("Minimum" and
   // "Preferred qualifications").
   const labels = lines.flatMap((l) => (l.kind === "heading" ? [l.text] : l.kind === "text" && sectionLabel(l.text) ? [l.text] : []));
-  const label = (heading: string) => heading.trim().replace(/:$/, "");
+  // (A label's aside is no part of its name: "Optional (record if present, not required for approval):".)
+  const label = (heading: string) =>
+    heading
+      .trim()
+      .replace(/:$/, "")
+      .replace(/\s*\([^)]*\)$/, "");
   const jobSections = labels.some((h) => JOB_SECTION.test(label(h)));
   const advertLike = jobSections || new Set(labels.filter((h) => REQUIREMENT_SECTION.test(label(h))).map((h) => label(h).toLowerCase())).size >= 2;
+  // A checklist printed to PDF: a requirement section whose items are short names on lines of their own, each over the
+  // sentences that describe it ("Scope of services" / "A description of the services …"). There only the names are
+  // items, and the sentences below each (across blank lines) are its description.
+  const headed = headedSections(lines, label);
   for (const given of lines) {
     // In an advert, under a requirement section, each line is a requirement even without its bullet (a browser prints
     // bullets as drawings, so a PDF's list comes as plain lines); a line opening in lower case goes on the one above.
@@ -564,7 +573,8 @@ function listSet(lines: Line[], skipInstructions: boolean): CandidateSet | null 
       REQUIREMENT_SECTION.test(label(heading)) &&
       !sectionLabel(given.text) &&
       !/[.:][*_]*$/.test(given.text) &&
-      !(current && /^\p{Ll}/u.test(given.text));
+      !(current && /^\p{Ll}/u.test(given.text)) &&
+      (!headed.has(label(heading)) || titleLike(given.text));
     const line: Line = bulletless ? { kind: "item", indent: 0, text: given.text } : given;
     if (line.kind === "heading") {
       heading = line.text;
@@ -611,7 +621,7 @@ function listSet(lines: Line[], skipInstructions: boolean): CandidateSet | null 
       continue;
     }
     // Continuation text belongs to the item above it until a blank line ends the list.
-    if (current && blanks === 0) current.description += `\n${lineText(line)}`;
+    if (current && (blanks === 0 || headed.has(label(heading)))) current.description += `\n${lineText(line)}`;
     else {
       current = null;
       blockIndent = null;
@@ -638,8 +648,26 @@ function listSet(lines: Line[], skipInstructions: boolean): CandidateSet | null 
   // A brief's other lists ("What to submit") beside the section whose items carry points ("## Grading") are no criteria.
   const pointed = new Set(items.filter((c) => c.points !== null && !c.level).map((c) => sectionOf.get(c)));
   const kept = pointed.size > 0 && items.filter((c) => c.points !== null).length >= 2 ? items.filter((c) => pointed.has(sectionOf.get(c))) : items;
+  // (Items under an "Optional" or "Nice to have" section below the list stay optional.)
+  const flagged = kept.map((c) => (requirementSection(c) && OPTIONAL_SECTION.test(label(sectionOf.get(c) ?? "")) ? { ...c, optional: true } : c));
   // "- Ideas" over "  - 3: …" … "  - 0: …": the nested levels are the item's scale.
-  return kept.length >= 2 ? { kind: "list", items: kept.map((c) => withScale(c)) } : null;
+  return flagged.length >= 2 ? { kind: "list", items: flagged.map((c) => withScale(c)) } : null;
+}
+
+/** The requirement sections of plain lines that are names over sentences (see listSet), by label. */
+function headedSections(lines: Line[], label: (heading: string) => string): Set<string> {
+  const counts = new Map<string, { names: number; sentences: number }>();
+  let section = "";
+  for (const l of lines) {
+    if (l.kind === "heading" || (l.kind === "text" && sectionLabel(l.text))) section = label(l.text);
+    else if (l.kind === "text" && REQUIREMENT_SECTION.test(section)) {
+      const c = counts.get(section) ?? { names: 0, sentences: 0 };
+      if (titleLike(l.text)) c.names++;
+      else if (/\.$/.test(l.text)) c.sentences++;
+      counts.set(section, c);
+    }
+  }
+  return new Set([...counts].filter(([, c]) => c.names >= 2 && c.sentences >= c.names).map(([section]) => section));
 }
 
 function itemCandidate(text: string): Candidate | null {
@@ -648,7 +676,8 @@ function itemCandidate(text: string): Candidate | null {
   let title: string;
   let description: string;
   if (bold) {
-    title = bold[1];
+    // (A bold name may close with its stop: "**Deposit – amount and protection scheme.** The amount …".)
+    title = bold[1].replace(/(?<=\p{L}{2})\.$/u, "");
     description = bold[2];
   } else {
     const named = namedFirst(rest);

@@ -589,8 +589,10 @@ function tableCandidates(given: string[][]): Candidate[] {
 
   // An LMS's export repeats "Rating Name | Rating Description | Rating Points" for each level (Canvas's CSV).
   const ratings = [...header.keys()].filter((i) => i >= 2 && /^(?:rating )?points$/i.test(header[i].trim()) && /\bname$/i.test(header[i - 2].trim()));
-  // "Clause | Required | Notes": a row marked "No" or "Optional" there is not required.
-  const requiredCol = header.findIndex((h, i) => i !== titleCol && /^(?:required|mandatory|must[- ]have)\??$/i.test(h.trim()));
+  // "Clause | Required | Notes", "Mandatory (Y/N)": a row marked "No" or "Optional" there is not required.
+  const requiredCol = header.findIndex(
+    (h, i) => i !== titleCol && /^(?:required|mandatory|must[- ]have)\??\s*(?:\(\s*(?:y\s*\/\s*n|yes\s*\/\s*no)\s*\))?$/i.test(h.trim()),
+  );
   // A section's row among a marking sheet's criteria ("A | Requirements" over "A1 | User stories … | 10"): its code
   // opens the codes of the rows it heads.
   const section = (row: string[]) =>
