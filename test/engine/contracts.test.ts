@@ -151,6 +151,71 @@ describe("a checklist's clauses, required and optional", () => {
     expect(marks(criteria.filter((c) => c.optional)).map(([t]) => t)).toEqual(expect.arrayContaining(["Non-solicitation", "Insurance"]));
   });
 
+  test("an outline whose lettered points lost their indent: 'Part A – … (required)' and 'Part C – Optional' sections", async () => {
+    // Each lettered point was a clause of its own (22 of them from the PDF this mirrors), none optional.
+    const checklist = [
+      "Facility Agreement Review – Borrower",
+      "",
+      "Part A – Commercial terms (required)",
+      "",
+      "1. Facility amount and purpose",
+      "a. Maximum principal amount and currency.",
+      "b. Permitted purpose of the funds.",
+      "2. Prepayment rights",
+      "a. The borrower's right to prepay voluntarily, notice period,",
+      "minimum amounts.",
+      "",
+      "Part B – Risk and enforcement terms (required)",
+      "",
+      "1. Events of default",
+      "a. List of events and grace periods.",
+      "",
+      "Part C – Optional",
+      "",
+      "1. Financial covenants",
+      "a. Leverage, interest cover or minimum net worth tests.",
+    ].join("\n");
+    const criteria = await criteriaOf(checklist, "checklist.txt");
+    expect(marks(criteria)).toEqual([
+      ["Facility amount and purpose", false],
+      ["Prepayment rights", false],
+      ["Events of default", false],
+      ["Financial covenants", true],
+    ]);
+    expect(criteria[0].description).toContain("Permitted purpose of the funds");
+  });
+
+  test("'[M1]' tags under 'MUST CONTAIN (…):', and 'IF APPLICABLE (…):' and 'Recommended' sections optional", async () => {
+    const notice = [
+      "MUST CONTAIN (all of the following; a notice missing any of these is not acceptable):",
+      "",
+      "[M1] Retention: how long each category of data is kept.",
+      "",
+      "[M2] Cookies: what cookies the site uses and how to refuse them.",
+      "",
+      "IF APPLICABLE (check only where relevant to the site):",
+      "",
+      "[A1] International transfers: the safeguards used.",
+    ].join("\n");
+    expect(marks(await criteriaOf(notice, "checklist.txt"))).toEqual([
+      ["Retention", false],
+      ["Cookies", false],
+      ["International transfers", true],
+    ]);
+    const commission = [
+      "Essential",
+      "- Usage licence – what we may do with the images.",
+      "- Credit – how the photographer is credited.",
+      "Recommended",
+      "- Expenses – which expenses are chargeable.",
+    ].join("\n");
+    expect(marks(await criteriaOf(commission, "checklist.txt"))).toEqual([
+      ["Usage licence", false],
+      ["Credit", false],
+      ["Expenses", true],
+    ]);
+  });
+
   test("a mark that tells two criteria apart stays in their names", async () => {
     const spec = ["| Criteria | Essential | Desirable |", "| --- | --- | --- |", "| Experience | Four years in commercial work | Fire alarms |"].join(
       "\n",
@@ -227,14 +292,16 @@ describe("the words contracts use for a checklist's clause names", () => {
     }
   });
 
-  test("'trial period' is a probation period, 'Hols' holidays, 'early termination right' a break clause", async () => {
+  test("'trial period' is a probation period, 'Hols' holidays, 'early termination right' a break clause, 'LDs' liquidated damages", async () => {
     const checklist = [
       "## Must include",
       "- Probation period: its length and the notice during it.",
       "- Holiday entitlement: days of annual leave a year.",
       "- Break clause: the tenant's right to end the lease early.",
+      "- Liquidated damages: the rate for late completion.",
     ].join("\n");
     const terms = [
+      "4. LDs. £500 a day from the completion date until practical completion.",
       "1. Trial period. The first three months are a trial period, during which either side may end the employment on one week's notice.",
       "2. Hols: 25 days p.a. plus bank holidays; the holiday year runs from January.",
       "3. Tenant's early termination right. The Tenant may end this Lease on 25 December 2029 by giving six months' written notice.",
@@ -290,6 +357,29 @@ describe("a clause named only to be excluded", () => {
     }
     expect(out.summary).toContain('Excluded rather than provided: Probation period ("There is no probationary period.")');
     expect(out.summary).toContain("Remedies / injunctive relief (");
+  });
+
+  test("a fee 'no … shall be payable', a manual the franchisor 'does not operate', a right 'not entitled to'", async () => {
+    const list = [
+      "## Required",
+      "- **Cancellation fee** – what the client pays if it cancels the shoot.",
+      "- **Operations manual** – the brand standards the franchisee follows.",
+      "- **Prepayment rights** – the borrower's right to prepay early.",
+      "- **Assignment** – whether either party may transfer the agreement.",
+    ].join("\n");
+    const denied = agreement(
+      "4. Cancellation. The Client may cancel at any time. No cancellation fee, kill fee or other compensation shall be payable by the Client in any circumstances.",
+      "6. Standards. The Franchisor does not operate an operations manual and does not impose any brand standards.",
+      "5. Prepayment. The Borrower shall not be entitled to prepay all or any part of the Loan before the final repayment date.",
+      // A prohibition is how an assignment clause is written: no exclusion.
+      "9. Assignment. Neither party shall be entitled to assign this Agreement without the prior written consent of the other.",
+    );
+    const out = await review(list, denied);
+    const excluded = (title: string) => out.criteria.find((c) => c.title === title)?.rationale.includes("only to exclude it");
+    expect(["Cancellation fee", "Operations manual", "Prepayment rights"].map(excluded)).toEqual([true, true, true]);
+    expect(excluded("Assignment")).toBe(false);
+    // Three of four required clauses gone: below the pass line.
+    expect(out.verdict).toBe("fail");
   });
 
   test("'Nothing in this Agreement limits either party's liability' excludes the cap", async () => {

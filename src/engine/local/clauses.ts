@@ -13,7 +13,7 @@ import { contentTerms, namedByRoot, sameRoot, termCounts, tokenize } from "./ter
 const DENIALS: { re: RegExp; thing: "after" | "before" }[] = [
   { re: /\bthere (?:is|are|will be|shall be) no\b/i, thing: "after" },
   {
-    re: /\bno\s+(?:[\w'’-]+\s+){0,4}?(?:is|are|shall be|will be)\s+(?:payable|required|provided|given|due|available|offered|granted|applicable)\b/i,
+    re: /\bno\s+(?:[\w'’-]+,?\s+){0,8}?(?:is|are|shall be|will be)\s+(?:payable|required|provided|given|due|available|offered|granted|applicable)\b/i,
     thing: "after",
   },
   { re: /\b(?:irrevocably |hereby )?waives?\s+(?:any|all|its|their)\b/i, thing: "after" },
@@ -21,12 +21,17 @@ const DENIALS: { re: RegExp; thing: "after" | "before" }[] = [
     re: /\bnothing in\b.{0,80}?\b(?:limits?|excludes?|restricts?|confers?|obliges?)\b(?!(?:\s+\S+){0,5}?\s+(?:for|which|that|to the extent|where)\b)/i,
     thing: "after",
   },
-  { re: /\b(?:does|do|shall|will) not (?:commit|guarantee|promise|undertake)\b/i, thing: "after" },
+  { re: /\b(?:does|do|shall|will) not (?:commit|guarantee|promise|undertake|operate|impose|provide|offer|maintain)\b/i, thing: "after" },
   { re: /\b(?:no|not have any|not be entitled to any) (?:right|option|entitlement) to\b/i, thing: "after" },
   { re: /\bsole (?:and exclusive )?remedy\b/i, thing: "after" },
   { re: /["“]as is["”]|\bas[- ]is,|\bwithout (?:any )?warrant(?:y|ies)\b/i, thing: "after" },
   { re: /\b(?:shall|will|does|do) not apply\b|\bnot applicable\b/i, thing: "before" },
 ];
+/** Denials of a right, where the checklist asks for one ("Prepayment rights"): "shall not be entitled to prepay". */
+const RIGHT_DENIED = /\b(?:shall|will|may|is|are) not (?:be )?(?:entitled|permitted|allowed|have the right)\s+to\b|\bmay not\b/i;
+/** A checklist item that asks for a right: "Prepayment rights", "Right to terminate", "Entitlement to …". */
+const ASKS_RIGHT = /\bright(?:s)?\b|\bentitle/i;
+
 /** What turns a denial into a duty: "shall ensure that there is no slavery in its supply chains". */
 const DUTY_BEFORE = /\b(?:ensures?|procures?|warrants?|represents?|undertakes?|confirms?|so)\s+(?:that\s+)?$/i;
 
@@ -55,7 +60,7 @@ export function sentencesOf(texts: string[]): Sentence[] {
  * levels (uptime)" is named where "uptime" is, not in every sentence about "the Services"; "Remedies / injunctive
  * relief" where an injunction and relief are, not only a remedy.
  */
-export function excludingSentence(subject: string[], sentences: Sentence[], docCounts: Map<string, number>): string | null {
+export function excludingSentence(title: string, subject: string[], sentences: Sentence[], docCounts: Map<string, number>): string | null {
   const present = subject.filter((stem) => namedByRoot(docCounts, stem));
   if (present.length === 0) return null;
   // Each subject word weighs by how rare it is in the document: "uptime" once names the clause more than "Services"
@@ -65,16 +70,17 @@ export function excludingSentence(subject: string[], sentences: Sentence[], docC
   const most = Math.max(0, ...coverage);
   if (most === 0) return null;
   const named = sentences.filter((_, i) => coverage[i] >= most - 1e-9);
-  if (!named.every((s) => denies(s.text, present))) return null;
+  const denials = ASKS_RIGHT.test(title) ? [...DENIALS, { re: RIGHT_DENIED, thing: "after" as const }] : DENIALS;
+  if (!named.every((s) => denies(s.text, present, denials))) return null;
   return named[0].text;
 }
 
 /** Whether the sentence denies the thing the stems name: a denial with one of them on its side of it. */
-function denies(sentence: string, stems: string[]): boolean {
+function denies(sentence: string, stems: string[], denials: typeof DENIALS): boolean {
   const places = tokenize(sentence)
     .filter((t) => stems.some((stem) => sameRoot(t.stem, stem)))
     .map((t) => t.start);
-  return DENIALS.some(({ re, thing }) => {
+  return denials.some(({ re, thing }) => {
     const m = re.exec(sentence);
     if (!m || DUTY_BEFORE.test(sentence.slice(Math.max(0, m.index - 40), m.index))) return false;
     return thing === "after" ? places.some((at) => at >= m.index) : places.some((at) => at < m.index);

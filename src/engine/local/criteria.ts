@@ -63,7 +63,8 @@ const MAX_CRITERIA = 30;
 
 const ATX = /^ {0,3}(#{1,6})\s+(?!\|)(.*?)(?:\s+#+)?\s*$/;
 // (A PDF's Symbol and Wingdings bullets arrive as "•": src/extract/pdf.ts reads them so.)
-const ITEM = /^(\s*)(?:[-*•+▪◦‣●○■□☐☑☒►▸✓✔]|\d{1,2}[.)]|[a-zA-Z][.)]|\(\w{1,3}\)|[ivxIVX]{1,4}[.)])\s+(.*)$/;
+// (A checklist's tags are bullets too: "[M1] Who we are: …".)
+const ITEM = /^(\s*)(?:[-*•+▪◦‣●○■□☐☑☒►▸✓✔]|\d{1,2}[.)]|[a-zA-Z][.)]|\(\w{1,3}\)|[ivxIVX]{1,4}[.)]|\[[A-Za-z]{1,3}\d{1,3}\])\s+(.*)$/;
 const TABLE_SEPARATOR = /^\s*\|?\s*:?-{2,}:?\s*(\|\s*:?-{2,}:?\s*)*\|?\s*$/;
 const POINTS_FIRST = /^([ \t]+)(\d{1,3}(?:\s*[-–]\s*\d{1,3})?)(?:\s*(pts?|points?|marks?)\.?)?(?:[ \t]{2,}|\s*[:–—]\s+)(\S.*)$/i;
 // A box to tick, "[ ]" or "☐", and a line of an item followed by two boxes or more, each with its label.
@@ -160,8 +161,17 @@ function toLines(given: Section[]): Line[] {
       }
       const item = ITEM.exec(line);
       if (item) {
-        // (A bold level number, "- **3** – Acknowledges …", is the number.)
-        out.push({ kind: "item", indent: item[1].length, text: item[2].trim().replace(/^(?:\*\*|__)(\d{1,3})(?:\*\*|__)/, "$1") });
+        // An outline's lettered points under a numbered one ("1. Facility amount" / "a. Maximum principal …") are its
+        // sub-items, even where a PDF has lost their indent.
+        const lettered = /^\s*(?:[a-h][.)]|\([a-h]\))\s/.test(line);
+        const parent = out.findLast((l) => l.kind === "item" && l.indent <= item[1].length);
+        const numbered = lettered && parent?.kind === "item" && parent.indent === item[1].length && parent.numbered === true;
+        out.push({
+          kind: "item",
+          indent: item[1].length + (numbered ? 2 : 0),
+          text: item[2].trim().replace(/^(?:\*\*|__)(\d{1,3})(?:\*\*|__)/, "$1"),
+          ...(/^\s*\d{1,2}[.)]\s/.test(line) ? { numbered: true } : {}),
+        });
         continue;
       }
       // A level of a plain-text rubric, indented under its criterion, its points first and set apart by white: "  10 pts
@@ -531,7 +541,21 @@ const NAME_POINTS_DESCRIPTION = /^(.{2,80}?\s*[([]\s*\d{1,3}(?:\.\d+)?\s*(?:poin
  */
 function sectionLabel(text: string): boolean {
   const t = text.trim();
-  return /^[A-Za-z][\w ()'’/-]{0,50}:$/.test(t) || CAPITALS_LABEL.test(t) || REQUIREMENT_SECTION.test(t) || JOB_SECTION.test(t);
+  return /^[A-Za-z][\w ()'’/-]{0,50}:$/.test(t) || CAPITALS_LABEL.test(t) || REQUIREMENT_SECTION.test(sectionName(t)) || JOB_SECTION.test(t);
+}
+
+/**
+ * A section's name from its heading or label line: without its colon, a "Part A –" before it or an aside after it
+ * ("Optional (record if present, not required for approval):" is "Optional"); a section marked required or optional
+ * is named by its mark ("Part A – Commercial terms (required)" is "required").
+ */
+function sectionName(text: string): string {
+  const t = text
+    .trim()
+    .replace(/:$/, "")
+    .replace(/^part\s+[A-Z0-9]{1,3}\s*[–—:-]\s*/i, "");
+  const mark = /\(\s*(required|mandatory|optional|essential|desirable|recommended|if applicable)\s*\)$/i.exec(t);
+  return mark ? mark[1] : t.replace(/\s*\([^)]*\)$/, "");
 }
 /** A heading of a text file written in capitals: "REQUIREMENTS", "NICE TO HAVE", "ESSENTIAL CRITERIA". */
 const CAPITALS_LABEL = /^(?=.*\p{Lu}{3})[\p{Lu}][\p{Lu}\d &/'’()-]{2,40}$/u;
@@ -551,12 +575,7 @@ function listSet(lines: Line[], skipInstructions: boolean): CandidateSet | null 
   // A job advert: its own sections ("Responsibilities", "About us") or two requirement sections ("Minimum" and
   // "Preferred qualifications").
   const labels = lines.flatMap((l) => (l.kind === "heading" ? [l.text] : l.kind === "text" && sectionLabel(l.text) ? [l.text] : []));
-  // (A label's aside is no part of its name: "Optional (record if present, not required for approval):".)
-  const label = (heading: string) =>
-    heading
-      .trim()
-      .replace(/:$/, "")
-      .replace(/\s*\([^)]*\)$/, "");
+  const label = sectionName;
   const jobSections = labels.some((h) => JOB_SECTION.test(label(h)));
   const advertLike = jobSections || new Set(labels.filter((h) => REQUIREMENT_SECTION.test(label(h))).map((h) => label(h).toLowerCase())).size >= 2;
   // A checklist printed to PDF: a requirement section whose items are short names on lines of their own, each over the

@@ -560,6 +560,7 @@ function scoreCriterion(
   const excluding =
     p.clause && !unnamed
       ? excludingSentence(
+          p.criterion.title,
           p.titleSubject.map((n) => n.stem),
           sentences,
           docCounts,

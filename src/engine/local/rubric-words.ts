@@ -9,7 +9,7 @@ export interface Level {
 
 export type Line =
   | { kind: "heading"; level: number; text: string }
-  | { kind: "item"; indent: number; text: string; open?: boolean }
+  | { kind: "item"; indent: number; text: string; open?: boolean; numbered?: boolean }
   | { kind: "row"; cells: string[] }
   | { kind: "text"; text: string }
   | { kind: "blank" };
@@ -111,13 +111,13 @@ export const META_HEADING =
  * item is a criterion. Bare "Skills" or "Experience" are left out: a rubric names its criteria so too.
  */
 export const REQUIREMENT_SECTION =
-  /^(?:(?:key|essential|minimum|basic|required|preferred|desired|desirable|additional|core|technical)\s+)?(?:requirements|qualifications|skills (?:and|&) (?:experience|qualifications)|experience (?:and|&) (?:skills|qualifications))$|^(?:essential|desirable|required|preferred)\s+criteria$|^(?:requirements (?:and|&) qualifications|must[- ]haves?|nice[- ]to[- ]haves?|should[- ]haves?|essential|desirable|preferred|required|mandatory|optional|must (?:include|contain|have)|should (?:include|contain|have)|(?:required|mandatory|essential|optional|recommended|desirable|preferred)\s+(?:clauses|provisions|terms|items|elements|requirements)|(?:what )?you(?:['’]ll| will) (?:need|bring)|(?:it(?:['’]s| is| would be| will be) )?(?:a )?(?:bonus|plus|great|nice|an advantage) if you (?:have|had|also have)|what we(?:['’]re| are) looking for|who you are|about you|you (?:have|bring|will have)|bonus points|person specification|the ideal candidate(?: will have)?)$/i;
+  /^(?:(?:key|essential|minimum|basic|required|preferred|desired|desirable|additional|core|technical)\s+)?(?:requirements|qualifications|skills (?:and|&) (?:experience|qualifications)|experience (?:and|&) (?:skills|qualifications))$|^(?:essential|desirable|required|preferred)\s+criteria$|^(?:requirements (?:and|&) qualifications|must[- ]haves?|nice[- ]to[- ]haves?|should[- ]haves?|essential|desirable|preferred|required|mandatory|optional|recommended|(?:if|where) (?:applicable|relevant)|must (?:include|contain|have)|should (?:include|contain|have)|(?:required|mandatory|essential|optional|recommended|desirable|preferred)\s+(?:clauses|provisions|terms|items|elements|requirements)|(?:what )?you(?:['’]ll| will) (?:need|bring)|(?:it(?:['’]s| is| would be| will be) )?(?:a )?(?:bonus|plus|great|nice|an advantage) if you (?:have|had|also have)|what we(?:['’]re| are) looking for|who you are|about you|you (?:have|bring|will have)|bonus points|person specification|the ideal candidate(?: will have)?)$/i;
 /** Sections that list requirements only in a job advert (beside its JOB_SECTION headings): a rubric's "Skills" is a criterion. */
 export const ADVERT_REQUIREMENT_SECTION =
   /^(?:(?:technical|key|core|required|essential)\s+)?(?:skills|experience|education(?: and experience)?|certifications?|licen[cs]es?)$/i;
 /** Of those, the sections whose items a candidate may lack ("Nice to have", "Desirable", "Preferred qualifications"). */
 export const OPTIONAL_SECTION =
-  /nice[- ]to[- ]have|bonus|preferred|desir|great if|nice if|a plus|advantage|optional|recommended|should[- ]have|should (?:include|contain)/i;
+  /nice[- ]to[- ]have|bonus|preferred|desir|great if|nice if|a plus|advantage|optional|recommended|(?:if|where) (?:applicable|relevant)|should[- ]have|should (?:include|contain)/i;
 /** The other sections of a job advert: beside one of them, a lone "Requirements" list is the advert's, not a brief's. */
 export const JOB_SECTION =
   /^(?:(?:key |main )?(?:responsibilities|duties)|what you(?:['’]ll| will) do|(?:the|your) role|about (?:us|the (?:role|company|team|job))|benefits|perks|what we offer|how to apply|compensation|salary(?: and benefits)?|job (?:description|summary|purpose))$/i;

@@ -211,6 +211,8 @@ const ABBREVIATIONS: Record<string, string> = {
   SOW: "statement work",
   hrs: "hours",
   hols: "holidays",
+  LDs: "liquidated damages",
+  LADs: "liquidated ascertained damages",
 };
 
 /**
@@ -312,9 +314,13 @@ export function namedByRoot(terms: Map<string, number>, stem: string): boolean {
   return false;
 }
 
-/** Whether two stems are of one root: equal, or the shorter, of five letters or more, opens the longer. */
+/**
+ * Whether two stems are of one root: equal, or the shorter, of five letters or more, opens the longer. (Porter ends
+ * "prepay" as "prepai" and leaves "prepayment" "prepay": a last i or y is set aside.)
+ */
 export function sameRoot(a: string, b: string): boolean {
-  const [short, long] = a.length < b.length ? [a, b] : [b, a];
+  const bare = (s: string) => (s.length >= 6 ? s.replace(/[iy]$/, "") : s);
+  const [short, long] = a.length < b.length ? [bare(a), bare(b)] : [bare(b), bare(a)];
   return short === long || (short.length >= 5 && long.startsWith(short));
 }
 
