@@ -319,9 +319,13 @@ export function namedByRoot(terms: Map<string, number>, stem: string): boolean {
  * "prepay" as "prepai" and leaves "prepayment" "prepay": a last i or y is set aside.)
  */
 export function sameRoot(a: string, b: string): boolean {
-  const bare = (s: string) => (s.length >= 6 ? s.replace(/[iy]$/, "") : s);
-  const [short, long] = a.length < b.length ? [bare(a), bare(b)] : [bare(b), bare(a)];
-  return short === long || (short.length >= 5 && long.startsWith(short));
+  if (a === b) return true;
+  // (The first five letters decide most pairs at once.)
+  if (a.length < 5 || b.length < 5 || a.slice(0, 5) !== b.slice(0, 5)) return false;
+  const bare = (s: string) => (s.length >= 6 && (s.endsWith("i") || s.endsWith("y")) ? s.slice(0, -1) : s);
+  const [x, y] = [bare(a), bare(b)];
+  const [short, long] = x.length < y.length ? [x, y] : [y, x];
+  return short === long || long.startsWith(short);
 }
 
 /** Stems of the content words of `text`, in order, with repeats. */
