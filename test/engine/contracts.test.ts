@@ -185,6 +185,11 @@ describe("a checklist's clauses, required and optional", () => {
     expect(criteria[0].description).toContain("Permitted purpose of the funds");
   });
 
+  test("lettered items under a heading of their own are items, not points of the numbered list above it", async () => {
+    const rubric = ["CONTENT", "1. Thesis", "2. Evidence", "", "STYLE", "a. Clarity", "b. Mechanics"].join("\n");
+    expect((await criteriaOf(rubric, "rubric.txt")).map((c) => c.title)).toEqual(["Thesis", "Evidence", "Clarity", "Mechanics"]);
+  });
+
   test("'[M1]' tags under 'MUST CONTAIN (…):', and 'IF APPLICABLE (…):' and 'Recommended' sections optional", async () => {
     const notice = [
       "MUST CONTAIN (all of the following; a notice missing any of these is not acceptable):",

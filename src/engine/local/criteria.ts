@@ -164,8 +164,7 @@ function toLines(given: Section[]): Line[] {
         // An outline's lettered points under a numbered one ("1. Facility amount" / "a. Maximum principal …") are its
         // sub-items, even where a PDF has lost their indent.
         const lettered = /^\s*(?:[a-h][.)]|\([a-h]\))\s/.test(line);
-        const parent = out.findLast((l) => l.kind === "item" && l.indent <= item[1].length);
-        const numbered = lettered && parent?.kind === "item" && parent.indent === item[1].length && parent.numbered === true;
+        const numbered = lettered && underNumbered(out, item[1].length);
         out.push({
           kind: "item",
           indent: item[1].length + (numbered ? 2 : 0),
@@ -246,6 +245,16 @@ function toLines(given: Section[]): Line[] {
     out.push({ kind: "blank" });
   }
   return out;
+}
+
+/** Whether the list item above, at this indent and under the same heading or label, is numbered ("1. Facility amount"). */
+function underNumbered(out: Line[], indent: number): boolean {
+  for (let i = out.length - 1; i >= 0; i--) {
+    const l = out[i];
+    if (l.kind === "heading" || l.kind === "row" || (l.kind === "text" && sectionLabel(l.text))) return false;
+    if (l.kind === "item" && l.indent <= indent) return l.indent === indent && l.numbered === true;
+  }
+  return false;
 }
 
 /**
