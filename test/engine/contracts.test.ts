@@ -394,3 +394,40 @@ describe("a clause named only to be excluded", () => {
     expect(out.verdict).toBe("needs_review");
   });
 });
+
+describe("a contract of another kind than the checklist's", () => {
+  const checklist = [
+    "# Commercial Lease Review Checklist",
+    "## Required clauses",
+    "- **Rent review** – the review dates and basis.",
+    "- **Repairs and maintenance** – who repairs what.",
+    "- **Insurance** – who insures the building.",
+  ].join("\n");
+  const body = [
+    "1. Rent. The rent of £24,000 a year is reviewed on each fifth anniversary to open market value (the rent review).",
+    "2. Repairs. The tenant keeps the interior in repair and the landlord the structure, with maintenance of the common parts.",
+    "3. Insurance. The landlord insures the building against the insured risks and recovers the premium.",
+  ].join("\n\n");
+
+  test("shares the checklist's words but its title names another kind: the pass is left to a person, who is told", async () => {
+    // A managing agent's agreement speaks of rent, repairs and insurance as a lease does: it passed.
+    const out = await review(checklist, `# PROPERTY MANAGEMENT AGREEMENT\n\n${body}`);
+    expect(out.verdict).toBe("needs_review");
+    expect(out.summary).toContain(
+      "The input's title (\"PROPERTY MANAGEMENT AGREEMENT\") names another kind of document than the checklist's (management agreement, not lease or tenancy)",
+    );
+  });
+
+  test("a lease, heads of terms for one, or a title naming no kind pass as before", async () => {
+    for (const title of ["# LEASE OF RETAIL UNIT 7", "# HEADS OF TERMS — PROPOSED LEASE", "# AGREEMENT dated 3 March 2025"]) {
+      const out = await review(checklist, `${title}\n\n${body}`);
+      expect(out.verdict).toBe("pass");
+      expect(out.summary).not.toContain("another kind of document");
+    }
+  });
+
+  test("a checklist whose title names no kind checks none", async () => {
+    const generic = checklist.replace("# Commercial Lease Review Checklist", "# Contract review checklist");
+    expect((await review(generic, `# PROPERTY MANAGEMENT AGREEMENT\n\n${body}`)).verdict).toBe("pass");
+  });
+});

@@ -86,3 +86,63 @@ function denies(sentence: string, stems: string[], denials: typeof DENIALS): boo
     return thing === "after" ? places.some((at) => at >= m.index) : places.some((at) => at < m.index);
   });
 }
+
+/**
+ * Kinds of contract a checklist is written for and a contract's title names. A contract of another kind shares much
+ * of a checklist's vocabulary (a managing agent's agreement speaks of rent, repairs and insurance as a lease does), so
+ * its clauses seem met: its title is what tells it apart.
+ */
+const KINDS: [string, RegExp][] = [
+  ["non-disclosure agreement", /\bnon[- ]?disclosure\b|\bconfidentiality (?:agreement|undertaking|deed)\b|\bm?nda\b/i],
+  ["employment contract", /\bemployment\b|\bstatement of (?:main )?(?:terms|particulars)\b|\boffer letter\b/i],
+  ["lease or tenancy", /\blease\b|\btenancy\b|\bletting\b|\bAST\b/i],
+  ["data processing agreement", /\bdata processing\b|\bprocessing addendum\b|\bDPA\b/i],
+  ["loan or facility agreement", /\bloan\b|\bfacility agreement\b|\bcredit agreement\b/i],
+  ["guarantee", /\bguarantee\b|\bguaranty\b/i],
+  ["franchise agreement", /\bfranchis/i],
+  ["distribution agreement", /\bdistribut(?:ion|or)\b/i],
+  ["sponsorship agreement", /\bsponsorship\b/i],
+  ["hire agreement", /\bhire agreement\b|\bequipment hire\b|\brental agreement\b/i],
+  ["management agreement", /\b(?:property|asset|facilities) management\b/i],
+  ["recruitment terms", /\brecruitment\b|\bintroduction of (?:permanent )?candidates\b/i],
+  ["licence", /\blicen[cs]e\b|\bEULA\b/i],
+  [
+    "services or supply agreement",
+    /\bservices? agreement\b|\bMSA\b|\bsupply\b|\bsupplier\b|\bsubscription\b|\bSaaS\b|\bsoftware[- ]as[- ]a[- ]service\b|\border form\b|\bconsult|\bcontractor\b/i,
+  ],
+  ["privacy notice or website terms", /\bprivacy\b|\bterms of use\b|\bcookies?\b/i],
+  ["building contract", /\bbuilding\b|\bworks\b|\bconstruction\b|\bJCT\b/i],
+  ["photography commission", /\bphotograph/i],
+];
+
+/**
+ * A document's title: its first line with words, heading marks and emphasis left out, and the next when it goes on
+ * with the title (a short line without a stop, a figure or a label: "Consultancy and Independent Contractor" /
+ * "Agreements – Contract Review Checklist", not "Date: 12 February 2025").
+ */
+function titleOf(text: string): string {
+  const [first = "", next = ""] = text
+    .split("\n")
+    .map((l) => l.replace(/^#{1,6}\s*|\*\*|__/g, "").trim())
+    .filter((l) => /\p{L}{2}/u.test(l))
+    .slice(0, 2);
+  const goesOn = next.split(/\s+/).length <= 8 && !/[\d:;]|\.$/.test(next);
+  return (goesOn && next ? `${first} ${next}` : first).slice(0, 200);
+}
+
+const kindsOf = (title: string) => KINDS.filter(([, re]) => re.test(title)).map(([kind]) => kind);
+
+/**
+ * The kind of contract the checklist is for and the other kind the inputs' titles name instead: a "Commercial Lease
+ * Review Checklist" against a "PROPERTY MANAGEMENT AGREEMENT". Null when an input's title names the checklist's kind
+ * (a lease with its schedules), or no title names a kind.
+ */
+export function otherKind(checklists: string[], inputs: string[]): { asked: string; found: string; title: string } | null {
+  const asked = new Set(checklists.flatMap((t) => kindsOf(titleOf(t))));
+  if (asked.size === 0) return null;
+  const titles = inputs.map(titleOf);
+  const found = titles.map(kindsOf);
+  if (found.some((kinds) => kinds.some((k) => asked.has(k)))) return null;
+  const i = found.findIndex((kinds) => kinds.length > 0);
+  return i < 0 ? null : { asked: [...asked][0], found: found[i][0], title: titles[i] };
+}

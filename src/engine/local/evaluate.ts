@@ -2,7 +2,7 @@
 import { type Chunk, chunkDocument, rankChunksMany } from "../../retrieval";
 import { type Passage, passagesOf } from "../passages";
 import type { Criterion, EngineDocument, Evaluation, Evidence } from "../types";
-import { excludingSentence, type Sentence, sentencesOf } from "./clauses";
+import { excludingSentence, otherKind, type Sentence, sentencesOf } from "./clauses";
 import type { RubricCriterion } from "./criteria";
 import { type YearsShown, yearsAsked, yearsShown } from "./experience";
 import { HOLISTIC_TITLE, TASK_HEADING, TASK_LABEL } from "./rubric-words";
@@ -213,6 +213,12 @@ export function evaluateLocally(input: LocalInput): Evaluation {
         scores.map((s) => s.excluding),
       )
     : { absent: [], short: [], excluded: [] };
+  // A contract of another kind than the checklist's shares its words: its title tells it apart.
+  if (input.titlesNamed)
+    unmet.otherKind = otherKind(
+      input.referenceTexts,
+      writing.map((w) => w.lines),
+    );
   const verdict = settleUnmet(decide(required?.score ?? score, pass, required?.criteria ?? criteria, relevance), unmet);
   return { summary: summary(criteria, score, verdict, signals, relevance, pass, unmet, required?.score ?? null), score, verdict, criteria };
 }

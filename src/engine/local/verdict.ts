@@ -111,6 +111,8 @@ export interface Unmet<T> {
   short: { title: string; asked: number; shown: YearsShown }[];
   /** Required clauses the document names only to exclude them ("There is no probationary period"), with that sentence. */
   excluded: { title: string; quote: string }[];
+  /** A document whose title names another kind than the checklist's (a management agreement against a lease's). */
+  otherKind?: { asked: string; found: string; title: string } | null;
 }
 
 /**
@@ -142,11 +144,12 @@ export function unmetRequirements<T extends { title: string; score: number; max_
 }
 
 /**
- * The verdict once unmet requirements are counted: a pass with one seemingly absent or excluded is a person's call (it
- * may be there in other words); years short by more than a quarter of those asked fail, short by less are a person's call.
+ * The verdict once unmet requirements are counted: a pass with one seemingly absent or excluded, or of a document of
+ * another kind than the checklist's, is a person's call (it may be there in other words, or be the right document);
+ * years short by more than a quarter of those asked fail, short by less are a person's call.
  */
 export function settleUnmet(verdict: "pass" | "fail" | "needs_review", unmet: Unmet<unknown>): "pass" | "fail" | "needs_review" {
-  let settled = verdict === "pass" && unmet.absent.length + unmet.excluded.length > 0 ? "needs_review" : verdict;
+  let settled = verdict === "pass" && (unmet.absent.length + unmet.excluded.length > 0 || unmet.otherKind) ? "needs_review" : verdict;
   if (unmet.short.length > 0 && settled !== "fail") settled = unmet.short.some((t) => t.shown.years < NEAR_YEARS * t.asked) ? "fail" : "needs_review";
   return settled;
 }
@@ -161,6 +164,12 @@ export function unmetSentences(unmet: Unmet<{ title: string }>): string[] {
     );
   }
   if (excluded.length > 0) parts.push(`Excluded rather than provided: ${excluded.map((e) => `${e.title} ("${e.quote}")`).join("; ")}.`);
+  if (unmet.otherKind) {
+    const { asked, found, title } = unmet.otherKind;
+    parts.push(
+      `The input's title ("${title}") names another kind of document than the checklist's (${found}, not ${asked}): a person should check it is the document to review.`,
+    );
+  }
   if (short.length > 0) {
     const shown = (t: Unmet<unknown>["short"][number]) =>
       t.shown.from === "dates" ? `the dated roles show about ${t.shown.years}` : `it states ${t.shown.years}`;
