@@ -570,7 +570,8 @@ function sectionName(text: string): string {
 const CAPITALS_LABEL = /^(?=.*\p{Lu}{3})[\p{Lu}][\p{Lu}\d &/'’()-]{2,40}$/u;
 /** "Preferred: …", "Nice to have: …", "Required: …" at the head of a list item: which kind of requirement it is. */
 const ITEM_LABEL = /^(preferred|desirable|desired|nice[- ]to[- ]have|a plus|optional|required|essential|must[- ]have)\s*:\s+(?=\S)/i;
-const OPTIONAL_MARK = /^ideally,?\s+|\s*\((?:preferred|desirable|desired|nice to have|a plus|optional|an advantage)\)\.?$/i;
+/** "Ideally, …" before a requirement: one a candidate may lack. */
+const IDEALLY = /^ideally,?\s+/i;
 const INSTRUCTION_ITEM = /\b(?:verbatim|quote|quotes|json|verdict|rationale|output|no text outside|overall score|location|cite the|flag)\b/i;
 
 /** Top-level list items, each with the lines under it; lists under organising headings ("Instructions", "Scoring") are left out. */
@@ -631,11 +632,13 @@ function listSet(lines: Line[], skipInstructions: boolean): CandidateSet | null 
         if (skip || (skipInstructions && INSTRUCTION_ITEM.test(line.text))) continue;
         // "Preferred: fluency in Spanish" in a job's one list of requirements: a requirement a candidate may lack.
         // So is "… (preferred)" or "Ideally, …".
+        // (The mark is read off the item's text here: a long item's title is only its first words.)
         const labelled = ITEM_LABEL.exec(line.text);
-        const marked = OPTIONAL_MARK.exec(line.text);
-        const text = labelled ? line.text.slice(labelled[0].length) : marked ? line.text.replace(OPTIONAL_MARK, "") : line.text;
+        const ideally = IDEALLY.exec(line.text);
+        const mark = requirementMark(line.text);
+        const text = labelled ? line.text.slice(labelled[0].length) : ideally ? line.text.slice(ideally[0].length) : (mark?.rest ?? line.text);
         current = itemCandidate(text);
-        if (current && ((labelled && OPTIONAL_SECTION.test(labelled[1])) || marked)) current.optional = true;
+        if (current && ((labelled && OPTIONAL_SECTION.test(labelled[1])) || ideally || mark?.optional)) current.optional = true;
         // "36–40 points: need is documented …" is a band of a criterion's levels (read under its heading or point
         // line), not a criterion worth 40: its points do not make this list the rubric.
         if (current && bandLine(line.text)) current.points = null;
@@ -985,20 +988,26 @@ function statedScale(texts: string[]): Level[] | null {
  * be missing; "(mandatory)", "(required)", "[M]" that it must not.
  */
 const REQUIREMENT_MARK =
-  /\s*[*_]*[([]\s*(optional|preferred|desirable|desired|nice to have|a plus|an advantage|recommended|mandatory|required|essential|must)\s*[)\]][*_]*\s*$|\s*\[([MO])\]\s*$/i;
+  /\s*[*_]*[([]\s*(optional|preferred|desirable|desired|nice to have|a plus|an advantage|recommended|mandatory|required|essential|must)\s*[)\]][*_]*\.?\s*$|\s*\[([MO])\]\s*$/i;
+
+/** The text before its requirement mark, and whether the mark makes it optional; null without a mark. */
+function requirementMark(text: string): { rest: string; optional: boolean } | null {
+  const m = REQUIREMENT_MARK.exec(text);
+  if (!m || m.index === 0) return null;
+  return { rest: text.slice(0, m.index).trim(), optional: m[1] ? OPTIONAL_SECTION.test(m[1]) : m[2].toUpperCase() === "O" };
+}
 
 /**
  * The candidates with their requirement marks taken off their titles, optional where the mark says so; a mark that
  * tells two criteria apart ("Experience (essential)", "Experience (desirable)") stays in their names.
  */
 function unmarked(found: Candidate[]): Candidate[] {
-  const marks = found.map((c) => REQUIREMENT_MARK.exec(c.title));
-  const bare = found.map((c, i) => (marks[i] && (marks[i]?.index ?? 0) > 0 ? c.title.slice(0, marks[i]?.index).trim() : c.title));
+  const marks = found.map((c) => requirementMark(c.title));
+  const bare = found.map((c, i) => marks[i]?.rest ?? c.title);
   return found.map((c, i) => {
-    const m = marks[i];
-    if (!m || bare[i] === c.title || bare.filter((t) => t.toLowerCase() === bare[i].toLowerCase()).length > 1) return c;
-    const optional = m[1] ? OPTIONAL_SECTION.test(m[1]) : m[2].toUpperCase() === "O";
-    return { ...c, title: bare[i], ...(optional ? { optional: true } : {}) };
+    const mark = marks[i];
+    if (!mark || bare.filter((t) => t.toLowerCase() === bare[i].toLowerCase()).length > 1) return c;
+    return { ...c, title: mark.rest, ...(mark.optional ? { optional: true } : {}) };
   });
 }
 
