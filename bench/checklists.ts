@@ -1,0 +1,124 @@
+// Agreement of the built-in local evaluator with a reviewer's expectations on checklists and the documents checked
+// against them (contract review, CV screening).
+//   bun run bench/checklists.ts DIR [--verbose]
+// DIR holds one folder per checklist (or folders of them, as bench/data/contract-hunts/hunt1 … hunt3), each with
+// checklist.<any format Assay reads>, contracts/ (the documents) and expected.json, written before anything read them:
+//   {"product": "legal", "criteria": [{"title", "optional"}], "contracts": {"<file>": {"kind", "met": [titles],
+//    "verdict": ["pass"] | ["fail", "needs_review"], "why"}}}
+// Each document is evaluated by the engine's own entry (src/engine evaluate(), as the run worker calls it) under the
+// product, and the bench prints, per checklist, whether its criteria were read as written (their number, each expected
+// title matched by words, optional as expected), each document's verdict against the acceptable ones, and how often a
+// criterion scored above a fifth of its maximum exactly when the document truly meets it ("clause judgements").
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import path from "node:path";
+import { parseArgs } from "node:util";
+import { evaluate } from "../src/engine";
+import { findCriteria } from "../src/engine/local/criteria";
+import type { EngineDocument, Evaluation } from "../src/engine/types";
+import { extract } from "../src/extract";
+
+const { values, positionals } = parseArgs({ allowPositionals: true, options: { verbose: { type: "boolean", default: false } } });
+const root = positionals[0];
+if (!root) {
+  console.error("usage: bun run bench/checklists.ts DIR [--verbose]");
+  process.exit(2);
+}
+
+interface Expected {
+  product: string;
+  criteria: { title: string; optional: boolean }[];
+  contracts: Record<string, { kind: string; met: string[]; verdict: string[]; why: string }>;
+}
+
+/** The checklist folders under DIR: DIR itself, its sub-folders, or theirs. */
+function checklistDirs(dir: string, depth = 0): string[] {
+  if (existsSync(path.join(dir, "expected.json"))) return [dir];
+  if (depth >= 2) return [];
+  return readdirSync(dir)
+    .sort()
+    .map((n) => path.join(dir, n))
+    .filter((p) => statSync(p).isDirectory())
+    .flatMap((p) => checklistDirs(p, depth + 1));
+}
+
+async function documentOf(id: string, file: string): Promise<EngineDocument> {
+  return { id, name: path.basename(file), content: await extract(new Uint8Array(readFileSync(file)), { filename: path.basename(file) }) };
+}
+
+// An expected title is matched to the criterion read whose title (and description's start) shares most of its words.
+const wordsOf = (s: string) => new Set(s.toLowerCase().match(/[a-z0-9]{3,}/g) ?? []);
+function similarity(a: string, b: string): number {
+  const [x, y] = [wordsOf(a), wordsOf(b)];
+  let shared = 0;
+  for (const w of x) if (y.has(w)) shared++;
+  return shared / Math.max(1, Math.min(x.size, y.size));
+}
+
+const totals = { checklists: 0, asWritten: 0, documents: 0, verdicts: 0, judgements: 0, agreed: 0, metWrongly: 0, missed: 0 };
+for (const dir of checklistDirs(root)) {
+  const expected = JSON.parse(readFileSync(path.join(dir, "expected.json"), "utf8")) as Expected;
+  const file = readdirSync(dir).find((n) => n.startsWith("checklist."));
+  if (!file) continue;
+  const reference = await documentOf("ref_checklist", path.join(dir, file));
+  const { criteria } = findCriteria([reference.content], null);
+  const match = expected.criteria.map((want) => {
+    let best = -1;
+    let score = 0;
+    criteria.forEach((c, i) => {
+      const s = similarity(want.title, `${c.title} ${c.description.slice(0, 80)}`);
+      if (s > score) [best, score] = [i, s];
+    });
+    return score >= 0.5 ? best : -1;
+  });
+  const asWritten =
+    criteria.length === expected.criteria.length &&
+    new Set(match).size === match.length &&
+    match.every((m, i) => m >= 0 && Boolean(criteria[m].optional) === expected.criteria[i].optional);
+  totals.checklists++;
+  if (asWritten) totals.asWritten++;
+  console.log(
+    `\n${path.relative(root, dir) || dir} (${file}): criteria ${asWritten ? "read as written" : "MISREAD"} (${criteria.length} read, ${expected.criteria.length} expected)`,
+  );
+  if (!asWritten || values.verbose) for (const c of criteria) console.log(`    read: ${c.title}${c.optional ? " (optional)" : ""} /${c.maxScore}`);
+
+  for (const [name, want] of Object.entries(expected.contracts)) {
+    const input = path.join(dir, "contracts", name);
+    if (!existsSync(input)) continue;
+    const { value } = await evaluate({
+      workspaceId: "ws_bench",
+      mode: "live",
+      workflow: { userPrompt: null, outputSchema: null, modelPolicy: "auto", productCode: expected.product },
+      references: [reference],
+      inputs: [await documentOf("doc_input", input)],
+      llm: null,
+      contextBudgetChars: 400_000,
+    });
+    const out = value as Evaluation;
+    const verdictOk = want.verdict.includes(out.verdict);
+    totals.documents++;
+    if (verdictOk) totals.verdicts++;
+    const wrong: string[] = [];
+    expected.criteria.forEach((c, i) => {
+      const got = match[i] >= 0 ? out.criteria[match[i]] : undefined;
+      if (!got) return;
+      const met = got.max_score > 0 && got.score / got.max_score > 0.2;
+      const truly = want.met.includes(c.title);
+      totals.judgements++;
+      if (met === truly) totals.agreed++;
+      else {
+        if (truly) totals.missed++;
+        else totals.metWrongly++;
+        wrong.push(`${truly ? "missed" : "met wrongly"}: ${c.title} (${got.score}/${got.max_score})`);
+      }
+    });
+    console.log(
+      `  ${verdictOk ? "ok " : "BAD"} ${name} [${want.kind}] ${out.verdict} ${out.score} (expected ${want.verdict.join(" or ")})${wrong.length ? ` | ${wrong.join("; ")}` : ""}`,
+    );
+    if (values.verbose) console.log(`      ${out.summary}`);
+  }
+}
+const t = totals;
+console.log(
+  `\nchecklists read as written ${t.asWritten}/${t.checklists}; verdicts as expected ${t.verdicts}/${t.documents}; ` +
+    `clause judgements ${t.agreed}/${t.judgements} (met wrongly ${t.metWrongly}, missed ${t.missed})`,
+);
