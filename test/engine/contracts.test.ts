@@ -426,6 +426,12 @@ describe("a contract of another kind than the checklist's", () => {
     }
   });
 
+  test("a statement of works is of a services agreement's kind, though 'works' names building contracts too", async () => {
+    const services = checklist.replace("# Commercial Lease Review Checklist", "# Master Services Agreement checklist");
+    const out = await review(services, `# STATEMENT OF WORKS No. 4\n\n${body}`);
+    expect(out.summary).not.toContain("another kind of document");
+  });
+
   test("a checklist whose title names no kind checks none", async () => {
     const generic = checklist.replace("# Commercial Lease Review Checklist", "# Contract review checklist");
     expect((await review(generic, `# PROPERTY MANAGEMENT AGREEMENT\n\n${body}`)).verdict).toBe("pass");

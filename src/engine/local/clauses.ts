@@ -108,7 +108,7 @@ const KINDS: [string, RegExp][] = [
   ["licence", /\blicen[cs]e\b|\bEULA\b/i],
   [
     "services or supply agreement",
-    /\bservices? agreement\b|\bMSA\b|\bsupply\b|\bsupplier\b|\bsubscription\b|\bSaaS\b|\bsoftware[- ]as[- ]a[- ]service\b|\border form\b|\bconsult|\bcontractor\b/i,
+    /\bservices? agreement\b|\bMSA\b|\bsupply\b|\bsupplier\b|\bsubscription\b|\bSaaS\b|\bsoftware[- ]as[- ]a[- ]service\b|\border form\b|\bstatement of works?\b|\bSOW\b|\bconsult|\bcontractor\b/i,
   ],
   ["privacy notice or website terms", /\bprivacy\b|\bterms of use\b|\bcookies?\b/i],
   ["building contract", /\bbuilding\b|\bworks\b|\bconstruction\b|\bJCT\b/i],
