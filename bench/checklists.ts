@@ -4,7 +4,9 @@
 // DIR holds one folder per checklist (or folders of them, as bench/data/contract-hunts/hunt1 … hunt3), each with
 // checklist.<any format Assay reads>, contracts/ (the documents) and expected.json, written before anything read them:
 //   {"product": "legal", "criteria": [{"title", "optional"}], "contracts": {"<file>": {"kind", "met": [titles],
-//    "verdict": ["pass"] | ["fail", "needs_review"], "why"}}}
+//    "verdict": ["pass"] | ["fail", "needs_review"], "why", "years"?}}}
+// ("contracts/" holds CVs too, under "product": "hr"; "years", where given, is the years of work a CV's dated roles
+// show on the day the hunt was written, `--as-of` that day, compared with what the years reader finds.)
 // Each document is evaluated by the engine's own entry (src/engine evaluate(), as the run worker calls it) under the
 // product, and the bench prints, per checklist, whether its criteria were read as written (their number, each expected
 // title matched by words, optional as expected), each document's verdict against the acceptable ones, and how often a
@@ -14,10 +16,15 @@ import path from "node:path";
 import { parseArgs } from "node:util";
 import { evaluate } from "../src/engine";
 import { findCriteria } from "../src/engine/local/criteria";
+import { yearsShown } from "../src/engine/local/experience";
 import type { EngineDocument, Evaluation } from "../src/engine/types";
 import { extract } from "../src/extract";
 
-const { values, positionals } = parseArgs({ allowPositionals: true, options: { verbose: { type: "boolean", default: false } } });
+const { values, positionals } = parseArgs({
+  allowPositionals: true,
+  options: { verbose: { type: "boolean", default: false }, "as-of": { type: "string" } },
+});
+const asOf = values["as-of"] ? new Date(values["as-of"]) : new Date();
 const root = positionals[0];
 if (!root) {
   console.error("usage: bun run bench/checklists.ts DIR [--verbose]");
@@ -27,7 +34,7 @@ if (!root) {
 interface Expected {
   product: string;
   criteria: { title: string; optional: boolean }[];
-  contracts: Record<string, { kind: string; met: string[]; verdict: string[]; why: string }>;
+  contracts: Record<string, { kind: string; met: string[]; verdict: string[]; why: string; years?: number }>;
 }
 
 /** The checklist folders under DIR: DIR itself, its sub-folders, or theirs. */
@@ -54,7 +61,7 @@ function similarity(a: string, b: string): number {
   return shared / Math.max(1, Math.min(x.size, y.size));
 }
 
-const totals = { checklists: 0, asWritten: 0, documents: 0, verdicts: 0, judgements: 0, agreed: 0, metWrongly: 0, missed: 0 };
+const totals = { checklists: 0, asWritten: 0, documents: 0, verdicts: 0, judgements: 0, agreed: 0, metWrongly: 0, missed: 0, years: 0, yearsNear: 0 };
 for (const dir of checklistDirs(root)) {
   const expected = JSON.parse(readFileSync(path.join(dir, "expected.json"), "utf8")) as Expected;
   const file = readdirSync(dir).find((n) => n.startsWith("checklist."));
@@ -84,12 +91,21 @@ for (const dir of checklistDirs(root)) {
   for (const [name, want] of Object.entries(expected.contracts)) {
     const input = path.join(dir, "contracts", name);
     if (!existsSync(input)) continue;
+    const document = await documentOf("doc_input", input);
+    let yearsNote = "";
+    if (typeof want.years === "number") {
+      const shown = yearsShown(document.content.text, asOf);
+      const near = shown !== null && Math.abs(shown.years - want.years) <= 0.5;
+      totals.years++;
+      if (near) totals.yearsNear++;
+      yearsNote = ` years ${shown?.years ?? "none"} (expected ${want.years})${near ? "" : " OFF"}`;
+    }
     const { value } = await evaluate({
       workspaceId: "ws_bench",
       mode: "live",
       workflow: { userPrompt: null, outputSchema: null, modelPolicy: "auto", productCode: expected.product },
       references: [reference],
-      inputs: [await documentOf("doc_input", input)],
+      inputs: [document],
       llm: null,
       contextBudgetChars: 400_000,
     });
@@ -112,7 +128,7 @@ for (const dir of checklistDirs(root)) {
       }
     });
     console.log(
-      `  ${verdictOk ? "ok " : "BAD"} ${name} [${want.kind}] ${out.verdict} ${out.score} (expected ${want.verdict.join(" or ")})${wrong.length ? ` | ${wrong.join("; ")}` : ""}`,
+      `  ${verdictOk ? "ok " : "BAD"} ${name} [${want.kind}] ${out.verdict} ${out.score} (expected ${want.verdict.join(" or ")})${yearsNote}${wrong.length ? ` | ${wrong.join("; ")}` : ""}`,
     );
     if (values.verbose) console.log(`      ${out.summary}`);
   }
@@ -120,5 +136,6 @@ for (const dir of checklistDirs(root)) {
 const t = totals;
 console.log(
   `\nchecklists read as written ${t.asWritten}/${t.checklists}; verdicts as expected ${t.verdicts}/${t.documents}; ` +
-    `clause judgements ${t.agreed}/${t.judgements} (met wrongly ${t.metWrongly}, missed ${t.missed})`,
+    `clause judgements ${t.agreed}/${t.judgements} (met wrongly ${t.metWrongly}, missed ${t.missed})` +
+    (t.years > 0 ? `; years within ±0.5 ${t.yearsNear}/${t.years}` : ""),
 );
