@@ -221,6 +221,79 @@ describe("a checklist's clauses, required and optional", () => {
     ]);
   });
 
+  test("a mark after a bold name, before its description: '**Performance reporting** (optional) — …'", async () => {
+    const checklist = [
+      "All points are mandatory unless marked (optional).",
+      "",
+      "1. **Ad disclosure** — every paid post labelled as an ad.",
+      "2. **Fee and payment terms** — the fee and when it is paid.",
+      "3. **Performance reporting** (optional) — reach and engagement for each post.",
+    ].join("\n");
+    const criteria = await criteriaOf(checklist);
+    expect(marks(criteria)).toEqual([
+      ["Ad disclosure", false],
+      ["Fee and payment terms", false],
+      ["Performance reporting", true],
+    ]);
+    expect(criteria[2].description).toBe("reach and engagement for each post.");
+  });
+
+  test("names run into their descriptions ('Adviser's insurance. The agreement must …'), as a PDF prints bold lead-ins", async () => {
+    const checklist = [
+      "Must have",
+      "",
+      "1. The particular claims being settled. The agreement must identify the particular complaints it settles.",
+      "",
+      "2. Adviser's insurance. The agreement must confirm that the adviser is insured.",
+      "",
+      "Nice to have",
+      "",
+      "Agreed reference. The form of reference the employer will give to",
+      "prospective employers.",
+    ].join("\n");
+    expect(marks(await criteriaOf(checklist, "checklist.txt"))).toEqual([
+      ["The particular claims being settled", false],
+      ["Adviser's insurance", false],
+      ["Agreed reference", true],
+    ]);
+  });
+
+  test("'MAXIMUM CAPACITY (REQUIRED)' over its description: a clause named in capitals, marked required or optional", async () => {
+    // The first line of each description was the criterion ("The maximum number of people permitted in the…").
+    const checklist = [
+      "VENUE HIRE AGREEMENTS - MINIMUM CONTRACT STANDARDS",
+      "",
+      "MAXIMUM CAPACITY (REQUIRED)",
+      "The maximum number of people permitted in the venue or room for the event.",
+      "",
+      "HIRER'S PUBLIC LIABILITY INSURANCE (REQUIRED)",
+      "The hirer's obligation to hold public liability insurance.",
+      "",
+      "NOISE AND CURFEW (OPTIONAL)",
+      "Sound limits and the time music must stop.",
+    ].join("\n");
+    const criteria = await criteriaOf(checklist, "checklist.txt");
+    expect(marks(criteria)).toEqual([
+      ["MAXIMUM CAPACITY", false],
+      ["HIRER'S PUBLIC LIABILITY INSURANCE", false],
+      ["NOISE AND CURFEW", true],
+    ]);
+    expect(criteria[0].description).toContain("maximum number of people");
+  });
+
+  test("a 'How to use this checklist' heading is no clause", async () => {
+    const checklist = [
+      "# Shareholders' agreement checklist",
+      "## How to use this checklist",
+      "Read the agreement against each heading below.",
+      "## Reserved matters",
+      "Decisions that need every shareholder's consent.",
+      "## Deadlock resolution",
+      "How a deadlock between the shareholders is broken.",
+    ].join("\n");
+    expect((await criteriaOf(checklist)).map((c) => c.title)).toEqual(["Reserved matters", "Deadlock resolution"]);
+  });
+
   test("a mark that tells two criteria apart stays in their names", async () => {
     const spec = ["| Criteria | Essential | Desirable |", "| --- | --- | --- |", "| Experience | Four years in commercial work | Fire alarms |"].join(
       "\n",

@@ -592,11 +592,12 @@ function listSet(lines: Line[], skipInstructions: boolean): CandidateSet | null 
   // sentences that describe it ("Scope of services" / "A description of the services …"). There only the names are
   // items, and the sentences below each (across blank lines) are its description.
   const headed = headedSections(lines, label);
-  for (const given of lines) {
+  for (let at = 0; at < lines.length; at++) {
+    const given = lines[at];
     // In an advert, under a requirement section, each line is a requirement even without its bullet (a browser prints
     // bullets as drawings, so a PDF's list comes as plain lines); a line opening in lower case goes on the one above.
     // (Not a label of the next section, nor a sentence after the list: "… is an equal opportunity employer.")
-    const bulletless =
+    const bulletless: boolean =
       advertLike &&
       given.kind === "text" &&
       REQUIREMENT_SECTION.test(label(heading)) &&
@@ -604,11 +605,22 @@ function listSet(lines: Line[], skipInstructions: boolean): CandidateSet | null 
       !/[.:][*_]*$/.test(given.text) &&
       !(current && /^\p{Ll}/u.test(given.text)) &&
       (!headed.has(label(heading)) || titleLike(given.text));
-    const line: Line = bulletless ? { kind: "item", indent: 0, text: given.text } : given;
+    const line: Line = bulletless && given.kind === "text" ? { kind: "item", indent: 0, text: given.text } : given;
     if (line.kind === "heading") {
       heading = line.text;
       blockIndent = null;
       current = null;
+      continue;
+    }
+    // "HIRE PERIOD AND ACCESS (REQUIRED)" over the lines that describe it: a clause named on a label line of its own,
+    // marked required or optional (a "Part A – … (required)" label over a list is a section).
+    const marked: RequirementMark | null = line.kind === "text" && sectionLabel(line.text) ? markedName(line.text) : null;
+    if (marked && lines.slice(at + 1).find((l) => l.kind !== "blank")?.kind !== "item") {
+      current = { title: tidyTitle(marked.rest), description: "", points: null, ...(marked.optional ? { optional: true } : {}) };
+      items.push(current);
+      sectionOf.set(current, marked.optional ? "optional" : "required");
+      blockIndent = null;
+      blanks = 0;
       continue;
     }
     if (line.kind === "text" && sectionLabel(line.text)) {
@@ -687,19 +699,24 @@ function listSet(lines: Line[], skipInstructions: boolean): CandidateSet | null 
 
 /** The requirement sections of plain lines that are names over sentences (see listSet), by label. */
 function headedSections(lines: Line[], label: (heading: string) => string): Set<string> {
-  const counts = new Map<string, { names: number; sentences: number }>();
+  const counts = new Map<string, { names: number; sentences: number; runIn: number }>();
   let section = "";
   for (const l of lines) {
     if (l.kind === "heading" || (l.kind === "text" && sectionLabel(l.text))) section = label(l.text);
     else if (l.kind === "text" && REQUIREMENT_SECTION.test(section)) {
-      const c = counts.get(section) ?? { names: 0, sentences: 0 };
-      if (titleLike(l.text)) c.names++;
+      const c = counts.get(section) ?? { names: 0, sentences: 0, runIn: 0 };
+      // (Names that run into their description on one line, "Agreed reference. The form of …", make no headed section.)
+      const runIn = RUN_IN_NAME.exec(l.text);
+      if (runIn && runIn[1].split(/\s+/).length <= 6) c.runIn++;
+      else if (titleLike(l.text)) c.names++;
       else if (/\.$/.test(l.text)) c.sentences++;
       counts.set(section, c);
     }
   }
-  return new Set([...counts].filter(([, c]) => c.names >= 2 && c.sentences >= c.names).map(([section]) => section));
+  return new Set([...counts].filter(([, c]) => c.names >= 2 && c.sentences >= c.names && c.runIn === 0).map(([section]) => section));
 }
+/** A short name closed by a stop, its description going on after it on the same line. */
+const RUN_IN_NAME = /^(\p{Lu}[^.!?]{2,60})\.\s+\p{Lu}/u;
 
 function itemCandidate(text: string): Candidate | null {
   const { points, rest } = parsePoints(text);
@@ -712,9 +729,15 @@ function itemCandidate(text: string): Candidate | null {
     description = bold[2];
   } else {
     const named = namedFirst(rest);
+    // "The particular claims being settled. The agreement must identify …": a short first sentence names the item
+    // (its name was bold where the PDF came from).
+    const lead = RUN_IN_NAME.exec(rest);
     if (named) {
       title = named.title;
       description = named.description;
+    } else if (lead && lead[1].split(/\s+/).length <= 8) {
+      title = lead[1];
+      description = rest.slice(lead[1].length + 1);
     } else if (rest.length <= 70) {
       title = rest;
       description = "";
@@ -725,8 +748,15 @@ function itemCandidate(text: string): Candidate | null {
   }
   title = tidyTitle(title);
   if (!title) return null;
-  return { title, description: description.trim(), points };
+  // "**Performance reporting** (optional) — screenshots …": the name's mark opens its description.
+  const mark = LEADING_MARK.exec(description);
+  const optional = mark ? OPTIONAL_SECTION.test(mark[1]) : false;
+  if (mark) description = description.slice(mark[0].length);
+  return { title, description: description.trim(), points, ...(optional ? { optional } : {}) };
 }
+
+/** A requirement mark opening an item's description, after its name: "(optional) — …", "(required): …". */
+const LEADING_MARK = /^\s*[([]\s*(optional|preferred|desirable|recommended|mandatory|required|essential)\s*[)\]]\s*[:.\-–—]?\s*/i;
 
 // ---------------------------------------------------------------------------
 // Choosing
@@ -990,8 +1020,20 @@ function statedScale(texts: string[]): Level[] | null {
 const REQUIREMENT_MARK =
   /\s*[*_]*[([]\s*(optional|preferred|desirable|desired|nice to have|a plus|an advantage|recommended|mandatory|required|essential|must)\s*[)\]][*_]*\.?\s*$|\s*\[([MO])\]\s*$/i;
 
+/** A clause's name marked required or optional on a line of its own, not a section's ("Part A – … (required)", "Optional (…)"). */
+function markedName(text: string): RequirementMark | null {
+  const mark = requirementMark(text.trim().replace(/:$/, ""));
+  if (!mark || /^part\s/i.test(mark.rest) || REQUIREMENT_SECTION.test(mark.rest) || mark.rest.split(/\s+/).length > 8) return null;
+  return mark;
+}
+
+interface RequirementMark {
+  rest: string;
+  optional: boolean;
+}
+
 /** The text before its requirement mark, and whether the mark makes it optional; null without a mark. */
-function requirementMark(text: string): { rest: string; optional: boolean } | null {
+function requirementMark(text: string): RequirementMark | null {
   const m = REQUIREMENT_MARK.exec(text);
   if (!m || m.index === 0) return null;
   return { rest: text.slice(0, m.index).trim(), optional: m[1] ? OPTIONAL_SECTION.test(m[1]) : m[2].toUpperCase() === "O" };
