@@ -199,6 +199,33 @@ describe("a job advert's requirements", () => {
     ]);
   });
 
+  test("a bulletless requirement wrapped after a word no sentence ends with goes on, whatever its next line's case", async () => {
+    // A PDF's "… since passing your" / "C+E test" made "C+E test" a requirement of its own.
+    const text = [
+      "About the role",
+      "Trunking nights from our Daventry depot.",
+      "",
+      "What you'll need",
+      "A full UK Category C+E (Class 1) driving licence",
+      "At least 3 years' experience driving Class 1 vehicles in the UK since passing your",
+      "C+E test",
+      "A digital tachograph driver card",
+      "",
+      "Nice to have",
+      "ADR certificate",
+      "Experience pulling double-deck trailers",
+    ].join("\n");
+    const criteria = await criteriaOf(text, "job.txt");
+    expect(criteria.map((c) => c.title.replace(/…$/, ""))).toEqual([
+      "A full UK Category C+E (Class 1) driving licence",
+      "At least 3 years' experience driving Class 1",
+      "A digital tachograph driver card",
+      "ADR certificate",
+      "Experience pulling double-deck trailers",
+    ]);
+    expect(criteria[1].description).toContain("C+E test");
+  });
+
   test("'(preferred)' after an item and 'Ideally,' before it mark it optional; 'You'll need' and 'It's a bonus if you have' are sections", async () => {
     const numbered = [
       "Requirements",

@@ -594,6 +594,7 @@ function listSet(lines: Line[], skipInstructions: boolean): CandidateSet | null 
   const headed = headedSections(lines, label);
   for (let at = 0; at < lines.length; at++) {
     const given = lines[at];
+    const previousText = at > 0 ? lineText(lines[at - 1]) : "";
     // In an advert, under a requirement section, each line is a requirement even without its bullet (a browser prints
     // bullets as drawings, so a PDF's list comes as plain lines); a line opening in lower case goes on the one above.
     // (Not a label of the next section, nor a sentence after the list: "… is an equal opportunity employer.")
@@ -603,7 +604,7 @@ function listSet(lines: Line[], skipInstructions: boolean): CandidateSet | null 
       REQUIREMENT_SECTION.test(label(heading)) &&
       !sectionLabel(given.text) &&
       !/[.:][*_]*$/.test(given.text) &&
-      !(current && /^\p{Ll}/u.test(given.text)) &&
+      !(current && (/^\p{Ll}/u.test(given.text) || DANGLING.test(previousText))) &&
       (!headed.has(label(heading)) || titleLike(given.text));
     const line: Line = bulletless && given.kind === "text" ? { kind: "item", indent: 0, text: given.text } : given;
     if (line.kind === "heading") {
@@ -715,6 +716,8 @@ function headedSections(lines: Line[], label: (heading: string) => string): Set<
   }
   return new Set([...counts].filter(([, c]) => c.names >= 2 && c.sentences >= c.names && c.runIn === 0).map(([section]) => section));
 }
+/** A line that stops on a word a sentence cannot end with: the next line goes on with it ("… since passing your" / "C+E test"). */
+const DANGLING = /\b(?:your|the|a|an|of|and|or|to|in|on|with|for|from|by|at|as|such as|including)$/i;
 /** A short name closed by a stop, its description going on after it on the same line. */
 const RUN_IN_NAME = /^(\p{Lu}[^.!?]{2,60})\.\s+\p{Lu}/u;
 
