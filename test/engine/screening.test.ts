@@ -339,6 +339,21 @@ describe("years of experience", () => {
     expect(yearsShown(gaps, now)).toEqual({ years: 5.4, from: "dates" });
   });
 
+  test("a career break whose dates sit on the line below its heading is no work", () => {
+    // Its "2020 – 2021" was counted as a year of work (9.5 years against 8.5).
+    const cv = [
+      "## Experience",
+      "### UX Designer — Ledgerline Insurance",
+      "Jun 2021 – Nov 2026",
+      "### Junior UX Designer — Quayside Travel",
+      "2017 – 2020",
+      "### Career break",
+      "2020 – 2021",
+      "Travelled in South America.",
+    ].join("\n");
+    expect(yearsShown(cv, new Date("2026-11-26"))).toEqual({ years: 8.5, from: "dates" });
+  });
+
   test("years a CV states count when its dates show fewer; a CV with neither shows none", () => {
     expect(yearsShown("Data analyst with 8 years of SQL experience.\nAnalyst, Acme, 2023 - 2026", now)).toEqual({ years: 8, from: "stated" });
     expect(yearsShown("Seven years' experience in payroll.", now)).toEqual({ years: 7, from: "stated" });

@@ -100,11 +100,17 @@ export function yearsShown(text: string, now: Date): YearsShown | null {
   const sectioned = lines.some((l) => notWorkHeading(l) || workHeading(l));
   const spans: [number, number][] = [];
   let work = true;
+  // A "Career break" heading's dates may sit on the line below it.
+  let breakAbove = false;
   for (const line of lines) {
     const t = line.trim();
     if (notWorkHeading(t)) work = false;
     else if (workHeading(t)) work = true;
-    if (!work || (!sectioned && STUDY.test(t)) || NO_WORK.test(t)) continue;
+    const dated = RANGE.test(t);
+    RANGE.lastIndex = 0;
+    const noWork = NO_WORK.test(t) || (breakAbove && dated);
+    if (t) breakAbove = NO_WORK.test(t) && !dated;
+    if (!work || (!sectioned && STUDY.test(t)) || noWork) continue;
     for (const m of t.matchAll(RANGE)) {
       const start = monthOf(m[1] ?? m[3], current);
       const ongoing = m[3] !== undefined || ONGOING_ALONE.test(m[2].trim());
