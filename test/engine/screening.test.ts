@@ -482,4 +482,28 @@ describe("must-haves", () => {
     expect(plain.criteria.filter((c) => c.score <= 2).map((c) => c.title)).toContain("TypeScript for internal tools");
     expect(plain.verdict).toBe("pass");
   });
+
+  test("a requirement the CV names only to deny it is not met: 'I don't yet hold a CIPP qualification'", async () => {
+    // Both CVs scored the CIPP requirement 10/10 and passed: its name is there.
+    const advert = [
+      "## Requirements",
+      "- At least 3 years of UK payroll processing experience",
+      "- A CIPP payroll qualification at Level 3 or above",
+      "- Hands-on experience with Sage Payroll software",
+    ].join("\n");
+    const cv = (cipp: string) =>
+      [
+        "Payroll Administrator, Harbour Homes, Jan 2016 – Present",
+        "Run the monthly payroll for 900 staff end to end on Sage Payroll software, with UK payroll processing, RTI and pensions.",
+        cipp,
+      ].join("\n");
+    const held = await screen(advert, cv("I hold the CIPP Foundation Degree in Payroll Management (Level 5)."));
+    expect(held.verdict).toBe("pass");
+    const denied = await screen(advert, cv("I don’t yet hold a CIPP qualification, but I'm interested in studying for one."));
+    const cipp = denied.criteria.find((c) => c.title.startsWith("A CIPP"));
+    expect(cipp?.score).toBeLessThanOrEqual(2);
+    expect(cipp?.rationale).toContain("The input names it only to say it is not held:");
+    expect(denied.verdict).not.toBe("pass");
+    expect(denied.summary).toContain("Said not to be held: A CIPP payroll qualification at Level 3 or above (");
+  });
 });

@@ -1,6 +1,7 @@
 // A contract's clause stated only to be excluded: "There is no probationary period", "Each party irrevocably waives any
-// right to apply for an injunction", "nothing in this Lease shall confer on the Tenant any option to break". A lexical
-// reader finds the clause's words there, as in a clause that provides it; these sentences say the opposite.
+// right to apply for an injunction", "nothing in this Lease shall confer on the Tenant any option to break"; a CV's
+// requirement named only to be denied, "I don't yet hold a CIPP qualification". A lexical reader finds the words
+// there, as in a clause or a CV that has the thing; these sentences say the opposite.
 import { contentTerms, namedByRoot, sameRoot, termCounts, tokenize } from "./terms";
 
 /**
@@ -32,6 +33,18 @@ const RIGHT_DENIED = /\b(?:shall|will|may|is|are) not (?:be )?(?:entitled|permit
 /** A checklist item that asks for a right: "Prepayment rights", "Right to terminate", "Entitlement to …". */
 const ASKS_RIGHT = /\bright(?:s)?\b|\bentitle/i;
 
+/**
+ * A CV's denials of what a requirement names: "I'm not a registered veterinary nurse", "I don't yet hold a CIPP
+ * qualification", "I have not yet taught a GCSE maths class".
+ */
+const CV_DENIALS: typeof DENIALS = [
+  { re: /(?:\bnot|n['’]t|\bnever)\s+(?:yet\s+)?(?:hold|held|have|had|got|obtained|completed|passed|taught|been|a|an)\b/i, thing: "after" },
+  {
+    re: /\b(?:no|without (?:a|an|any))\s+(?:formal\s+)?(?:licen[cs]e|qualification|certificate|certification|degree|registration)\b/i,
+    thing: "after",
+  },
+];
+
 /** What turns a denial into a duty: "shall ensure that there is no slavery in its supply chains". */
 const DUTY_BEFORE = /\b(?:ensures?|procures?|warrants?|represents?|undertakes?|confirms?|so)\s+(?:that\s+)?$/i;
 
@@ -60,7 +73,13 @@ export function sentencesOf(texts: string[]): Sentence[] {
  * levels (uptime)" is named where "uptime" is, not in every sentence about "the Services"; "Remedies / injunctive
  * relief" where an injunction and relief are, not only a remedy.
  */
-export function excludingSentence(title: string, subject: string[], sentences: Sentence[], docCounts: Map<string, number>): string | null {
+export function excludingSentence(
+  title: string,
+  subject: string[],
+  sentences: Sentence[],
+  docCounts: Map<string, number>,
+  document: "contract" | "cv" = "contract",
+): string | null {
   const present = subject.filter((stem) => namedByRoot(docCounts, stem));
   if (present.length === 0) return null;
   // Each subject word weighs by how rare it is in the document: "uptime" once names the clause more than "Services"
@@ -70,7 +89,7 @@ export function excludingSentence(title: string, subject: string[], sentences: S
   const most = Math.max(0, ...coverage);
   if (most === 0) return null;
   const named = sentences.filter((_, i) => coverage[i] >= most - 1e-9);
-  const denials = ASKS_RIGHT.test(title) ? [...DENIALS, { re: RIGHT_DENIED, thing: "after" as const }] : DENIALS;
+  const denials = document === "cv" ? CV_DENIALS : ASKS_RIGHT.test(title) ? [...DENIALS, { re: RIGHT_DENIED, thing: "after" as const }] : DENIALS;
   if (!named.every((s) => denies(s.text, present, denials))) return null;
   return named[0].text;
 }

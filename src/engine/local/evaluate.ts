@@ -180,7 +180,7 @@ export function evaluateLocally(input: LocalInput): Evaluation {
   const markers = markerCounts(passages);
 
   // A contract's sentences, where a clause named only to be excluded is looked for.
-  const sentences = prepared.some((p) => p.clause) ? sentencesOf(prose) : [];
+  const sentences = prepared.some((p) => p.titleSubject.length > 0) ? sentencesOf(prose) : [];
   const scores = prepared.map((p) => scoreCriterion(p, docCounts, passageTerms, signals, relevance, years, sentences));
   const scored: Criterion[] = prepared.map((p, i) => {
     const s = scores[i];
@@ -211,6 +211,7 @@ export function evaluateLocally(input: LocalInput): Evaluation {
         prepared.map((p) => p.yearsAsked),
         years,
         scores.map((s) => s.excluding),
+        !input.titlesNamed,
       )
     : { absent: [], short: [], excluded: [] };
   // A contract of another kind than the checklist's shares its words: its title tells it apart.
@@ -562,17 +563,19 @@ function scoreCriterion(
   const scaled = toScale(p.criterion, served < 1 ? Math.min(fraction, MEETS_TOP) * served : fraction);
   // A clause the contract never names ("Insurance" with no word of insurance) is taken as missing, however many of its
   // description's words ("evidence", "levels") the contract uses elsewhere: a person checks it is not worded otherwise.
-  // So is one it names only to exclude it ("There is no probationary period").
+  // So is one it names only to exclude it ("There is no probationary period"), and a job's requirement a CV names only
+  // to deny it ("I don't yet hold a CIPP qualification").
   const excluding =
-    p.clause && !unnamed
+    p.titleSubject.length > 0 && !unnamed
       ? excludingSentence(
           p.criterion.title,
           p.titleSubject.map((n) => n.stem),
           sentences,
           docCounts,
+          p.clause ? "contract" : "cv",
         )
       : null;
-  const score = p.clause && (unnamed || excluding) ? Math.min(scaled, atMost(p.criterion, ABSENT)) : scaled;
+  const score = (p.clause && unnamed) || excluding ? Math.min(scaled, atMost(p.criterion, ABSENT)) : scaled;
 
   const found = content.filter((t) => docCounts.has(t.stem));
   const missing = content.filter((t) => !docCounts.has(t.stem));
@@ -721,7 +724,7 @@ function rationale(p: Prepared, s: CriterionScore, signals: WritingSignals, rele
         : `It asks for ${asked} year${asked === 1 ? "" : "s"} of experience; the input shows about ${shown.years} (${shown.from === "dates" ? "its dated roles" : "as it states"}).`,
     );
   }
-  if (s.excluding) parts.push(`The input names it only to exclude it: "${s.excluding}"`);
+  if (s.excluding) parts.push(`The input names it only to ${p.clause ? "exclude it" : "say it is not held"}: "${s.excluding}"`);
   if (signals.development < 0.6) parts.push(`The input is short for the task (${signals.words} words).`);
   if (relevance.gate < 0.8) parts.push("Little of the input is about the task's topic.");
   return parts.join(" ");

@@ -109,8 +109,11 @@ export interface Unmet<T> {
   absent: T[];
   /** Required criteria asking for more years of work than the input shows ("5+ years of …" against a year and a half). */
   short: { title: string; asked: number; shown: YearsShown }[];
-  /** Required clauses the document names only to exclude them ("There is no probationary period"), with that sentence. */
-  excluded: { title: string; quote: string }[];
+  /**
+   * Required clauses a contract names only to exclude them ("There is no probationary period"), or requirements a CV
+   * names only to deny them ("I don't yet hold a CIPP qualification"), with that sentence.
+   */
+  excluded: { title: string; quote: string; denied: boolean }[];
   /** A document whose title names another kind than the checklist's (a management agreement against a lease's). */
   otherKind?: { asked: string; found: string; title: string } | null;
 }
@@ -118,7 +121,7 @@ export interface Unmet<T> {
 /**
  * The required criteria (not optional, not a bonus) a document seems not to meet. `asked[i]`: the years of work
  * criterion i asks for, or null; `years`: those the input shows (null: none shown, nothing to compare); `excluding[i]`:
- * the sentence that excludes clause i, if any.
+ * the sentence that excludes clause i, if any (`denied`: a CV's, which denies holding it).
  */
 export function unmetRequirements<T extends { title: string; score: number; max_score: number }>(
   scored: T[],
@@ -126,13 +129,14 @@ export function unmetRequirements<T extends { title: string; score: number; max_
   asked: (number | null)[],
   years: YearsShown | null,
   excluding: (string | null)[] = [],
+  denied = false,
 ): Unmet<T> {
   const required = (i: number) => !rubric[i]?.optional && !rubric[i]?.bonus;
   return {
     absent: scored.filter((c, i) => required(i) && !excluding[i] && c.max_score > 0 && c.score / c.max_score <= ABSENT),
     excluded: scored.flatMap((c, i) => {
       const quote = excluding[i];
-      return required(i) && quote ? [{ title: c.title, quote }] : [];
+      return required(i) && quote ? [{ title: c.title, quote, denied }] : [];
     }),
     short: years
       ? scored.flatMap((c, i) => {
@@ -163,7 +167,10 @@ export function unmetSentences(unmet: Unmet<{ title: string }>): string[] {
       `Not found: ${absent.map((c) => c.title).join("; ")}. A person should check ${absent.length === 1 ? "it is" : "they are"} missing, not worded otherwise.`,
     );
   }
-  if (excluded.length > 0) parts.push(`Excluded rather than provided: ${excluded.map((e) => `${e.title} ("${e.quote}")`).join("; ")}.`);
+  const quoted = (list: typeof excluded) => list.map((e) => `${e.title} ("${e.quote}")`).join("; ");
+  const [denied, excludedClauses] = [excluded.filter((e) => e.denied), excluded.filter((e) => !e.denied)];
+  if (excludedClauses.length > 0) parts.push(`Excluded rather than provided: ${quoted(excludedClauses)}.`);
+  if (denied.length > 0) parts.push(`Said not to be held: ${quoted(denied)}.`);
   if (unmet.otherKind) {
     const { asked, found, title } = unmet.otherKind;
     parts.push(
