@@ -7,8 +7,18 @@ import { type Chunk, chunkDocument, rankChunks } from "../retrieval";
 import { verifyCitations } from "./citations";
 import { EngineError } from "./errors";
 import type { RubricCriterion } from "./local/criteria";
-import { yearsAsked, yearsShown } from "./local/experience";
-import { overallScore, passLevel, requiredPart, settleUnmet, type Unmet, unmetRequirements, unmetSentences, withWeightsNoted } from "./local/verdict";
+import { yearsAskedBy, yearsShown } from "./local/experience";
+import {
+  nothingUnmet,
+  overallScore,
+  passLevel,
+  requiredPart,
+  settleUnmet,
+  type Unmet,
+  unmetRequirements,
+  unmetSentences,
+  withWeightsNoted,
+} from "./local/verdict";
 import { type ChatMessage, chatJson, ModelError, openAIConfig } from "./providers/openai";
 import { compileSchema } from "./schema";
 import type { Criterion, EngineDocument, Evaluation, Evidence } from "./types";
@@ -140,10 +150,10 @@ export async function gradeByRubric(req: RubricGradingInput): Promise<RubricGrad
     ? unmetRequirements(
         criteria,
         req.criteria,
-        req.criteria.map((c) => yearsAsked(`${c.title} ${c.description}`)),
+        req.criteria.map(yearsAskedBy),
         yearsShown(req.inputs.map((d) => d.content.text).join("\n"), req.now ?? new Date()),
       )
-    : { absent: [], short: [], excluded: [] };
+    : nothingUnmet<Criterion>();
   // Samples that land on different levels mean the model cannot tell: a person decides.
   const verdict = settleUnmet(disputed.length > 0 ? "needs_review" : judged >= line ? "pass" : "fail", unmet);
   const draft: Evaluation = { summary: summarize(criteria, score, line, disputed, required, unmet), score, verdict, criteria };

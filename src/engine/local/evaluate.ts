@@ -4,7 +4,7 @@ import { type Passage, passagesOf } from "../passages";
 import type { Criterion, EngineDocument, Evaluation, Evidence } from "../types";
 import { excludingSentence, otherKind, type Sentence, sentencesOf } from "./clauses";
 import type { RubricCriterion } from "./criteria";
-import { type YearsShown, yearsAsked, yearsShown } from "./experience";
+import { type YearsShown, yearsAskedBy, yearsShown } from "./experience";
 import { HOLISTIC_TITLE, TASK_HEADING, TASK_LABEL } from "./rubric-words";
 import {
   FACET_STEMS,
@@ -36,6 +36,7 @@ import {
 import {
   ABSENT,
   DEFAULT_PASS_PERCENT,
+  nothingUnmet,
   overallScore,
   type PassLevel,
   passLevel,
@@ -204,22 +205,25 @@ export function evaluateLocally(input: LocalInput): Evaluation {
   const required = requiredPart(criteria, input.criteria);
   // Where every requirement must be met (a contract's clauses, a job's must-haves), one the document seems to lack
   // holds a pass back, and so do years of experience its dated roles do not reach.
-  const unmet: Unmet<Criterion> = input.allRequired
-    ? unmetRequirements(
-        criteria,
-        input.criteria,
-        prepared.map((p) => p.yearsAsked),
-        years,
-        scores.map((s) => s.excluding),
-        !input.titlesNamed,
-      )
-    : { absent: [], short: [], excluded: [] };
-  // A contract of another kind than the checklist's shares its words: its title tells it apart.
-  if (input.titlesNamed)
-    unmet.otherKind = otherKind(
-      input.referenceTexts,
-      writing.map((w) => w.lines),
-    );
+  const unmet: Unmet<Criterion> = {
+    ...(input.allRequired
+      ? unmetRequirements(
+          criteria,
+          input.criteria,
+          prepared.map((p) => p.yearsAsked),
+          years,
+          scores.map((s) => s.excluding),
+          !input.titlesNamed,
+        )
+      : nothingUnmet<Criterion>()),
+    // A contract of another kind than the checklist's shares its words: its title tells it apart.
+    otherKind: input.titlesNamed
+      ? otherKind(
+          input.referenceTexts,
+          writing.map((w) => w.lines),
+        )
+      : null,
+  };
   const verdict = settleUnmet(decide(required?.score ?? score, pass, required?.criteria ?? criteria, relevance), unmet);
   return { summary: summary(criteria, score, verdict, signals, relevance, pass, unmet, required?.score ?? null), score, verdict, criteria };
 }
@@ -325,7 +329,7 @@ function prepare(criteria: RubricCriterion[], written: boolean, titlesNamed: boo
       titleSubject,
       clause: titlesNamed,
       usual,
-      yearsAsked: written ? null : yearsAsked(`${r.c.title} ${r.c.description}`),
+      yearsAsked: written ? null : yearsAskedBy(r.c),
     };
   });
 }

@@ -32,6 +32,9 @@ const STATED = new RegExp(String.raw`${YEARS.source}['’]?(?:\s+of)?(?:\s+[\w-]
 
 const countOf = (word: string) => NUMBER_WORDS[word.toLowerCase()] ?? Number(word);
 
+/** The years of experience a rubric criterion asks for, by its title and description; null when it names none. */
+export const yearsAskedBy = (c: { title: string; description: string }) => yearsAsked(`${c.title} ${c.description}`);
+
 /** The years of experience a requirement asks for, or null when it names none. */
 export function yearsAsked(text: string): number | null {
   const m = YEARS.exec(text);
@@ -106,12 +109,12 @@ export function yearsShown(text: string, now: Date): YearsShown | null {
     const t = line.trim();
     if (notWorkHeading(t)) work = false;
     else if (workHeading(t)) work = true;
-    const dated = RANGE.test(t);
-    RANGE.lastIndex = 0;
-    const noWork = NO_WORK.test(t) || (breakAbove && dated);
-    if (t) breakAbove = NO_WORK.test(t) && !dated;
+    const ranges = [...t.matchAll(RANGE)];
+    const breakLine = NO_WORK.test(t);
+    const noWork = breakLine || (breakAbove && ranges.length > 0);
+    if (t) breakAbove = breakLine && ranges.length === 0;
     if (!work || (!sectioned && STUDY.test(t)) || noWork) continue;
-    for (const m of t.matchAll(RANGE)) {
+    for (const m of ranges) {
       const start = monthOf(m[1] ?? m[3], current);
       const ongoing = m[3] !== undefined || ONGOING_ALONE.test(m[2].trim());
       const end = ongoing ? { months: current, month: true } : monthOf(m[2], current);

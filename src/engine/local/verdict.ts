@@ -118,6 +118,11 @@ export interface Unmet<T> {
   otherKind?: { asked: string; found: string; title: string } | null;
 }
 
+/** Nothing unmet: where not every requirement must be met, or nothing was checked. */
+export function nothingUnmet<T>(): Unmet<T> {
+  return { absent: [], short: [], excluded: [] };
+}
+
 /**
  * The required criteria (not optional, not a bonus) a document seems not to meet. `asked[i]`: the years of work
  * criterion i asks for, or null; `years`: those the input shows (null: none shown, nothing to compare); `excluding[i]`:
