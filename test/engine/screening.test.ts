@@ -456,6 +456,22 @@ describe("must-haves", () => {
     expect(forecasting).toBeGreaterThanOrEqual(8);
   });
 
+  test("'Excel' is a tool, not a level word: a CV naming it meets 'Advanced Excel skills', one saying 'excellent' does not", async () => {
+    // Porter gives "Excel" and "excellent" one stem, and "excellent" names a rubric level, so an advert's Excel was
+    // never read: the requirement was judged on "skills" alone. "Experience" and "experiment" shared a stem too.
+    const advert = "## Requirements\n- Advanced Excel skills\n- Designing experiments\n- Payroll processing";
+    const score = async (cv: string) => (await screen(advert, cv)).criteria.map((c) => c.score);
+    const [excel] = await score("Experience\nPayroll officer, Acme, 2018 - 2026\n- Payroll processing; Excel skills: pivot tables, XLOOKUP.");
+    const [excellent, lab] = await score(
+      "Experience\nPayroll officer, Acme, 2018 - 2026\n- Payroll processing; excellent skills, excellent feedback, broad experience.",
+    );
+    expect(excel).toBeGreaterThanOrEqual(8);
+    expect(excellent).toBeLessThanOrEqual(3);
+    expect(lab).toBeLessThanOrEqual(3);
+    expect(stemWord("experienced")).toBe(stemWord("experience"));
+    expect(stemWord("organs")).not.toBe(stemWord("organisation"));
+  });
+
   test("a pass with a required item not shown is left to a person and names it; a missing nice-to-have holds nothing back", async () => {
     const cv = [
       "Experience",

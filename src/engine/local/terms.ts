@@ -93,8 +93,35 @@ export const stemWord: (raw: string) => string = memoized((raw: string) => {
     .toLowerCase()
     .replace(/['’]s$/, "")
     .replace(/['’]/g, "");
-  return /^\p{N}+$/u.test(lower) ? lower : porterStem(foldSpelling(lower));
+  if (/^\p{N}+$/u.test(lower)) return lower;
+  const folded = foldSpelling(lower);
+  return apart(folded) ?? porterStem(folded);
 }, 50_000);
+
+// Porter joins words of unrelated meaning that rubrics, adverts and checklists use side by side: "Excel" and
+// "excellent" (a level name, so an advert's Excel skills went unread), "experiment" and "experience", "organ" and
+// "organisation", "community" and "communication", "news" and "new". Each pair is kept apart by its longer stem, and
+// "experienced" (Porter's "experienc") goes with "experience".
+const APART: [RegExp, string][] = [
+  [/^excellen/, "excellen"],
+  [/^experim/, "experiment"],
+  [/^experienc/, "experi"],
+  [/^organi[sz]/, "organiz"],
+  [/^organic/, "organic"],
+  [/^communic/, "communic"],
+  [/^communit/, "communit"],
+  [/^generat/, "generat"],
+  [/^generic/, "generic"],
+  [/^universit/, "universit"],
+  [/^authorit/, "authorit"],
+  [/^news/, "news"],
+  [/^designat/, "designat"],
+  [/^animat/, "animat"],
+];
+function apart(word: string): string | null {
+  for (const [start, stem] of APART) if (start.test(word)) return stem;
+  return null;
+}
 
 export interface Token {
   word: string; // lower-cased surface form
