@@ -2,6 +2,7 @@
 // workflow, poll, and measure with src/engine/agreement.ts. Shared by `assay calibrate` and bench/quality.ts.
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
+import Papa from "papaparse";
 import { type Agreement, type AgreementOptions, agreement, formatAgreement, type GradedItem } from "./engine/agreement";
 import { extract } from "./extract";
 
@@ -144,7 +145,17 @@ export function readGradedFolder(dir: string): { docs: GradedDocument[]; scale: 
     const listed = readdirSync(dir).filter((f) => f.endsWith(".csv"));
     throw new GradedFolderError(`${dir} holds no ${SCORES_FILE}${listed.length ? ` (found ${listed.join(", ")}: name it ${SCORES_FILE})` : ""}`);
   }
-  const rows = parseCsv(readFileSync(csvPath, "utf8"));
+  // A spreadsheet saved as CSV in many locales separates fields with ";" and writes decimals with a comma ("3,5").
+  const parsed = Papa.parse<string[]>(
+    readFileSync(csvPath, "utf8")
+      .replace(/^\uFEFF/, "")
+      .trimEnd(),
+    {
+      delimitersToGuess: [",", ";", "\t"],
+    },
+  );
+  const rows = parsed.data;
+  const decimalComma = parsed.meta.delimiter !== ",";
   if (rows.length < 2) throw new GradedFolderError(`${SCORES_FILE} needs a header line and at least one graded document`);
   const header = rows[0].map((h) => h.trim());
   const col = (name: string) => header.findIndex((h) => h.toLowerCase() === name);
@@ -157,7 +168,8 @@ export function readGradedFolder(dir: string): { docs: GradedDocument[]; scale: 
   const num = (raw: string | undefined, line: number, what: string): number | undefined => {
     const s = (raw ?? "").trim();
     if (s === "") return undefined;
-    const n = Number(s);
+    // "85%" is 85 (the scale's max says what it is out of).
+    const n = Number((decimalComma ? s.replace(",", ".") : s).replace(/\s*%$/, ""));
     if (!Number.isFinite(n)) throw new GradedFolderError(`${SCORES_FILE} line ${line}: ${what} "${s}" is not a number`);
     return n;
   };
@@ -203,38 +215,4 @@ export function readGradedFolder(dir: string): { docs: GradedDocument[]; scale: 
   if (max <= min) throw new GradedFolderError(`${SCORES_FILE}: the scale's max (${max}) must be above its min (${min})`);
   const passAt = one("pass", min + ((max - min) * 2) / 3);
   return { docs, scale: { min, max, passAt } };
-}
-
-/** RFC 4180 CSV: commas, double-quoted fields with "" inside, CRLF or LF. */
-function parseCsv(text: string): string[][] {
-  const rows: string[][] = [];
-  let row: string[] = [];
-  let field = "";
-  let quoted = false;
-  const s = text.replace(/^\uFEFF/, "");
-  for (let i = 0; i < s.length; i++) {
-    const ch = s[i];
-    if (quoted) {
-      if (ch === '"' && s[i + 1] === '"') {
-        field += '"';
-        i++;
-      } else if (ch === '"') quoted = false;
-      else field += ch;
-    } else if (ch === '"') quoted = true;
-    else if (ch === ",") {
-      row.push(field);
-      field = "";
-    } else if (ch === "\n" || ch === "\r") {
-      if (ch === "\r" && s[i + 1] === "\n") i++;
-      row.push(field);
-      rows.push(row);
-      row = [];
-      field = "";
-    } else field += ch;
-  }
-  if (field !== "" || row.length > 0) {
-    row.push(field);
-    rows.push(row);
-  }
-  return rows;
 }
