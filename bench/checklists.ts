@@ -17,8 +17,8 @@ import { parseArgs } from "node:util";
 import { evaluate } from "../src/engine";
 import { findCriteria } from "../src/engine/local/criteria";
 import { yearsShown } from "../src/engine/local/experience";
-import type { EngineDocument, Evaluation } from "../src/engine/types";
-import { extract } from "../src/extract";
+import type { Evaluation } from "../src/engine/types";
+import { documentOf } from "./documents";
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
@@ -46,10 +46,6 @@ function checklistDirs(dir: string, depth = 0): string[] {
     .map((n) => path.join(dir, n))
     .filter((p) => statSync(p).isDirectory())
     .flatMap((p) => checklistDirs(p, depth + 1));
-}
-
-async function documentOf(id: string, file: string): Promise<EngineDocument> {
-  return { id, name: path.basename(file), content: await extract(new Uint8Array(readFileSync(file)), { filename: path.basename(file) }) };
 }
 
 // An expected title is matched to the criterion read whose title (and description's start) shares most of its words.
