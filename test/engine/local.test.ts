@@ -788,6 +788,29 @@ describe("criteria", () => {
     ]);
   });
 
+  test("a plain-text rubric's note on the total ('added together for a total out of 18') and its score sheet of blanks are no criteria", async () => {
+    // Both were read as criteria beside the three traits: the note out of 18, the blanks line out of 6.
+    const trait = (name: string) => [name, "", "6: Vivid and focused.", "4: Mostly focused.", "2: Hard to follow.", "1: No story.", ""];
+    const text = [
+      "GRADE 6 NARRATIVE RUBRIC",
+      "",
+      "HOW YOU WILL BE SCORED",
+      "Each trait below is scored from 6 (highest) to 1 (lowest).",
+      "Your three scores are added together for a total out of 18.",
+      "",
+      ...trait("TRAIT 1: IDEAS"),
+      ...trait("TRAIT 2: ORGANIZATION"),
+      ...trait("TRAIT 3: CONVENTIONS"),
+      "Scoring:   Ideas ____ /6    Organization ____ /6    Conventions ____ /6",
+      "           TOTAL ____ /18",
+    ].join("\n");
+    expect((await shapeOf("narrative.txt", text)).map(([title, max]) => [title, max])).toEqual([
+      ["IDEAS", 6],
+      ["ORGANIZATION", 6],
+      ["CONVENTIONS", 6],
+    ]);
+  });
+
   test("scales from other systems: IELTS 'Band 9' rows, IB MYP achievement levels '7–8', 'Criterion A: Argument' cells", async () => {
     const ielts = [
       "| Band | Task response | Coherence and cohesion |",

@@ -497,7 +497,14 @@ function pointLineSet(lines: Line[]): CandidateSet | null {
       const { points, rest } = parsePoints(described ? described[1] : line.text);
       const title = tidyTitle(rest);
       // ("Assessment 2 · Total 100 marks" states the whole's marks.)
-      if (points !== null && title && title.split(/\s+/).length <= (question ? 30 : 10) && !TOTAL_ROW.test(title) && !STATED_TOTAL.test(line.text)) {
+      if (
+        points !== null &&
+        title &&
+        title.split(/\s+/).length <= (question ? 30 : 10) &&
+        !TOTAL_ROW.test(title) &&
+        !STATED_TOTAL.test(line.text) &&
+        !SCORE_SHEET.test(line.text)
+      ) {
         current = { title: described ? described[1] : line.text, body: described ? [described[2]] : [] };
         found.push(current);
         previous = line;
@@ -540,7 +547,10 @@ function pointLineSet(lines: Line[]): CandidateSet | null {
 }
 
 const EXAM_MARKS = /[[(]\s*\d{1,3}\s*(?:marks?|points?|pts?)\s*[\])]\s*$/i;
-const STATED_TOTAL = /\b(?:total|maximum)\b\s*(?:marks?|points?|score)?\s*(?:of|is|:|=)?\s*\d/i;
+const STATED_TOTAL = /\b(?:total|maximum)\b\s*(?:marks?|points?|score)?\s*(?:of|out of|is|:|=)?\s*\d/i;
+// A score sheet's line of blanks to fill in ("Ideas ____ /6    Organization ____ /6    Language ____ /6"): where the
+// marks are written, not a criterion.
+const SCORE_SHEET = /(?:_{2,}\s*\/\s*\d+[^_]*){2}/;
 const NAME_POINTS_DESCRIPTION = /^(.{2,80}?\s*[([]\s*\d{1,3}(?:\.\d+)?\s*(?:points?|pts?|marks?)?\s*[)\]](?:\*\*|__)?)\s+[–—-]\s+(\S.*)$/i;
 
 /**
