@@ -397,6 +397,50 @@ In conclusion, kindness is not about big actions. It is about small actions that
     expect(Math.abs(repetitive.words - story.words)).toBeLessThan(story.words / 20);
     expect(repetitive.facets.language).toBeLessThan(story.facets.language);
   });
+
+  test("a report's named 'Conclusion' section concludes, and its hypothesis is its position: a strong lab report passes", async () => {
+    // A lab report states no "I believe" and ends on its sources of error: its conclusion and hypothesis went unseen
+    // (0 position markers, "no clear concluding paragraph"), and the strongest report of a held-out hunt failed at 63.
+    const rubric = [
+      "# Lab report rubric",
+      "",
+      "## Hypothesis and purpose",
+      "- 4: Purpose clearly stated; a testable hypothesis with a scientific reason.",
+      "- 3: Purpose stated; a testable hypothesis.",
+      "- 2: A vague purpose or hypothesis.",
+      "- 1: Missing.",
+      "",
+      "## Analysis and conclusion",
+      "- 4: States whether the hypothesis was supported, using the data, and explains the result.",
+      "- 3: States whether the hypothesis was supported, with some reference to the data.",
+      "- 2: A conclusion that restates the results.",
+      "- 1: No conclusion.",
+    ].join("\n");
+    const report = (conclusionHeading: string) =>
+      [
+        "Purpose",
+        "The purpose of this investigation was to find out how the length of a pendulum affects the time of one swing.",
+        "",
+        "Hypothesis",
+        "If the pendulum is made longer, then each swing will take more time, because the bob travels a longer arc at a similar speed.",
+        "",
+        "Results",
+        "Lengths of 20, 40, 60 and 80 cm gave mean swing times of 0.9, 1.3, 1.6 and 1.8 seconds over three trials each.",
+        "",
+        conclusionHeading,
+        "Our hypothesis was supported: the swing time rose with every increase in length, although not in proportion to it.",
+        "",
+        "Sources of error",
+        "Starting the stopwatch by hand added about a tenth of a second to some trials; a light gate would time them better.",
+      ].join("\n");
+    const named = await run([await textDoc("ref_1", "rubric.md", rubric)], [await textDoc("doc_1", "report.txt", report("Conclusion"))]);
+    const unnamed = await run([await textDoc("ref_1", "rubric.md", rubric)], [await textDoc("doc_1", "report.txt", report("Findings"))]);
+    const level = (e: Evaluation, title: string) => e.criteria.find((c) => c.title.startsWith(title))?.score ?? 0;
+    expect(named.criteria[1].rationale).toContain("a concluding paragraph");
+    expect(level(named, "Analysis")).toBeGreaterThan(level(unnamed, "Analysis"));
+    expect(named.criteria[0].rationale).not.toContain("0 position markers");
+    expect(named.verdict).toBe("pass");
+  });
 });
 
 describe("the pass line", () => {

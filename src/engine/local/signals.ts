@@ -132,6 +132,18 @@ const TRANSITIONS = [
   "to begin with",
 ];
 const STANCE_MARKERS = [
+  // A report's position is its hypothesis and what the results say of it.
+  "hypothesis was",
+  "hypothesis is",
+  "my hypothesis",
+  "our hypothesis",
+  "i predict",
+  "we predict",
+  "the results show",
+  "the data show",
+  "the results suggest",
+  "the data suggest",
+  "the purpose of this",
   "i argue",
   "i believe",
   "in my opinion",
@@ -232,6 +244,8 @@ const TIME_MARKERS = [
   "when she",
   "when he",
 ];
+const CONCLUSION_HEADING =
+  /^[ \t]*(?:#{1,6}[ \t]*)?(?:\d+(?:\.\d+)*\.?[ \t]+)?(?:conclusions?|summary|concluding remarks|(?:discussion|summary) and conclusions?|conclusions? and (?:recommendations|evaluation|discussion))[ \t]*:?[ \t]*\n+[ \t]*\S[^\n]{40,}/im;
 const CONCLUSION_MARKERS = ["in conclusion", "to conclude", "in summary", "to sum up", "overall", "ultimately", "in short", "all in all"];
 
 function markerRegex(markers: string[]): RegExp {
@@ -384,7 +398,9 @@ export function writingSignals(texts: string[], passages: Passage[], target: num
   // Organisation: paragraphing, distinct transitions, a concluding move in the last paragraph.
   const transitions = distinctMatches(text, RE.transition);
   const last = blocks.at(-1) ?? "";
-  const concludes = blocks.length >= 2 && (last.match(RE.conclusion)?.length ?? 0) > 0;
+  // A report names its conclusion instead: a "Conclusion" (or "Summary", "Conclusions and recommendations") heading
+  // over a paragraph, wherever it stands (an evaluation or the references may follow it).
+  const concludes = blocks.length >= 2 && ((last.match(RE.conclusion)?.length ?? 0) > 0 || CONCLUSION_HEADING.test(text));
   // Text with no line break at all (a transcribed or pasted essay) has lost its paragraphing: absence of evidence is
   // not evidence of one block, so only its transitions are judged.
   const paragraphingKnown = text.trim().includes("\n") || words < 120;
