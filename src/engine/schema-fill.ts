@@ -4,14 +4,16 @@
 // criteria, names and dates found in the input) replaces the stub's value, and a replacement the schema refuses is
 // undone, so the result validates whenever the stub does. What nothing can satisfy ("not": {}) is reported by path.
 
+import { InputFacts, isRole, type Label, type Party, sameRole } from "./input-facts";
 import { levelWordRank } from "./local/rubric-words";
+import { ABSENT } from "./local/verdict";
 import { compileSchema, isPlainObject, type JsonSchema } from "./schema";
 import { merge, safeRegExp, stubFromSchema } from "./stub";
 import type { Criterion, Evaluation } from "./types";
 
 export interface FillSource {
   evaluation: Evaluation;
-  /** The input documents' text, where names, emails and dates are found. */
+  /** The input documents' text, where names, labels, parties, emails and dates are found. */
   text: string;
 }
 
@@ -22,6 +24,8 @@ export interface FillResult {
 }
 
 const MAX_ARRAY = 50;
+/** A criterion at this share of its maximum is met (the default pass share); above ABSENT it is at least present. */
+const MET = 0.6;
 
 /** The evaluation as an object valid against `schema`, or the problem that stops any value from being valid. */
 export function fillSchema(schema: object, seed: string, source: FillSource): FillResult {
@@ -34,7 +38,7 @@ export function fillSchema(schema: object, seed: string, source: FillSource): Fi
   const problem = validate(root.value);
   if (problem !== null) return { value: root.value, problem };
   const filler = new Filler(schema as JsonSchema, seed, source, () => validate(root.value) === null);
-  filler.fill(schema as JsonSchema, root, "value", { name: "", text: "" }, null);
+  filler.fill(schema as JsonSchema, root, "value", fieldOf("", {}), null);
   return { value: root.value, problem: validate(root.value) };
 }
 
@@ -46,12 +50,17 @@ interface Field {
   name: string;
   /** Name, title and description, lower-case words: what the field means. */
   text: string;
+  /** The words of its own name ("student_name": student, name) and of its title and description, bare. */
+  own: string[];
+  described: string[];
+  /** The object or array it is in: "marks" says what {"awarded", "available"} count, "provider" whose company it is. */
+  parent: Field | null;
 }
 
 type Holder = Record<string, unknown>;
 
 class Filler {
-  private readonly facts: Facts;
+  private readonly facts: InputFacts;
 
   constructor(
     private readonly root: JsonSchema,
@@ -59,7 +68,7 @@ class Filler {
     private readonly source: FillSource,
     private valid: () => boolean,
   ) {
-    this.facts = facts(source.text);
+    this.facts = new InputFacts(source.text);
   }
 
   /** Fills holder[key] (whose schema is `schema`) and, for objects and arrays, what is inside it. */
@@ -68,26 +77,28 @@ class Filler {
     const s = this.resolve(schema);
     if (!s) return;
     const candidate = this.candidate(s, field, criterion);
-    // A list the evaluation made (criteria objects, strengths) is complete: its items are not filled again.
+    // A list the evaluation made (criteria objects, strengths, parties, a tuple) is complete: its items are not filled again.
     const made = candidate !== undefined && this.trySet(holder, key, candidate) && Array.isArray(candidate);
     const current = holder[key];
     if (isPlainObject(current) && isPlainObject(s.properties)) {
       for (const [name, sub] of Object.entries(s.properties as Record<string, JsonSchema | boolean>)) {
         const subSchema = this.resolve(sub);
+        const subField = fieldOf(name, subSchema ?? {}, field);
         if (!(name in current)) {
           // An optional field the evaluation can answer is worth adding; the rest stays out.
-          if (!subSchema || this.candidate(subSchema, fieldOf(name, subSchema), criterion) === undefined) continue;
+          if (!subSchema || this.candidate(subSchema, subField, criterion) === undefined) continue;
           const added = stubOf(this.root, subSchema, `${this.seed}/${name}`);
           if (!this.trySet(current, name, added)) continue;
         }
-        this.fill(sub, current, name, fieldOf(name, subSchema ?? {}), criterion, depth + 1);
+        this.fill(sub, current, name, subField, criterion, depth + 1);
       }
     }
     if (!made && Array.isArray(current) && current.length > 0) {
       const items = this.resolve((s.items ?? (Array.isArray(s.prefixItems) ? undefined : true)) as JsonSchema | boolean);
       if (!items || !typesOf(items).has("object")) return;
+      const itemField = { ...field, name: singular(field.name), own: field.own.map(singular) };
       current.forEach((_, i) => {
-        this.fill(items, current as unknown as Holder, String(i), { name: singular(field.name), text: field.text }, criterion ?? null, depth + 1);
+        this.fill(items, current as unknown as Holder, String(i), itemField, criterion ?? null, depth + 1);
       });
     }
   }
@@ -104,44 +115,83 @@ class Filler {
   }
 
   /** What the evaluation says for a field of this schema, or undefined when it says nothing. */
-  private candidate(s: JsonSchema, field: Field, criterion: Criterion | null): unknown {
+  private candidate(s: JsonSchema, field: Field, criterion: Criterion | null, depth = 0): unknown {
+    const branches = s.anyOf ?? s.oneOf;
+    if (Array.isArray(branches) && !isPlainObject(s.properties)) return this.branchCandidate(s, branches, field, criterion, depth);
     const types = typesOf(s);
     const text = field.text;
     const e = this.source.evaluation;
     if (Array.isArray(s.enum) && s.enum.length > 0) return enumChoice(s.enum, text, e, criterion);
     if (types.has("integer") || types.has("number")) {
-      const n = this.number(s, text, criterion);
-      if (n === undefined) return undefined;
-      return types.has("integer") || !types.has("number") ? Math.round(n) : Math.round(n * 100) / 100;
+      const n = this.number(s, field, criterion);
+      return n === undefined ? undefined : fit(n, s, types.has("integer") || !types.has("number"));
     }
     if (types.has("boolean")) return this.boolean(text, criterion);
-    if (types.has("string")) return this.string(s, text, criterion);
-    if (types.has("array")) {
-      const items = this.resolve((s.items ?? true) as JsonSchema | boolean);
-      if (!items) return undefined;
-      const itemTypes = typesOf(items);
-      const max = typeof s.maxItems === "number" ? s.maxItems : MAX_ARRAY;
-      const min = typeof s.minItems === "number" ? s.minItems : 0;
-      if (
-        itemTypes.has("object") &&
-        !criterion &&
-        /\b(criteri|score|rubric|trait|dimension|categor|breakdown|finding|assessment|result|section|item|aspect|area|skill|requirement|competenc|evaluation|feedback|comment|review|observation|clause|check|question|standard|element|point)/.test(
-          text,
-        )
-      ) {
-        // One object per criterion: a stub each, filled in that criterion's context by fill(); stubs make up the
-        // number when the schema asks for more items than the rubric has criteria.
-        const list = e.criteria.slice(0, max).map((c) => this.criterionObject(items, c));
-        for (let i = list.length; i < min; i++) list.push(stubOf(this.root, items, `${this.seed}/pad/${i}`));
-        return list;
-      }
-      if (itemTypes.has("string")) {
-        const list = this.strings(text, criterion, min);
-        return list ? list.slice(0, max) : undefined;
-      }
-      return undefined;
-    }
+    if (types.has("string")) return this.string(s, field, criterion);
+    if (types.has("array")) return this.array(s, field, criterion);
     if (types.has("object") && !isPlainObject(s.properties)) return this.scoreMap(s, text);
+    return undefined;
+  }
+
+  /**
+   * anyOf / oneOf at a field ({"anyOf": [{"type": "integer"}, {"type": "null"}], "description": "Percentage mark"}):
+   * the first branch other than null that has an answer it accepts, the outer schema saying what the field means.
+   */
+  private branchCandidate(s: JsonSchema, branches: unknown[], field: Field, criterion: Criterion | null, depth: number): unknown {
+    if (depth > 4) return undefined;
+    const { anyOf: _a, oneOf: _o, ...outer } = s;
+    for (const branch of branches) {
+      const part = this.resolve(branch as JsonSchema | boolean);
+      const merged = part ? merge([outer, part]) : false;
+      if (!isPlainObject(merged) || (typesOf(merged).size === 1 && typesOf(merged).has("null"))) continue;
+      const v = this.candidate(merged, field, criterion, depth + 1);
+      if (v !== undefined && accepts(withDefs(this.root, merged), v)) return v;
+    }
+    return undefined;
+  }
+
+  private array(s: JsonSchema, field: Field, criterion: Criterion | null): unknown {
+    const text = field.text;
+    // A tuple (prefixItems, or draft-07's items as a list): each place answered from its own schema and description.
+    const tuple = Array.isArray(s.prefixItems) ? s.prefixItems : Array.isArray(s.items) ? s.items : null;
+    if (tuple) {
+      let answered = false;
+      const list = (tuple as (JsonSchema | boolean)[]).map((p, i) => {
+        const place = this.resolve(p) ?? {};
+        const v = this.candidate(place, fieldOf("", place, field), criterion);
+        answered ||= v !== undefined;
+        return v === undefined ? stubOf(this.root, place, `${this.seed}/${field.name}/${i}`) : v;
+      });
+      return answered ? list : undefined;
+    }
+    const items = this.resolve((s.items ?? true) as JsonSchema | boolean);
+    if (!items) return undefined;
+    const itemTypes = typesOf(items);
+    const max = typeof s.maxItems === "number" ? s.maxItems : MAX_ARRAY;
+    const min = typeof s.minItems === "number" ? s.minItems : 0;
+    // The parties the input names (organisations with a defined role): their names, or an object each.
+    const parties = this.facts.parties;
+    if (!criterion && parties.length > 0 && /\b(parties|party|companies|organi[sz]ations?|counterparties|entities)\b/.test(text)) {
+      if (itemTypes.has("string")) return parties.slice(0, max).map((p) => p.name);
+      if (itemTypes.has("object")) return parties.slice(0, max).map((p) => this.partyObject(items, p));
+    }
+    if (
+      itemTypes.has("object") &&
+      !criterion &&
+      /\b(criteri|score|rubric|trait|dimension|categor|breakdown|finding|assessment|result|section|item|aspect|area|skill|requirement|competenc|evaluation|feedback|comment|review|observation|clause|check|question|standard|element|point)/.test(
+        text,
+      )
+    ) {
+      // One object per criterion: a stub each, filled in that criterion's context by fill(); stubs make up the
+      // number when the schema asks for more items than the rubric has criteria.
+      const list = this.source.evaluation.criteria.slice(0, max).map((c) => this.criterionObject(items, c));
+      for (let i = list.length; i < min; i++) list.push(stubOf(this.root, items, `${this.seed}/pad/${i}`));
+      return list;
+    }
+    if (itemTypes.has("string")) {
+      const list = this.strings(text, criterion, min);
+      return list ? list.slice(0, max) : undefined;
+    }
     return undefined;
   }
 
@@ -153,8 +203,8 @@ class Filler {
     if (!types.has("number") && !types.has("integer")) return undefined;
     const map: Record<string, number> = {};
     for (const c of this.source.evaluation.criteria) {
-      const n = this.number(values, "score", c);
-      if (n !== undefined) map[c.title] = types.has("number") ? Math.round(n * 100) / 100 : Math.round(n);
+      const n = this.number(values, fieldOf("score", {}), c);
+      if (n !== undefined) map[c.title] = fit(n, values, !types.has("number"));
     }
     return map;
   }
@@ -166,29 +216,67 @@ class Filler {
     const { validate } = compileSchema(withDefs(this.root, items));
     this.valid = () => validate(holder.v) === null;
     try {
-      this.fill(items, holder, "v", { name: "criterion", text: "" }, c);
+      this.fill(items, holder, "v", { ...fieldOf("criterion", {}), text: "" }, c);
     } finally {
       this.valid = saved;
     }
     return holder.v;
   }
 
-  private number(s: JsonSchema, text: string, c: Criterion | null): number | undefined {
+  /** One party as an object: its name in the field named for a name or company, its role where one says role. */
+  private partyObject(items: JsonSchema, p: Party): unknown {
+    const value = stubOf(this.root, items, `${this.seed}/${p.name}`);
+    if (!isPlainObject(value) || !isPlainObject(items.properties)) return value;
+    const schema = withDefs(this.root, items);
+    for (const [key, sub] of Object.entries(items.properties as Record<string, JsonSchema | boolean>)) {
+      const s = this.resolve(sub);
+      if (!s) continue;
+      const text = fieldOf(key, s).text;
+      let v: unknown;
+      if (/\b(role|type|capacity|kind)\b/.test(text) && p.role !== null)
+        v = Array.isArray(s.enum) ? s.enum.find((m) => typeof m === "string" && sameRole(m.toLowerCase(), p.role as string)) : p.role;
+      else if (/\b(name|company|organi[sz]ation|party|entity)\b/.test(text)) v = p.name;
+      if (v === undefined) continue;
+      const old = value[key];
+      value[key] = v;
+      if (!accepts(schema, value)) value[key] = old;
+    }
+    return value;
+  }
+
+  private number(s: JsonSchema, field: Field, c: Criterion | null): number | undefined {
+    const text = field.text;
     const max = typeof s.maximum === "number" ? s.maximum : typeof s.exclusiveMaximum === "number" ? s.exclusiveMaximum : null;
     const min = typeof s.minimum === "number" ? s.minimum : 0;
     const e = this.source.evaluation;
     if (/\b(confiden|probabil|certaint)/.test(text)) return undefined;
     if (/\byears?\b.*\bexperience|\bexperience\b/.test(text)) return this.facts.years ?? undefined;
+    if (!c) {
+      const counted = this.count(s, field);
+      if (counted !== null) return counted;
+    }
+    // "marks": {"awarded", "available"}: a number whose own name says nothing takes its meaning from its parent's.
+    const parent = field.parent?.own.join(" ") ?? "";
+    if (
+      !/\b(score|grade|rating|percent|percentage|level|band|star|overall)s?\b|%/.test(text) &&
+      /\b(marks?|scores?|points?|grades?|results?|totals?)\b/.test(parent)
+    ) {
+      const own = field.own.join(" ");
+      const of = c ? [c] : e.criteria;
+      if (/\b(available|possible|max|maximum|out of|outof)\b/.test(own)) return of.reduce((n, x) => n + x.max_score, 0);
+      if (/\b(awarded|achieved|obtained|earned|scored|gained|given|received|got|value|actual|total|raw)\b/.test(own))
+        return of.reduce((n, x) => n + x.score, 0);
+    }
     if (c) {
       if (/\b(max|maximum|out of|possible|available)\b/.test(text)) return max !== null ? Math.min(max, c.max_score) : c.max_score;
       if (/\b(score|grade|point|mark|rating|level|result|value|star)s?\b/.test(text) || text.trim() === "") {
-        const share = c.max_score > 0 ? c.score / c.max_score : 0;
+        const share = shareOf(c);
         if (/\b(percent|percentage)\b|%/.test(text)) return 100 * share;
         return max !== null && max !== c.max_score ? min + share * (max - min) : c.score;
       }
       return undefined;
     }
-    if (!/\b(score|grade|point|mark|rating|percent|percentage|total|overall|result|level|band|star)s?\b|%/.test(text)) return undefined;
+    if (!SCORE_WORDS.test(text)) return undefined;
     const share = e.score / 100;
     if (/\b(percent|percentage)\b|%/.test(text) || max === null || max === 100) {
       if (/\b(points?|marks?)\b/.test(text) && max === null) return e.criteria.reduce((n, x) => n + x.score, 0);
@@ -197,41 +285,86 @@ class Filler {
     return min + share * (max - min);
   }
 
+  /**
+   * A count of criteria ("How many of the requirements the CV meets", "Number of the clauses that are present",
+   * `clauses_present`): present is above ABSENT, met at the pass share. Undefined when the count falls outside the
+   * field's bounds (the field counts something narrower); null when the field is no such count.
+   */
+  private count(s: JsonSchema, field: Field): number | undefined | null {
+    const text = field.text;
+    const named =
+      /\b(how many|number of|count|no of|tally)\b/.test(text) ||
+      /\b(met|present|found|included|satisfied|covered|passed|missing|absent)$/.test(field.own.join(" "));
+    if (!named || /\b(percent|percentage|pct|share|ratio|fraction|proportion)\b|%/.test(text)) return null;
+    const kinds: [RegExp, (x: Criterion) => boolean][] = [
+      [/\b(missing|absent|omitted|lacking)\b/, (x) => shareOf(x) <= ABSENT],
+      [/\b(unmet|not met|not meet|failed)\b/, (x) => shareOf(x) < MET],
+      [/\b(present|found|included|covered|addressed|contained)\b/, (x) => shareOf(x) > ABSENT],
+      [/\b(meets?|met|satisf\w*|fulfil\w*|passed|achieved)\b/, (x) => shareOf(x) >= MET],
+    ];
+    const kind = kinds.find(([re]) => re.test(text));
+    if (!kind) return null;
+    const n = this.source.evaluation.criteria.filter(kind[1]).length;
+    const fits =
+      (typeof s.minimum !== "number" || n >= s.minimum) &&
+      (typeof s.exclusiveMinimum !== "number" || n > s.exclusiveMinimum) &&
+      (typeof s.maximum !== "number" || n <= s.maximum) &&
+      (typeof s.exclusiveMaximum !== "number" || n < s.exclusiveMaximum);
+    return fits ? n : undefined;
+  }
+
   private boolean(text: string, c: Criterion | null): boolean | undefined {
-    const verdict = this.source.evaluation.verdict;
-    const passed = c ? c.max_score > 0 && c.score / c.max_score >= 0.6 : verdict === "pass";
-    if (/\b(fail|failed|reject|rejected|disqualif)/.test(text)) return c ? !passed : verdict === "fail";
-    if (/\b(review|flag|uncertain|manual)/.test(text)) return verdict === "needs_review";
-    // Of one criterion (a clause, a skill, a requirement): is it there in the input.
-    if (c && /\b(missing|absent|lacking|lacks|omitted)\b/.test(text)) return !passed;
-    if (c && /\b(present|found|included|covered|addressed|demonstrated|complete|satisfied|fulfilled|has|ok)\b/.test(text)) return passed;
-    if (/\b(pass|passed|passes|meets?|met|qualif|recommend|accept|eligible|hire|approv|suitable|shortlist|proceed|success|satisf)/.test(text))
+    const e = this.source.evaluation;
+    const passed = c ? shareOf(c) >= MET : e.verdict === "pass";
+    const present = (x: Criterion) => shareOf(x) > ABSENT;
+    if (/\b(fail|failed|reject|rejected|disqualif)/.test(text)) return c ? !passed : e.verdict === "fail";
+    if (/\b(review|flag|uncertain|manual)/.test(text)) return e.verdict === "needs_review";
+    // Of one criterion (a clause, a skill, a requirement): is it there in the input at all (above ABSENT), or met.
+    if (c && /\b(missing|absent|lacking|lacks|omitted)\b/.test(text)) return !present(c);
+    if (c && /\b(present|found|included|covered|addressed|has|contains?)\b/.test(text)) return present(c);
+    if (c && /\b(demonstrated|complete|satisfied|fulfilled|ok)\b/.test(text)) return passed;
+    // "True if every required clause is present": all of them there.
+    if (!c && /\b(all|every|each)\b/.test(text) && /\b(present|found|included|covered|addressed)\b/.test(text)) return e.criteria.every(present);
+    if (
+      /\b(pass|passed|passes|meets?|met|qualif|recommend|accept|eligible|hire|approv|suitable|shortlist|proceed|success|satisf|complian)/.test(text)
+    )
       return passed;
     return undefined;
   }
 
-  private string(s: JsonSchema, text: string, c: Criterion | null): string | undefined {
+  private string(s: JsonSchema, field: Field, c: Criterion | null): string | undefined {
     const e = this.source.evaluation;
+    const text = field.text;
     const format = typeof s.format === "string" ? s.format : "";
+    const pattern = typeof s.pattern === "string" ? safeRegExp(s.pattern) : null;
     if (format === "date" || format === "date-time" || /\b(date|dob|born|birth|issued|since)\b/.test(text)) {
-      const d = this.facts.date;
+      const d = this.date(field);
       if (!d) return undefined;
       if (format === "date-time") return `${d}T00:00:00Z`;
       // A pattern may ask for another way of writing it ("^\\d{2}/\\d{2}/\\d{4}$"): the first common one it accepts,
       // month first only when the field says so ("MM/DD/YYYY").
-      const re = typeof s.pattern === "string" ? safeRegExp(s.pattern) : null;
-      if (!re || re.test(d)) return d;
+      if (!pattern || pattern.test(d)) return d;
       const [y, m, day] = d.split("-");
       const dayFirst = [`${day}/${m}/${y}`, `${day}.${m}.${y}`, `${day}-${m}-${y}`];
       const monthFirst = [`${m}/${day}/${y}`, `${m}-${day}-${y}`];
       const order = /\bmm[/.-]dd\b/.test(text) ? [...monthFirst, ...dayFirst] : [...dayFirst, ...monthFirst];
-      return [...order, `${y}/${m}/${day}`, `${y}.${m}.${day}`].find((x) => re.test(x));
+      return [...order, `${y}/${m}/${day}`, `${y}.${m}.${day}`].find((x) => pattern.test(x));
     }
     // Contacts and names the input does not state are empty, not placeholders (where the schema allows an empty string).
     if (format === "email" || /\be-?mail\b/.test(text)) return this.facts.email ?? "";
     if (/\b(phone|telephone|mobile)\b/.test(text)) return this.facts.phone ?? "";
+    // A percentage written as text ("81%"), in the form the field's pattern accepts.
+    if (/\b(percent|percentage|pct)\b/.test(text) || (typeof s.pattern === "string" && s.pattern.includes("%"))) {
+      const n = c ? 100 * shareOf(c) : e.score;
+      const forms = [`${Math.round(n)}%`, `${Math.round(n)} %`, `${n.toFixed(1)}%`, `${Math.round(n)}`];
+      return pattern ? forms.find((x) => pattern.test(x)) : forms[0];
+    }
     if (c) {
-      if (/\b(rationale|reason|comment|feedback|explanation|justification|notes?|assessment|summary|description|remarks?)\b/.test(text))
+      if (
+        /\b(rationale|reason|comment|feedback|explanation|justification|notes?|assessment|summary|description|remarks?|details?|findings?|observations?|why)\b/.test(
+          text,
+        )
+      )
         return c.rationale;
       // No quote for this criterion: an empty string says so better than a placeholder (kept if the schema allows it).
       if (/\b(quote|evidence|excerpt|citation)\b/.test(text)) return c.evidence[0]?.quote ?? "";
@@ -253,13 +386,57 @@ class Filler {
       return e.summary;
     if (/\b(strength|strengths|positive)\b/.test(text)) return this.strings(text, null)?.join(" ");
     if (/\b(weakness|weaknesses|improvement|improvements|gap|gaps|concern|concerns)\b/.test(text)) return this.strings(text, null)?.join(" ");
+    const company = this.company(field);
+    if (company !== undefined) return company;
     if (/\b(grade|letter)\b/.test(text)) return letterGrade(e.score);
+    // "Teacher: Ms. Karen Doyle", "Class: 10B": the line whose label the field's own name names.
+    const party = this.partyOf(field);
+    const own = this.facts.label([(l) => !l.words.every((w) => GENERIC.test(w)) && within(field.own)(l)], party);
+    if (own !== null) return own;
     if (
       /\b(name|candidate|applicant|student|author|person|full name)\b/.test(text) &&
-      !/\b(file|document|company|employer|school|title)\b/.test(text)
+      !/\b(file|document|company|employer|school|title|id|number|code)\b/.test(text)
     )
-      return this.facts.name ?? "";
-    return undefined;
+      return this.personName(field, party);
+    // A label its description names ("The candidate's location"), where the label says something of its own.
+    return this.facts.label([(l) => !l.words.some((w) => WEAK_LABEL.test(w)) && within(field.described)(l)], party) ?? undefined;
+  }
+
+  /** A date field: the date its own words (else its description's) stand near in the input, else a "Date:" line, else the first. */
+  private date(field: Field): string | null {
+    return this.facts.dateFor([field.own, field.described], this.partyOf(field));
+  }
+
+  /**
+   * A field meaning an organisation (company, client, supplier, employer …): the party whose defined role its name or
+   * its parent's names (`provider.company` is the party defined as "the Provider"), else the first party. Undefined
+   * when the field means no organisation, or names a role no party has.
+   */
+  private company(field: Field): string | undefined {
+    const words = [...field.own, ...field.described];
+    if (this.facts.parties.length === 0 || !words.some((w) => ORGANISATION.test(w))) return undefined;
+    const party = this.partyOf(field);
+    if (party) return party.name;
+    return words.some(isRole) ? undefined : this.facts.parties[0].name;
+  }
+
+  /** The party a field is about: the first whose role its own name or an enclosing object's name gives. */
+  private partyOf(field: Field): Party | null {
+    for (let f: Field | null = field; f; f = f.parent)
+      for (const w of f.own) {
+        const party = this.facts.partyCalled(w);
+        if (party) return party;
+      }
+    return null;
+  }
+
+  /**
+   * A person's name. Whose: the first word of the field's own name that is not "name", else the one its description
+   * names ("Name of the class teacher"), else its parent's; a signatory's when the field or its parents say so.
+   */
+  private personName(field: Field, party: Party | null): string {
+    const signer = [field, field.parent, field.parent?.parent].some((f) => f?.own.some((w) => SIGNER.test(w)));
+    return this.facts.personName(whoOf(field), party, signer) ?? "";
   }
 
   /** A list the evaluation gives for a field of strings; `min` items at least where the schema asks for them. */
@@ -314,13 +491,78 @@ class Filler {
   }
 }
 
-function fieldOf(name: string, s: JsonSchema): Field {
-  const words = [name, typeof s.title === "string" ? s.title : "", typeof s.description === "string" ? s.description : ""]
+function fieldOf(name: string, s: JsonSchema, parent: Field | null = null): Field {
+  const title = typeof s.title === "string" ? s.title : "";
+  const description = typeof s.description === "string" ? s.description : "";
+  const text = [name, title, description]
     .join(" ")
     .replace(/([a-z])([A-Z])/g, "$1 $2")
     .replace(/[_\-.]+/g, " ")
     .toLowerCase();
-  return { name, text: words };
+  return { name, text, own: wordsOf(name), described: wordsOf(`${title} ${description}`), parent };
+}
+
+/** "studentName", "student_name", "Student's name" → student, name. */
+function wordsOf(s: string): string[] {
+  return s
+    .replace(/([a-z])([A-Z])/g, "$1 $2")
+    .toLowerCase()
+    .split(/[^\p{L}\p{N}'’]+/u)
+    .map((w) => w.replace(/['’]s$/, "").replace(/['’]/g, ""))
+    .filter((w) => w.length > 0);
+}
+
+const SCORE_WORDS = /\b(score|grade|point|mark|rating|percent|percentage|total|overall|result|level|band|star)s?\b|%/;
+// Words that say nothing of whose name or which date a field holds.
+const GENERIC =
+  /^(?:name|names|full|first|last|given|family|display|legal|preferred|of|the|a|an|as|on|in|at|by|for|to|is|their|his|her|its|if|known|date)$/;
+// Labels too plain to fill a field that merely mentions them in its description.
+const WEAK_LABEL =
+  /^(?:name|full|date|title|other|notes?|type|status|summary|description|details?|comments?|id|ref|reference|subject|re|to|from|cc)$/;
+const SIGNER = /^(?:signatory|signatories|signer|signee|representative|signature|signed|signing)$/;
+const ORGANISATION =
+  /^(?:company|companies|organi[sz]ations?|org|party|parties|counterparty|provider|client|supplier|customer|employer|vendor|contractor|buyer|seller|purchaser|licensor|licensee|landlord|tenant|lessor|lessee|firm|business|entity|consultant|agency)$/;
+/** A label all of whose words are among `words`. */
+const within = (words: string[]) => (l: Label) => l.words.every((w) => words.includes(w));
+
+/** Whose name a name field holds: its own name's word, else its description's ("name of the class teacher"), else its parent's. */
+function whoOf(field: Field): string | null {
+  const own = field.own.find((w) => w.length > 1 && !GENERIC.test(w));
+  if (own) return own;
+  const said = field.described.join(" ");
+  const of = /\bname of (?:the |a |an |this |that )?((?:[a-z]+ ){0,3}?[a-z]+)(?= who\b| as\b| on\b| in\b| at\b| if\b| for\b|$)/
+    .exec(said)?.[1]
+    .split(" ")
+    .at(-1);
+  const before = /\b([a-z]+)(?: full| first| last| given| legal)? name\b/.exec(said)?.[1];
+  for (const w of [of, before]) if (w && !GENERIC.test(w)) return w;
+  for (let f = field.parent; f; f = f.parent) {
+    const word = f.own.find((w) => w.length > 1 && !GENERIC.test(w) && !STRUCTURAL.test(w));
+    if (word) return singular(word);
+  }
+  return null;
+}
+const STRUCTURAL =
+  /^(?:data|payload|record|details?|info|information|profile|header|body|results?|output|entry|item|row|meta|metadata|object|fields?|report|review)$/;
+
+function shareOf(c: Criterion): number {
+  return c.max_score > 0 ? c.score / c.max_score : 0;
+}
+
+/** A number as the field takes it: rounded for an integer, to two places otherwise, and to the field's `multipleOf`. */
+function fit(n: number, s: JsonSchema, integer: boolean): number {
+  const step = typeof s.multipleOf === "number" && s.multipleOf > 0 ? s.multipleOf : null;
+  // Rounded to the step's own decimals as well: 32 × 0.5 is 16, but 3 × 0.1 is 0.30000000000000004.
+  const snapped = step ? Number((Math.round(n / step) * step).toFixed(Math.min(15, Math.max(0, 2 - Math.floor(Math.log10(step)))))) : n;
+  return integer ? Math.round(snapped) : step ? snapped : Math.round(snapped * 100) / 100;
+}
+
+function accepts(schema: JsonSchema, value: unknown): boolean {
+  try {
+    return compileSchema(schema).validate(value) === null;
+  } catch {
+    return false;
+  }
 }
 
 function typesOf(s: JsonSchema): Set<string> {
@@ -332,11 +574,15 @@ function typesOf(s: JsonSchema): Set<string> {
 }
 
 const VERDICT_WORDS: Record<Evaluation["verdict"], RegExp> = {
-  pass: /^(?:pass|passed|yes|true|accept|accepted|approve|approved|hire|strong hire|recommend|recommended|shortlist|shortlisted|proceed|advance|interview|qualified|meets|meets expectations|exceeds expectations|strong|strong yes|definitely|good|satisfactory|competent|proficient|adequate)$/i,
-  fail: /^(?:fail|failed|no|false|reject|rejected|decline|declined|not recommended|do not hire|no hire|not hire|unqualified|does not meet|below expectations|weak|insufficient|unsatisfactory|poor|strong no|strong no hire|definitely not)$/i,
+  pass: /^(?:pass|passed|yes|true|accept|accepted|approve|approved|hire|strong hire|recommend|recommended|shortlist|shortlisted|proceed|advance|interview|qualified|meets|meets expectations|exceeds expectations|strong|strong yes|definitely|good|satisfactory|competent|proficient|adequate|sign|compliant)$/i,
+  fail: /^(?:fail|failed|no|false|reject|rejected|decline|declined|not recommended|do not hire|no hire|not hire|unqualified|does not meet|below expectations|weak|insufficient|unsatisfactory|poor|strong no|strong no hire|definitely not|do not sign|not compliant|non compliant)$/i,
+  // A person's call: review, escalate or refer it, return it for amendment, negotiate.
   needs_review:
-    /^(?:needs[ _]review|review|maybe|consider|borderline|hold|on hold|uncertain|unsure|partially meets|manual review|undecided|pending)$/i,
+    /^(?:needs[ _]review|review|further review|maybe|consider|borderline|hold|on hold|uncertain|unsure|partially meets|manual review|undecided|pending|(?:re)?negotiate|amend|revise|resubmit|(?:escalate|escalated|refer|referred|return|returned|send back|sent back)(?: (?:to|for) .+)?|(?:needs|requires) (?:amendment|amendments|changes|revision|negotiation))$/i,
 };
+// Whether a criterion is there at all, in a member's words: above ABSENT is present, at or below it missing.
+const PRESENT_WORD = /^(?:present|found|included|covered|addressed|yes|ok)$/i;
+const MISSING_WORD = /^(?:missing|absent|not present|not found|not included|omitted|none|no)$/i;
 
 /** The enum member that says the verdict (or, for letter grades, the score's letter); undefined when none does. */
 function enumChoice(members: unknown[], text: string, e: Evaluation, c: Criterion | null): unknown {
@@ -350,10 +596,12 @@ function enumChoice(members: unknown[], text: string, e: Evaluation, c: Criterio
   if (strings.length >= 3 && strings.length === members.length && ranks.every((r) => r !== null)) {
     const best = strings.map((m, i) => ({ m, r: ranks[i] as number })).sort((a, b) => a.r - b.r);
     const inverse = /\b(severity|priority|risk|impact|urgency|concern)\b/.test(text);
+    // A verdict a person must settle is a middling risk, whatever the score ("medium" of low/medium/high).
+    if (inverse && !c && e.verdict === "needs_review") return best[Math.floor((best.length - 1) / 2)].m;
     const at = Math.round((inverse ? share : 1 - share) * (best.length - 1));
     return best[Math.min(best.length - 1, Math.max(0, at))].m;
   }
-  const verdict: Evaluation["verdict"] = c ? (c.max_score > 0 && c.score / c.max_score >= 0.6 ? "pass" : "fail") : e.verdict;
+  const verdict: Evaluation["verdict"] = c ? (shareOf(c) >= MET ? "pass" : "fail") : e.verdict;
   const says = (v: Evaluation["verdict"]) => {
     const all = strings.filter((m) => VERDICT_WORDS[v].test(words(m)));
     // "strong yes", "STRONG_HIRE": for the clearest cases only (a tenth of the scale from either end).
@@ -364,14 +612,21 @@ function enumChoice(members: unknown[], text: string, e: Evaluation, c: Criterio
   };
   const hit = says(verdict);
   if (hit !== undefined) return hit;
+  if (c) {
+    const there = strings.find((m) => (shareOf(c) > ABSENT ? PRESENT_WORD : MISSING_WORD).test(words(m)));
+    if (there !== undefined) return there;
+  }
   if (verdict === "needs_review") {
     // No member says "review": the evaluation's score decides between the others.
     const fallback = says(e.score >= 50 ? "pass" : "fail");
     if (fallback !== undefined) return fallback;
   }
-  if (strings.length > 0 && strings.every((m) => /^[A-F][+-]?$/i.test(m.trim()))) {
+  // Letter grades, A–F or as English exams write them ("A*" above A, "U" for unclassified below E).
+  if (strings.length > 0 && strings.every((m) => /^(?:[A-F][+-]?|A\*|U)$/i.test(m.trim()))) {
     const letter = letterGrade(c ? (100 * c.score) / Math.max(1, c.max_score) : e.score);
-    return strings.find((m) => m.trim().toUpperCase() === letter) ?? strings.find((m) => m.trim().toUpperCase()[0] === letter);
+    const found = strings.find((m) => m.trim().toUpperCase() === letter) ?? strings.find((m) => m.trim().toUpperCase()[0] === letter);
+    // A scale without F fails at its lowest letter ("U").
+    return found ?? (letter === "F" ? strings.find((m) => /^U$/i.test(m.trim())) : undefined);
   }
   // Numbers: the one nearest the score.
   const numbers = members.filter((m): m is number => typeof m === "number");
@@ -386,40 +641,6 @@ function enumChoice(members: unknown[], text: string, e: Evaluation, c: Criterio
 
 function letterGrade(score: number): string {
   return score >= 90 ? "A" : score >= 80 ? "B" : score >= 70 ? "C" : score >= 60 ? "D" : "F";
-}
-
-interface Facts {
-  name: string | null;
-  email: string | null;
-  phone: string | null;
-  date: string | null;
-  years: number | null;
-}
-
-const MONTHS = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"];
-
-/** Names, contacts, the first date and years of experience the input states. */
-function facts(text: string): Facts {
-  const email = /[\w.+-]+@[\w-]+(?:\.[\w-]+)+/.exec(text)?.[0] ?? null;
-  const phone = /(?:\+\d{1,3}[\s-]?)?(?:\(\d{2,4}\)[\s-]?)?\d{3,4}[\s-]\d{3,4}(?:[\s-]\d{2,4})?/.exec(text)?.[0]?.trim() ?? null;
-  const labelled = /\b(?:name|candidate|applicant|student|author)\s*:\s*([\p{Lu}][\p{L}'’-]+(?:\s+[\p{Lu}][\p{L}'’.-]+){1,3})/u.exec(text)?.[1];
-  // A CV or letter opens with its author's name on a line of its own.
-  const firstLine = text
-    .split("\n")
-    .map((l) => l.replace(/^#+\s*/, "").trim())
-    .find((l) => l.length > 0);
-  const heading = firstLine && /^[\p{Lu}][\p{L}'’-]+(?:\s+[\p{Lu}][\p{L}'’.-]+){1,3}$/u.test(firstLine) ? firstLine : null;
-  let date: string | null = null;
-  const iso = /\b(\d{4})-(\d{2})-(\d{2})\b/.exec(text);
-  const named = /\b(\d{1,2})?\s*(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+(\d{1,2},\s*)?(\d{4})\b/i.exec(text);
-  if (iso && Number(iso[2]) >= 1 && Number(iso[2]) <= 12 && Number(iso[3]) >= 1 && Number(iso[3]) <= 31) date = iso[0];
-  else if (named) {
-    const month = MONTHS.indexOf(named[2].toLowerCase()) + 1;
-    const day = Number(named[1] ?? named[3]?.replace(/\D/g, "") ?? 1) || 1;
-    date = `${named[4]}-${String(month).padStart(2, "0")}-${String(Math.min(28, day)).padStart(2, "0")}`;
-  }
-  const years = /\b(\d{1,2})\+?\s*(?:years?|yrs?)\b(?:\s+of)?(?:\s+\w+){0,3}\s+experience/i.exec(text);
-  return { name: labelled ?? heading, email, phone, date, years: years ? Number(years[1]) : null };
 }
 
 function stubOf(root: JsonSchema, s: JsonSchema, seed: string): unknown {

@@ -256,7 +256,10 @@ class Generator {
     const rest = (Array.isArray(s.items) ? s.additionalItems : s.prefixItems ? s.items : s.items) as Schema | undefined;
     const min = typeof s.minItems === "number" ? s.minItems : 0;
     const max = typeof s.maxItems === "number" ? s.maxItems : Number.POSITIVE_INFINITY;
-    let count = depth < OPTIONAL_DEPTH ? Math.max(min, 1, tuple.length) : min;
+    // A plain value claims nothing: a list of values gets no more items than the schema asks for (an optional "flags"
+    // list stays empty). A list of objects keeps one, for the evaluation's findings to fill.
+    const values = this.plain && !(isPlainObject(rest) && (rest.type === "object" || "properties" in rest || "$ref" in rest));
+    let count = depth < OPTIONAL_DEPTH && !values ? Math.max(min, 1, tuple.length) : Math.max(min, tuple.length);
     if (rest === false) count = Math.min(count, tuple.length);
     count = Math.min(count, max);
     const itemName = singular(name);

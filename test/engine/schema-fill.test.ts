@@ -2,7 +2,8 @@
 import { describe, expect, test } from "bun:test";
 import { type EvaluateInput, evaluate } from "../../src/engine";
 import { compileSchema } from "../../src/engine/schema";
-import type { EngineDocument } from "../../src/engine/types";
+import { fillSchema } from "../../src/engine/schema-fill";
+import type { Criterion, EngineDocument, Evaluation } from "../../src/engine/types";
 import { RUBRIC_MD, STRONG_ESSAY, textDoc, WEAK_ESSAY } from "./fixtures";
 import { SCHEMAS } from "./schemas";
 
@@ -254,9 +255,10 @@ describe("output schemas without a model server", () => {
     expect(strong.checklist.every((c: { met: string }) => c.met === "yes")).toBe(true);
     for (const c of strong.clauses) expect(strongEssay.content.text).toContain(c.quote);
     expect(strong.next_steps).toEqual([]);
-    expect(weak.clauses.every((c: { found: boolean }) => !c.found)).toBe(true);
+    // Found and present mean there at all (above a fifth of the maximum): the weak essay's thesis (5/20) is, unmet.
+    expect(weak.clauses.map((c: { found: boolean }) => c.found)).toEqual([true, false, false, false, false]);
     expect(weak.clauses.filter((c: { risk: string }) => c.risk === "high").length).toBeGreaterThanOrEqual(3);
-    expect(weak.skills.every((c: { present: boolean }) => !c.present)).toBe(true);
+    expect(weak.skills.map((c: { present: boolean }) => c.present)).toEqual([true, false, false, false, false]);
     expect(weak.checklist.every((c: { met: string }) => c.met === "no")).toBe(true);
     // A criterion nothing could be quoted for has an empty quote.
     expect(weak.clauses.find((c: { clause: string }) => c.clause === "Counterargument").quote).toBe("");
@@ -341,5 +343,296 @@ describe("output schemas without a model server", () => {
     const refusing = { type: "object", properties: { nonzero: { type: "number", not: { const: 0 } } }, required: ["nonzero"] };
     const other = (await run(refusing, [essay])).value as Record<string, unknown>;
     expect(compileSchema(refusing).validate(other)).toBeNull();
+  });
+});
+
+// The filling on its own, with evaluations written here: what each field takes from the findings and the input.
+const crit = (title: string, score: number, max_score = 10): Criterion => ({
+  id: title.toLowerCase().replace(/\W+/g, "_"),
+  title,
+  score,
+  max_score,
+  rationale: `${title} scored ${score}/${max_score}: the reason.`,
+  evidence: [],
+});
+const finding = (score: number, verdict: Evaluation["verdict"], criteria: Criterion[] = [crit("Argument", 7), crit("Style", 8)]): Evaluation => ({
+  summary: `Overall ${score}/100 (${verdict}) on ${criteria.length} criteria, by the built-in local evaluator.`,
+  score,
+  verdict,
+  criteria,
+});
+
+function filled(schema: object, evaluation: Evaluation, text = ""): any {
+  const out = fillSchema(schema, "seed", { evaluation, text });
+  expect(out.problem).toBeNull();
+  expect(compileSchema(schema).validate(out.value)).toBeNull();
+  return out.value;
+}
+
+const str = (description?: string) => ({ type: "string", ...(description ? { description } : {}) });
+const date = (description?: string) => ({ type: "string", format: "date", ...(description ? { description } : {}) });
+const object = (properties: Record<string, object>) => ({ type: "object", properties, required: Object.keys(properties) });
+
+const PAPER = `The Rivers of My Town
+
+Name: Tomasz Wójcik
+Form: 8C
+Tutor: Mr. Ellis Grant
+Date: 2 February 2027
+
+Rivers shaped where my town was built.`;
+
+describe("output schemas offline: what the input states, and what the findings mean", () => {
+  test("'Label: value' lines fill the fields that name their label; a document's heading is never a person's name", () => {
+    const schema = object({
+      student_name: str(),
+      pupil: str("Pupil's full name"),
+      n: str("Student's name as written on the paper"),
+      tutor: str("Name of the form tutor"),
+      form: str(),
+      moderator: str("Name of the moderating teacher"),
+      learner: object({ full_name: str(), form: str() }),
+    });
+    // The field's own name before its description: the tutor, not the form or the name the description mentions.
+    expect(filled(schema, finding(74, "pass"), PAPER)).toEqual({
+      student_name: "Tomasz Wójcik",
+      pupil: "Tomasz Wójcik",
+      n: "Tomasz Wójcik",
+      tutor: "Mr. Ellis Grant",
+      form: "8C",
+      moderator: "",
+      learner: { full_name: "Tomasz Wójcik", form: "8C" },
+    });
+    const names = object({ author: str(), person_name: str() });
+    for (const heading of ["MASTER SERVICES AGREEMENT", "Curriculum Vitae", "# Annual Report"])
+      expect(filled(names, finding(74, "pass"), `${heading}\n\nThe text itself, naming nobody.`)).toEqual({ author: "", person_name: "" });
+    expect(filled(names, finding(74, "pass"), "Anna Lindqvist\n\nanna@example.com")).toEqual({
+      author: "Anna Lindqvist",
+      person_name: "Anna Lindqvist",
+    });
+  });
+
+  test("a number is rounded to the field's multipleOf instead of being refused", () => {
+    const schema = object({
+      grade: { type: "number", minimum: 0, maximum: 20, multipleOf: 0.5, description: "Grade out of 20, half points" },
+      mark: { type: "number", minimum: 0, maximum: 10, multipleOf: 0.25, description: "Mark out of 10" },
+      score: { type: "integer", minimum: 0, maximum: 100, multipleOf: 5 },
+      tenths: { type: "number", minimum: 0, maximum: 1, multipleOf: 0.1, description: "Score as a fraction" },
+    });
+    expect(filled(schema, finding(73, "pass"))).toEqual({ grade: 14.5, mark: 7.25, score: 75, tenths: 0.7 });
+  });
+
+  test("letter grades as English exams write them ('A*' … 'U'); an optional list of flags stays empty, claiming none", () => {
+    // The letter stayed the stub's first member, "A*", for a score of 81, and the stub put "plagiarism_suspected" in
+    // an optional flags list nothing answers.
+    const schema = object({
+      letter: { type: "string", enum: ["A*", "A", "B", "C", "D", "E", "U"] },
+      flags: { type: "array", items: { enum: ["plagiarism_suspected", "off_topic", "too_short"] }, uniqueItems: true },
+    });
+    expect(filled(schema, finding(81, "pass"))).toEqual({ letter: "B", flags: [] });
+    expect(filled(schema, finding(35, "fail"))).toEqual({ letter: "U", flags: [] });
+  });
+
+  test("a tuple (prefixItems) gets each place from its own schema and description", () => {
+    const schema = {
+      $schema: "https://json-schema.org/draft/2020-12/schema",
+      ...object({
+        result: {
+          type: "array",
+          prefixItems: [
+            { type: "integer", minimum: 0, maximum: 100, description: "Score out of 100" },
+            { enum: ["pass", "fail", "review"], description: "Verdict" },
+            { type: "string", description: "Short summary" },
+          ],
+          items: false,
+          minItems: 3,
+        },
+      }),
+    };
+    const e = finding(42, "fail");
+    expect(filled(schema, e).result).toEqual([42, "fail", e.summary]);
+  });
+
+  test("anyOf / oneOf at a field: the branch other than null, meaning what the outer schema says", () => {
+    const schema = object({
+      mark: { anyOf: [{ type: "integer", minimum: 0, maximum: 100 }, { type: "null" }], description: "Percentage mark; null if unmarked" },
+      summary: { anyOf: [{ type: "string" }, { type: "null" }] },
+      band: { oneOf: [{ type: "null" }, { type: "number", minimum: 0, maximum: 5 }], title: "Score out of 5" },
+    });
+    const e = finding(64, "pass");
+    expect(filled(schema, e)).toEqual({ mark: 64, summary: e.summary, band: 3.2 });
+  });
+
+  test("a percentage written as a string gets the score with a % sign, as the field's pattern has it", () => {
+    const schema = object({
+      result: { type: "string", pattern: "^(100|[1-9]?[0-9])%$", description: "Final result" },
+      percentage: str("Percentage achieved"),
+      spaced: { type: "string", pattern: "^\\d+ %$", description: "Score in percent" },
+    });
+    expect(filled(schema, finding(67, "pass"))).toEqual({ result: "67%", percentage: "67%", spaced: "67 %" });
+  });
+
+  test("a date field gets the date its own words stand near, not the input's first date", () => {
+    const lease = `LEASE
+
+This lease is dated 3 June 2027. The term commences on 1 July 2027 (the "Start Date"), and rent is due on 10 July 2027.
+
+Signed by the Landlord
+Date: 5 June 2027`;
+    const schema = object({
+      start_date: date(),
+      signed_date: date(),
+      execution_date: date("When the lease was executed"),
+      rent_due: date("Rent due date"),
+      d: date("Date of commencement"),
+      dated: date(),
+    });
+    expect(filled(schema, finding(70, "pass"), lease)).toEqual({
+      start_date: "2027-07-01",
+      signed_date: "2027-06-05",
+      execution_date: "2027-06-05",
+      rent_due: "2027-07-10",
+      d: "2027-07-01",
+      dated: "2027-06-03",
+    });
+  });
+
+  test("needs review: escalate, refer, return for amendment and negotiate say so; a risk level is the middle one", () => {
+    const schema = object({
+      outcome: { enum: ["Approve", "Return for amendment", "Decline"] },
+      route: { enum: ["accept", "Escalate to Legal", "reject"] },
+      deal: { enum: ["sign", "negotiate", "do_not_sign"] },
+      next: { enum: ["approved", "refer to a senior", "rejected"] },
+      risk_level: { enum: ["low", "medium", "high"] },
+      overall_risk: { type: "string", enum: ["high", "medium", "low"] },
+    });
+    const review = {
+      outcome: "Return for amendment",
+      route: "Escalate to Legal",
+      deal: "negotiate",
+      next: "refer to a senior",
+      risk_level: "medium",
+      overall_risk: "medium",
+    };
+    // At 85 or at 30: a person's call either way.
+    expect(filled(schema, finding(85, "needs_review"))).toEqual(review);
+    expect(filled(schema, finding(30, "needs_review"))).toEqual(review);
+    expect(filled(schema, finding(85, "pass"))).toMatchObject({ outcome: "Approve", deal: "sign", risk_level: "low" });
+    expect(filled(schema, finding(10, "fail"))).toMatchObject({ outcome: "Decline", deal: "do_not_sign", risk_level: "high" });
+  });
+
+  test("of one criterion, present and found mean above a fifth of its maximum, missing the reverse; met stays at the pass share", () => {
+    const e = finding(50, "fail", [crit("Scope", 3), crit("Liability", 2), crit("Fees", 8)]);
+    const schema = object({
+      clauses: {
+        type: "array",
+        items: object({
+          clause: str(),
+          present: { type: "boolean" },
+          missing: { type: "boolean" },
+          met: { type: "boolean" },
+          status: { enum: ["present", "missing"] },
+        }),
+      },
+      every_clause_present: { type: "boolean", description: "True if every required clause is present" },
+    });
+    const out = filled(schema, e);
+    expect(out.clauses).toEqual([
+      { clause: "Scope", present: true, missing: false, met: false, status: "present" },
+      { clause: "Liability", present: false, missing: true, met: false, status: "missing" },
+      { clause: "Fees", present: true, missing: false, met: true, status: "present" },
+    ]);
+    expect(out.every_clause_present).toBe(false);
+  });
+
+  test("a criterion's detail, finding, observation, why and explanation fields get its rationale", () => {
+    const e = finding(60, "pass");
+    const fields = ["detail", "details", "finding", "observation", "why", "explanation"];
+    const schema = object({ findings: { type: "array", items: object(Object.fromEntries([["title", str()], ...fields.map((f) => [f, str()])])) } });
+    const out = filled(schema, e);
+    expect(out.findings.map((f: Record<string, string>) => f.title)).toEqual(["Argument", "Style"]);
+    for (const [i, row] of out.findings.entries()) for (const f of fields) expect(row[f]).toBe(e.criteria[i].rationale);
+  });
+
+  test("counts of criteria present (above a fifth) or met (at the pass share), where they fit the field's bounds", () => {
+    const e = finding(55, "fail", [crit("Scope", 3), crit("Liability", 2), crit("Fees", 8), crit("Term", 6)]);
+    const int = (description?: string, maximum = 10) => ({ type: "integer", minimum: 0, maximum, ...(description ? { description } : {}) });
+    const schema = object({
+      clauses_present: int(),
+      requirements_met_count: int(),
+      how_many: int("How many of the requirements the applicant meets"),
+      checklist_score: int("Number of the four required clauses that are present", 4),
+      missing: int("Number of clauses missing"),
+      // Two are met, more than the one this counts: some narrower set the findings do not mark, so left alone.
+      essential_met: int("How many essential requirements are met", 1),
+    });
+    expect(filled(schema, e)).toEqual({
+      clauses_present: 3,
+      requirements_met_count: 2,
+      how_many: 2,
+      checklist_score: 3,
+      missing: 1,
+      essential_met: 0,
+    });
+  });
+
+  test("a number named for nothing takes its parent's meaning (marks awarded and available); a string does not", () => {
+    const e = finding(60, "pass", [crit("Argument", 7), crit("Style", 5, 8)]);
+    const marks = object({ awarded: { type: "number", minimum: 0 }, available: { type: "number", exclusiveMinimum: 0 } });
+    const schema = object({
+      marks,
+      student: object({ name: str(), set: str() }),
+      criteria: {
+        type: "array",
+        items: object({ criterion: str(), points: object({ value: { type: "integer" }, total_possible: { type: "integer" } }) }),
+      },
+    });
+    const out = filled(schema, e, "Name: Ada Brennan\n\nThe essay.");
+    expect(out.marks).toEqual({ awarded: 12, available: 18 });
+    expect(out.student).toEqual({ name: "Ada Brennan", set: "" });
+    expect(out.criteria).toEqual([
+      { criterion: "Argument", points: { value: 7, total_possible: 10 } },
+      { criterion: "Style", points: { value: 5, total_possible: 8 } },
+    ]);
+  });
+
+  test("the organisations that are parties fill company, party and role fields, each by the role the input defines", () => {
+    const contract = `CONSULTING AGREEMENT
+
+This agreement is made between **Alder & Finch Consulting LLP**, of 3 Mill Lane, Leeds (the "Consultant"), and
+**Brightwater Foods plc**, of 40 Harbour Road, Hull (the "Customer").
+
+1. The Consultant shall advise the Customer on its supply chain.
+
+Signed for **Alder & Finch Consulting LLP**
+Name: Joanna Pike
+Title: Partner
+
+Signed for **Brightwater Foods plc**
+Name: Omar Haddad
+Title: Finance Director`;
+    const party = object({ company: str(), signatory: object({ name: str(), title: str() }) });
+    const schema = object({
+      parties: { type: "array", items: { type: "string" }, minItems: 2, uniqueItems: true },
+      listed: { type: "array", items: object({ name: str(), role: { enum: ["consultant", "customer", "other"] } }), description: "The parties" },
+      supplier: party,
+      customer: party,
+      client_name: str(),
+      organisation: str(),
+      reviewer: str("Name of the reviewing lawyer"),
+    });
+    expect(filled(schema, finding(70, "pass"), contract)).toEqual({
+      parties: ["Alder & Finch Consulting LLP", "Brightwater Foods plc"],
+      listed: [
+        { name: "Alder & Finch Consulting LLP", role: "consultant" },
+        { name: "Brightwater Foods plc", role: "customer" },
+      ],
+      supplier: { company: "Alder & Finch Consulting LLP", signatory: { name: "Joanna Pike", title: "Partner" } },
+      customer: { company: "Brightwater Foods plc", signatory: { name: "Omar Haddad", title: "Finance Director" } },
+      client_name: "Brightwater Foods plc",
+      organisation: "Alder & Finch Consulting LLP",
+      // Nobody in the input is the reviewer: a signatory's "Name:" line is no answer.
+      reviewer: "",
+    });
   });
 });
