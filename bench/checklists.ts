@@ -14,12 +14,11 @@
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
-import { evaluate } from "../src/engine";
 import { findCriteria } from "../src/engine/local/criteria";
 import { yearsShown } from "../src/engine/local/experience";
 import { HOLISTIC_TITLE } from "../src/engine/local/rubric-words";
 import type { Evaluation } from "../src/engine/types";
-import { documentOf } from "./documents";
+import { documentOf, evaluateLocally } from "./documents";
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
@@ -100,16 +99,7 @@ for (const dir of checklistDirs(root)) {
       if (near) totals.yearsNear++;
       yearsNote = ` years ${shown?.years ?? "none"} (expected ${want.years})${near ? "" : " OFF"}`;
     }
-    const { value } = await evaluate({
-      workspaceId: "ws_bench",
-      mode: "live",
-      workflow: { userPrompt: null, outputSchema: null, modelPolicy: "auto", productCode: expected.product },
-      references: [reference],
-      inputs: [document],
-      llm: null,
-      contextBudgetChars: 400_000,
-    });
-    const out = value as Evaluation;
+    const out = (await evaluateLocally(expected.product, reference, document)) as Evaluation;
     const verdictOk = want.verdict.includes(out.verdict);
     totals.documents++;
     if (verdictOk) totals.verdicts++;

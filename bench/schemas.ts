@@ -16,9 +16,8 @@ import { parseArgs } from "node:util";
 import Ajv from "ajv";
 import Ajv2020 from "ajv/dist/2020";
 import addFormats from "ajv-formats";
-import { evaluate } from "../src/engine";
-import type { EngineDocument, Evaluation } from "../src/engine/types";
-import { documentOf } from "./documents";
+import type { Evaluation } from "../src/engine/types";
+import { documentOf, evaluateLocally } from "./documents";
 
 const { values, positionals } = parseArgs({ allowPositionals: true, options: { verbose: { type: "boolean", default: false } } });
 const root = positionals[0];
@@ -43,19 +42,6 @@ interface Expected {
 }
 
 const expected = JSON.parse(readFileSync(path.join(root, "expected.json"), "utf8")) as Expected;
-
-async function run(product: string, reference: EngineDocument, input: EngineDocument, outputSchema: object | null) {
-  return evaluate({
-    workspaceId: "ws_bench",
-    mode: "live",
-    runId: "run_bench",
-    workflow: { userPrompt: null, outputSchema, modelPolicy: "auto", productCode: product },
-    references: [reference],
-    inputs: [input],
-    llm: null,
-    contextBudgetChars: 400_000,
-  });
-}
 
 /** The values at a JSON pointer whose "*" steps stand for every item of an array (each with its item index). */
 function at(value: unknown, pointer: string): { v: unknown; item: number | null }[] {
@@ -174,12 +160,12 @@ for (const [file, want] of Object.entries(expected.schemas)) {
   const scenario = path.join(root, "scenarios", want.scenario);
   const reference = await documentOf("ref_rubric", path.join(scenario, "reference.md"));
   const input = await documentOf("doc_input", path.join(scenario, "input.md"));
-  const evaluation = (await run(want.product, reference, input, null)).value as Evaluation;
+  const evaluation = (await evaluateLocally(want.product, reference, input)) as Evaluation;
   totals.schemas++;
   let filled: unknown;
   let refusal: string | null = null;
   try {
-    filled = (await run(want.product, reference, input, schema)).value;
+    filled = await evaluateLocally(want.product, reference, input, schema);
   } catch (err) {
     refusal = `${(err as { code?: string }).code ?? "error"}: ${(err as Error).message}`;
   }

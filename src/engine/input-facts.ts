@@ -1,6 +1,8 @@
 // What the input states, for the fields of a workflow's own output schema (schema-fill.ts): the person it is by or
 // about, contacts, every date with where it stands, "Label: value" lines, and the organisations that are its parties.
 
+import { sameRoot } from "./local/terms";
+
 export interface Party {
   name: string;
   /** Its defined role, lower-case ("provider" for `(the "Provider")`); null when the input defines none. */
@@ -123,11 +125,11 @@ export class InputFacts {
       .map((m) => ({ stem: stem(m[0]), at: m.index, end: m.index + m[0].length }));
     for (const group of groups) {
       const stems = new Set(
-        group.flatMap((w) => [stem(w), ...Object.entries(ALIASES).flatMap(([key, also]) => (sameStem(key, stem(w)) ? also : []))]),
+        group.flatMap((w) => [stem(w), ...Object.entries(ALIASES).flatMap(([key, also]) => (sameRoot(key, stem(w)) ? also : []))]),
       );
       let best: { iso: string; gap: number } | null = null;
       for (const t of tokens) {
-        if (![...stems].some((s) => sameStem(s, t.stem))) continue;
+        if (![...stems].some((s) => sameRoot(s, t.stem))) continue;
         for (const d of this.dates) {
           const gap = d.at >= t.end ? d.at - t.end : t.at - d.end;
           if (gap < 0 || gap > 200 || this.paragraphOf(d.at) !== this.paragraphOf(t.at)) continue;
@@ -299,11 +301,4 @@ function stem(word: string): string {
   let s = word.toLowerCase().replace(/['’]s$/, "");
   s = s.replace(/(?:ations?|ature|ings?|ives?|ions?|ed|es|s|e|y)$/, "");
   return /([^aeiou])\1$/.test(s) ? s.slice(0, -1) : s;
-}
-
-/** One stem the other's start ("commenc" and "commencement"), where the shorter has five letters or more. */
-function sameStem(a: string, b: string): boolean {
-  if (a === b) return true;
-  const [short, long] = a.length <= b.length ? [a, b] : [b, a];
-  return short.length >= 5 && long.startsWith(short);
 }

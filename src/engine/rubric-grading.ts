@@ -14,6 +14,7 @@ import {
   passLevel,
   requiredPart,
   settleUnmet,
+  shareOf,
   type Unmet,
   unmetRequirements,
   unmetSentences,
@@ -273,8 +274,7 @@ function medianOnScale(c: RubricCriterion, scores: number[]): number {
 }
 
 function summarize(criteria: Criterion[], score: number, line: number, disputed: string[], required: number | null, unmet: Unmet<Criterion>): string {
-  const share = (c: Criterion) => (c.max_score > 0 ? c.score / c.max_score : 0);
-  const sorted = [...criteria].sort((a, b) => share(b) - share(a));
+  const sorted = [...criteria].sort((a, b) => shareOf(b) - shareOf(a));
   const best = sorted[0];
   const worst = sorted[sorted.length - 1];
   const against = required === null ? "" : ` (the required criteria ${required}/100; the optional ones add to the score only)`;

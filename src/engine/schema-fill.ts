@@ -6,7 +6,7 @@
 
 import { InputFacts, isRole, type Label, type Party, sameRole } from "./input-facts";
 import { levelWordRank } from "./local/rubric-words";
-import { ABSENT } from "./local/verdict";
+import { ABSENT, shareOf } from "./local/verdict";
 import { compileSchema, isPlainObject, type JsonSchema } from "./schema";
 import { merge, safeRegExp, stubFromSchema } from "./stub";
 import type { Criterion, Evaluation } from "./types";
@@ -305,12 +305,7 @@ class Filler {
     const kind = kinds.find(([re]) => re.test(text));
     if (!kind) return null;
     const n = this.source.evaluation.criteria.filter(kind[1]).length;
-    const fits =
-      (typeof s.minimum !== "number" || n >= s.minimum) &&
-      (typeof s.exclusiveMinimum !== "number" || n > s.exclusiveMinimum) &&
-      (typeof s.maximum !== "number" || n <= s.maximum) &&
-      (typeof s.exclusiveMaximum !== "number" || n < s.exclusiveMaximum);
-    return fits ? n : undefined;
+    return accepts(withDefs(this.root, s), n) ? n : undefined;
   }
 
   private boolean(text: string, c: Criterion | null): boolean | undefined {
@@ -442,17 +437,16 @@ class Filler {
   /** A list the evaluation gives for a field of strings; `min` items at least where the schema asks for them. */
   private strings(text: string, c: Criterion | null, min = 0): string[] | undefined {
     const e = this.source.evaluation;
-    const share = (x: Criterion) => (x.max_score > 0 ? x.score / x.max_score : 0);
     if (c && /\b(quote|quotes|evidence|excerpt)/.test(text)) return c.evidence.map((q) => q.quote);
     if (c) return undefined;
     // Strengths are the criteria at two thirds or more, weaknesses those below. A schema that wants some when there
     // are none gets the strongest (or weakest) criteria, in that order, named as such.
-    const ranked = [...e.criteria].sort((a, b) => share(b) - share(a));
+    const ranked = [...e.criteria].sort((a, b) => shareOf(b) - shareOf(a));
     const atLeast = (list: string[], order: Criterion[], label: string) =>
       list.length >= min ? list : [...list, ...order.slice(list.length, min).map((x) => `${x.title}: ${x.score}/${x.max_score} (${label})`)];
     if (/\b(strength|strengths|positive|positives)\b/.test(text))
       return atLeast(
-        ranked.filter((x) => share(x) >= 0.67).map((x) => `${x.title}: ${x.score}/${x.max_score}`),
+        ranked.filter((x) => shareOf(x) >= 0.67).map((x) => `${x.title}: ${x.score}/${x.max_score}`),
         ranked,
         "none reached two thirds; this one scored highest",
       );
@@ -463,7 +457,7 @@ class Filler {
     )
       return atLeast(
         ranked
-          .filter((x) => share(x) < 0.67)
+          .filter((x) => shareOf(x) < 0.67)
           .reverse()
           .map((x) => `${x.title}: ${x.score}/${x.max_score}. ${x.rationale}`),
         [...ranked].reverse(),
@@ -544,10 +538,6 @@ function whoOf(field: Field): string | null {
 }
 const STRUCTURAL =
   /^(?:data|payload|record|details?|info|information|profile|header|body|results?|output|entry|item|row|meta|metadata|object|fields?|report|review)$/;
-
-function shareOf(c: Criterion): number {
-  return c.max_score > 0 ? c.score / c.max_score : 0;
-}
 
 /** A number as the field takes it: rounded for an integer, to two places otherwise, and to the field's `multipleOf`. */
 function fit(n: number, s: JsonSchema, integer: boolean): number {

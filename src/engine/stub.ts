@@ -258,7 +258,8 @@ class Generator {
     const max = typeof s.maxItems === "number" ? s.maxItems : Number.POSITIVE_INFINITY;
     // A plain value claims nothing: a list of values gets no more items than the schema asks for (an optional "flags"
     // list stays empty). A list of objects keeps one, for the evaluation's findings to fill.
-    const values = this.plain && !(isPlainObject(rest) && (rest.type === "object" || "properties" in rest || "$ref" in rest));
+    const item = this.flatten(rest ?? true);
+    const values = this.plain && !(isPlainObject(item) && this.pickType(item, depth + 1) === "object");
     let count = depth < OPTIONAL_DEPTH && !values ? Math.max(min, 1, tuple.length) : Math.max(min, tuple.length);
     if (rest === false) count = Math.min(count, tuple.length);
     count = Math.min(count, max);

@@ -42,6 +42,7 @@ import {
   passLevel,
   requiredPart,
   settleUnmet,
+  shareOf,
   type Unmet,
   unmetRequirements,
   unmetSentences,
@@ -240,7 +241,7 @@ const REVIEW_MARGIN = 4;
  */
 export function decide(score: number, pass: PassLevel, criteria: Criterion[], relevance: Pick<Relevance, "coverage">): Evaluation["verdict"] {
   const line = 100 * pass.share;
-  const shares = criteria.map((c) => (c.max_score > 0 ? c.score / c.max_score : 0));
+  const shares = criteria.map(shareOf);
   // Near the top is four fifths of the maximum or more, near the bottom a fifth or less (on 0–3: 3 against 0).
   const contradictory = shares.length > 1 && Math.max(...shares) >= 0.8 && Math.min(...shares) <= 0.2;
   if (Math.abs(score - line) <= REVIEW_MARGIN && contradictory) return "needs_review";
@@ -757,11 +758,10 @@ function summary(
     `Overall ${score}/100 (${label}; passes at ${line}, ${PASS_SOURCE[pass.source]}) on ${criteria.length} criteri${criteria.length === 1 ? "on" : "a"}, scored by the built-in local evaluator.`,
   ];
   if (criteria.length > 1) {
-    const ratio = (c: Criterion) => (c.max_score > 0 ? c.score / c.max_score : 0);
-    const order = criteria.map((c, i) => ({ c, i })).sort((a, b) => ratio(b.c) - ratio(a.c) || a.i - b.i);
+    const order = criteria.map((c, i) => ({ c, i })).sort((a, b) => shareOf(b.c) - shareOf(a.c) || a.i - b.i);
     const best = order[0].c;
     const worst = order[order.length - 1].c;
-    if (ratio(best) > ratio(worst)) {
+    if (shareOf(best) > shareOf(worst)) {
       parts.push(`Strongest: ${best.title} (${best.score}/${best.max_score}). Weakest: ${worst.title} (${worst.score}/${worst.max_score}).`);
     } else parts.push("Every criterion scored the same share of its maximum.");
   }

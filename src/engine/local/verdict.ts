@@ -100,6 +100,11 @@ export function requiredPart<T extends { score: number; max_score: number }>(
 
 /** A criterion's share at or below which what it names is taken as missing (on 0–10: 2 or less). */
 export const ABSENT = 0.2;
+
+/** A criterion's share of its maximum (0 when it has none). */
+export function shareOf(c: { score: number; max_score: number }): number {
+  return c.max_score > 0 ? c.score / c.max_score : 0;
+}
 /** The share of the years asked that a CV's years must reach for a shortfall to be a person's call, not a fail. */
 const NEAR_YEARS = 0.75;
 
@@ -138,7 +143,7 @@ export function unmetRequirements<T extends { title: string; score: number; max_
 ): Unmet<T> {
   const required = (i: number) => !rubric[i]?.optional && !rubric[i]?.bonus;
   return {
-    absent: scored.filter((c, i) => required(i) && !excluding[i] && c.max_score > 0 && c.score / c.max_score <= ABSENT),
+    absent: scored.filter((c, i) => required(i) && !excluding[i] && c.max_score > 0 && shareOf(c) <= ABSENT),
     excluded: scored.flatMap((c, i) => {
       const quote = excluding[i];
       return required(i) && quote ? [{ title: c.title, quote, denied }] : [];
