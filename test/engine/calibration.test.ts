@@ -275,6 +275,76 @@ describe("a task's words as the response uses them", () => {
   });
 });
 
+describe("a task stated in many words", () => {
+  // A holistic 1–5 scale under a task that names its subject in full, as teachers write them (a spreadsheet's "Task:" row).
+  const LETTER_GUIDE = [
+    "# Grade 8 persuasive letter (holistic)",
+    "",
+    "Task: The Eastbrook Borough Council plans to cut the opening hours of the Quarry Lane branch library to three days a week to reduce costs. Write a letter to the council that takes a clear position on the plan and persuades the councillors, supported by facts, examples or personal experience (250-400 words).",
+    "",
+    "Score | Description",
+    "5 | Takes a clear, compelling position early. Three or more well-developed reasons with specific facts or figures. Answers an opposing view. Logical organisation, a formal tone, very few errors.",
+    "4 | Takes a clear position. At least two reasons with relevant details. Organised, with transitions. Minor errors.",
+    "3 | States a position. Reasons are general or based on opinion. Organisation is mostly clear. Some errors.",
+    "2 | The position is unclear. Reasons are listed with little support. Weak organisation. Frequent errors.",
+    "1 | Does not address the task (writes about a different topic or to a different audience). Little organisation.",
+    "",
+    "Passing: a score of 3 or higher.",
+  ].join("\n");
+  const ON_TOPIC = [
+    "Dear Members of the Borough Council,",
+    "",
+    "I am writing to ask you not to cut the opening hours of the Quarry Lane library. I understand that Eastbrook must reduce its costs, but the library gives the town far more than it costs.",
+    "",
+    "First, the library is where many students do their homework. Last year more than 300 pupils from Eastbrook Middle School used its computers after school, because many families have no printer or fast internet at home. On three days a week, they would have nowhere to go.",
+    "",
+    "Second, the library helps older residents. My grandmother attends the Tuesday reading group and the computer class there, and for her it is the only place in town where she meets people every week.",
+    "",
+    "Some councillors argue that fewer people borrow books than ten years ago. That is true, but visits to the library have risen, because people come for the classes, the computers and the quiet space. The council could ask local businesses to sponsor the library instead of cutting its hours.",
+    "",
+    "Please vote against the plan and keep Quarry Lane library open six days a week.",
+    "",
+    "Yours faithfully,",
+    "Priya Shah",
+  ].join("\n");
+  const OFF_TOPIC = [
+    "Dear Principal Okafor,",
+    "",
+    "I am writing on behalf of the student council of Eastbrook Middle School to ask you to reconsider the new rule that bans phones at lunch. I understand why phones are not allowed in lessons, but I believe that allowing students to use them at lunch would be fair.",
+    "",
+    "First, lunch is our only real break in a seven-hour day. Adults may check their phones during breaks at work, and students should be trusted in the same way. Many of us read messages from our parents about lifts and appointments at lunch.",
+    "",
+    "Second, the ban has not made lunch more sociable, which was the reason given for it. Since the rule began, many students simply sit in silence or leave the hall early. A phone-free games table for students who want to talk would be a better solution.",
+    "",
+    "Some teachers worry that phones will lead to bullying or filming. This is a real problem, but the school already has rules against recording people without permission, and those rules could be enforced at lunch.",
+    "",
+    "I would be glad to meet you, or to run a student council survey, so that we can find a solution together.",
+    "",
+    "Respectfully,",
+    "Sofia Lind",
+  ].join("\n");
+
+  test("a well-written letter about something else, to the task's town and a council of its own, is not passed", async () => {
+    // It shares "Eastbrook", "council" and "consider" with the task, not one word of its subject (the library, its
+    // hours): counted on the task's side only, it passed at 80, as high as the letter that answers the task.
+    const guide = await textDoc("ref_letter", "guide.md", LETTER_GUIDE);
+    const answered = await run([guide], [await textDoc("doc_on", "letter.txt", ON_TOPIC)]);
+    const other = await run([guide], [await textDoc("doc_off", "letter.txt", OFF_TOPIC)]);
+    expect(answered.verdict).toBe("pass");
+    expect(other.verdict).not.toBe("pass");
+    // The guide's one scale is of the whole letter ("(holistic)"), though its title names a craft ("persuasive"):
+    // judged on the argument alone, and by its levels' words, the letter about phones scored 100, the answer 80.
+    expect(other.score).toBeLessThan(answered.score);
+    expect(other.summary).toContain("a person should check that it answers the task");
+  });
+
+  test("a task's word count and page format are not its topic; its years are", () => {
+    // "250-400 words" made "250" and "400" topic words no letter uses, and "MLA", "length" and "pages" ones no essay does.
+    expect(topicTermsOf("Write about the library (250-400 words, two pages, MLA format, any length).")).toEqual(["librari"]);
+    expect(topicTermsOf("Explain the causes of the 1929 crash.")).toEqual(["caus", "1929", "crash"]);
+  });
+});
+
 describe("what is not the writing", () => {
   test("a name, teacher, class, date and title above the essay change nothing: they are not the writing", async () => {
     // Before, the heading's date counted as figures (evidence), its capitals as care (conventions) and its title's words

@@ -2395,7 +2395,7 @@ describe("verdict", () => {
   const traits = (...scores: number[]) =>
     scores.map((score, i) => ({ id: `t${i}`, title: `Trait ${i}`, score, max_score: 3, rationale: "", evidence: [quote] }));
   const line = { share: 2 / 3, source: "levels" as const };
-  const onTopic = { coverage: 0.5 };
+  const onTopic = { little: false };
   const scoreOf = (c: { score: number }[]) => Math.round((100 * c.reduce((n, x) => n + x.score, 0)) / (3 * c.length));
 
   test("pass at or above the line, fail below it", () => {
@@ -2410,14 +2410,12 @@ describe("verdict", () => {
     expect(decide(scoreOf(traits(3, 3, 3, 0)), line, traits(3, 3, 3, 0), onTopic)).toBe("pass");
   });
 
-  test("a pass that rests on criteria nothing could be quoted for, or on work that shares no word with its task, needs review", () => {
+  test("a pass that rests on criteria nothing could be quoted for, or on work that says little about its task, needs review", () => {
     const unquoted = traits(3, 3, 3, 3).map((c, i) => (i < 3 ? { ...c, evidence: [] } : c));
     expect(decide(100, line, unquoted, onTopic)).toBe("needs_review");
-    expect(decide(100, line, traits(3, 3, 3, 3), { coverage: 0 })).toBe("needs_review");
-    // No topic to compare with is not the same as none shared.
-    expect(decide(100, line, traits(3, 3, 3, 3), { coverage: null })).toBe("pass");
+    expect(decide(100, line, traits(3, 3, 3, 3), { little: true })).toBe("needs_review");
     // A fail is a fail: nothing is left to a person.
-    expect(decide(20, line, traits(1, 0, 1, 0), { coverage: 0 })).toBe("fail");
+    expect(decide(20, line, traits(1, 0, 1, 0), { little: true })).toBe("fail");
   });
 });
 

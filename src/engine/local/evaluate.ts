@@ -235,11 +235,11 @@ const REVIEW_MARGIN = 4;
 /**
  * pass at or above the pass line, fail below it; needs_review when the evidence cannot decide: the score sits at the
  * line while the criteria contradict each other (one at its top, another at its bottom), a pass rests on criteria
- * for which no passage of the input could be quoted, or a pass rests on how the work is written while it shares no
- * word with its task (off-topic work, or on-topic work in other words: only a person can tell which). (Requirements
+ * for which no passage of the input could be quoted, or a pass rests on how the work is written while it says little
+ * about its task (off-topic work, or on-topic work in other words: only a person can tell which). (Requirements
  * that must each be met are settled after: `settleUnmet`.)
  */
-export function decide(score: number, pass: PassLevel, criteria: Criterion[], relevance: Pick<Relevance, "coverage">): Evaluation["verdict"] {
+export function decide(score: number, pass: PassLevel, criteria: Criterion[], relevance: Pick<Relevance, "little">): Evaluation["verdict"] {
   const line = 100 * pass.share;
   const shares = criteria.map(shareOf);
   // Near the top is four fifths of the maximum or more, near the bottom a fifth or less (on 0–3: 3 against 0).
@@ -247,7 +247,7 @@ export function decide(score: number, pass: PassLevel, criteria: Criterion[], re
   if (Math.abs(score - line) <= REVIEW_MARGIN && contradictory) return "needs_review";
   if (score >= line) {
     const unquoted = criteria.filter((c) => c.score > 0 && c.evidence.length === 0).length;
-    return unquoted * 2 > criteria.length || relevance.coverage === 0 ? "needs_review" : "pass";
+    return unquoted * 2 > criteria.length || relevance.little ? "needs_review" : "pass";
   }
   return "fail";
 }
@@ -311,7 +311,9 @@ function prepare(criteria: RubricCriterion[], written: boolean, titlesNamed: boo
     const own = facetsOf(r.title, r.counts, written ? ALL_FACETS : DOCUMENT_FACETS);
     // (In written work: a CV's "Overall impression" beside "Skills" is about the candidate, not the writing.)
     const whole = criteria.length === 1 || (written && WHOLE_WORK.test(r.c.title));
-    const graded = whole && (r.c.levels?.length ?? 0) >= 2 && !own.named ? gradedFacets(r.c.levels ?? []) : [];
+    // (A title that names a craft names the scale's own subject, unless it says the scale is of the whole work:
+    // "Persuasive letter (holistic)", "Argument writing".)
+    const graded = whole && (r.c.levels?.length ?? 0) >= 2 && (!own.named || WHOLE_WORK.test(r.c.title)) ? gradedFacets(r.c.levels ?? []) : [];
     const holistic = graded.length > 0;
     // (A clause's title names it by its subject words, not by the words every contract uses, "rights" or "period". Where
     // every requirement must be met, a job's, the things a requirement names are what must be there: "Production
@@ -375,6 +377,8 @@ interface Relevance {
   /** Share of the task's topic words the input uses, or null when the task names no topic. */
   coverage: number | null;
   gate: number;
+  /** The input says little about the task's topic (a coverage under a sixth): a pass is left to a person. */
+  little: boolean;
   missing: string[];
   /** The task's topic words (stems) the coverage was measured on; empty when the task names no topic. */
   topic: Set<string>;
@@ -401,7 +405,7 @@ function topicRelevance(input: LocalInput, docCounts: Map<string, number>, bases
     fromTask = counts.size >= 3;
   }
   if (counts.size < 3) counts = termCounts(input.referenceTexts.flatMap(topicOf));
-  if (counts.size < 3) return { coverage: null, gate: 1, missing: [], topic: new Set() };
+  if (counts.size < 3) return { coverage: null, gate: 1, little: false, missing: [], topic: new Set() };
   const words = new Map<string, string>();
   for (const t of tokenize(taskText)) if (!words.has(t.stem)) words.set(t.stem, t.word);
 
@@ -430,10 +434,14 @@ function topicRelevance(input: LocalInput, docCounts: Map<string, number>, bases
   const taskSide = found / total;
   const ownSide = ownTotal > 0 ? ownFound / ownTotal : 0;
   // A short task statement ("Write a story about patience") leaves a response's own words (its story) unnamed: the
-  // input's side counts only when the task's topic comes from the whole prompt or references.
-  const coverage = fromTask ? Math.sqrt(taskSide * Math.max(ownSide, taskSide)) : Math.sqrt(taskSide * ownSide);
+  // input's side counts only when the task's topic comes from the whole prompt or references, or from a task stated
+  // in many topic words ("… closing the Harlow Park outdoor swimming pool to save money …"), whose responses are about
+  // what it names: a letter on the task's town and council whose own words are phones and lunch is about something else.
+  const oneSided = fromTask && counts.size < TOPIC_TERMS / 2;
+  const coverage = oneSided ? Math.sqrt(taskSide * Math.max(ownSide, taskSide)) : Math.sqrt(taskSide * ownSide);
   // Work that shares almost no words with its task is off-topic: every criterion is held down.
-  return { coverage, gate: 0.4 + 0.6 * Math.min(1, coverage / 0.25), missing, topic };
+  const gate = 0.4 + 0.6 * Math.min(1, coverage / 0.25);
+  return { coverage, gate, little: gate < 0.8, missing, topic };
 }
 
 /** A line that reads as a heading: capitalised, at most eight words, no punctuation at its end or inside. */
@@ -456,7 +464,8 @@ function taskSection(text: string): string {
   // part of the rubric begins: a blank line after its words (as a prompt's task is its first paragraph), or a short
   // capitalised line without punctuation after a finished sentence (a PDF's next heading: "How the essay is scored").
   const heading = /^\s*#{1,6}\s/;
-  const marked = lines.some((l) => heading.test(l));
+  // A labelled task ("Task: …") is its paragraph, whatever headings the rubric has elsewhere.
+  const marked = inline < 0 && lines.some((l) => heading.test(l));
   const out: string[] = [];
   for (const line of lines.slice(at + 1)) {
     if (heading.test(line)) break;
@@ -731,7 +740,7 @@ function rationale(p: Prepared, s: CriterionScore, signals: WritingSignals, rele
   }
   if (s.excluding) parts.push(`The input names it only to ${p.clause ? "exclude it" : "say it is not held"}: "${s.excluding}"`);
   if (signals.development < 0.6) parts.push(`The input is short for the task (${signals.words} words).`);
-  if (relevance.gate < 0.8) parts.push("Little of the input is about the task's topic.");
+  if (relevance.little) parts.push("Little of the input is about the task's topic.");
   return parts.join(" ");
 }
 
@@ -769,8 +778,10 @@ function summary(
     parts.push(
       `The input shares no words with the task's topic (such as ${relevance.missing.slice(0, 4).join(", ")}): a person should check that it answers the task.`,
     );
-  } else if (relevance.gate < 0.8) {
-    parts.push(`The input says little about the task's topic (missing words such as ${relevance.missing.slice(0, 4).join(", ")}).`);
+  } else if (relevance.little) {
+    parts.push(
+      `The input says little about the task's topic (missing words such as ${relevance.missing.slice(0, 4).join(", ")})${verdict === "needs_review" ? ": a person should check that it answers the task" : ""}.`,
+    );
   }
   if (signals.development < 0.6) parts.push(`At ${signals.words} words it is short for the task.`);
   parts.push(...unmetSentences(unmet));

@@ -44,9 +44,14 @@ const INSTRUCTION_WORDS = new Set(
     "judgment flag flags flagged person actionable suggestion suggestions improvement priority priorities strengths weakness " +
     "weaknesses next draft write writing exactly written student students teacher teachers experienced meticulous careful " +
     "examiner recruiter lawyer requester goal goals words act acting reviewing giving weights levels stated silent authority " +
-    "consistent fair grading grader marker marking first pass pass"
+    "consistent fair grading grader marker marking first pass pass " +
+    // How long and in what style ("500–750 words, two pages, MLA"): the form of the work, not its subject.
+    "length page pages mla apa"
   ).split(/\s+/),
 );
+
+/** A figure that is not a year: a task's "250–400 words" or "100 marks" says how much, never what about. */
+const isCount = (word: string) => /^\p{N}+$/u.test(word) && !/^(?:1[5-9]|20)\d\d$/.test(word);
 
 // Everyday words that say little about a subject: they count for less in a criterion and not at all
 // as topic words (a stand-in for corpus frequencies, which an offline evaluator does not have).
@@ -379,11 +384,11 @@ export function titleTermsOf(text: string): string[] {
 
 /**
  * Stems of the topic words of an instruction (the workflow prompt): no rubric words, no reviewer instructions, no
- * everyday words. Everyday by the word as written, not its stem: "setting", "kindness" and "feelings" name a subject,
+ * everyday words, no figures but years. Everyday by the word as written, not its stem: "setting", "kindness" and "feelings" name a subject,
  * though Porter stems them to "set", "kind" and "feel".
  */
 export function topicTermsOf(text: string): string[] {
-  return stemsOf(text, (w) => isContentWord(w) && !RUBRIC_WORDS.has(w) && !INSTRUCTION_WORDS.has(w) && !GENERIC.has(w));
+  return stemsOf(text, (w) => isContentWord(w) && !RUBRIC_WORDS.has(w) && !INSTRUCTION_WORDS.has(w) && !GENERIC.has(w) && !isCount(w));
 }
 
 // A negating prefix before a word of four letters or more: "impatient", "unfair", "dishonest", "irresponsible".
