@@ -468,6 +468,18 @@ In conclusion, kindness is not about big actions. It is about small actions that
     expect(repetitive.facets.language).toBeLessThan(story.facets.language);
   });
 
+  test("an essay's announced claim is a position; its announced subject and a story's future are not", async () => {
+    // "In this essay I will talk about what happens" counted twice ("this essay", "I will"): a retelling of a sonnet
+    // took full marks for its thesis, above the analysis that argued one.
+    const stance = async (text: string) => {
+      const doc = await textDoc("doc_s", "s.txt", text);
+      return writingSignals([doc.content.text], passagesOf(doc), null).notes.argument;
+    };
+    expect(await stance("In this essay I will talk about what happens in the poem. I will describe each part.")).toMatch(/^0 position/);
+    expect(await stance("I will never forget that summer. I will always remember the lake.")).toMatch(/^0 position/);
+    expect(await stance("In this essay I will argue that the poem is about love, not age.")).toMatch(/^1 position/);
+  });
+
   test("a report's named 'Conclusion' section concludes, and its hypothesis is its position: a strong lab report passes", async () => {
     // A lab report states no "I believe" and ends on its sources of error: its conclusion and hypothesis went unseen
     // (0 position markers, "no clear concluding paragraph"), and the strongest report of a held-out hunt failed at 63.

@@ -152,8 +152,16 @@ const STANCE_MARKERS = [
   "must",
   "need to",
   "it is clear",
-  "this essay",
-  "i will",
+  // An essay's announced claim ("In this essay I will argue that …"), not its announced subject ("I will talk about
+  // what happens") nor a story's future ("I will never forget").
+  "i will argue",
+  "i will show",
+  "i will prove",
+  "i will demonstrate",
+  "this essay argues",
+  "this essay will argue",
+  "this essay shows",
+  "this essay will show",
   "we should",
   "ought",
   "i contend",
