@@ -338,6 +338,60 @@ describe("a task stated in many words", () => {
     expect(other.summary).toContain("a person should check that it answers the task");
   });
 
+  test("an argument on another question earns little for its thesis and analysis; its writing keeps its credit", async () => {
+    // A well-argued essay on Victorian railways, against a question on the Treaty of Versailles, took 15 of 20 for its
+    // thesis and 18 of 25 for its analysis: criteria named after the argument, with nothing but their names to go on,
+    // were judged on its signals alone, whatever it argued about.
+    const rubric = [
+      "# Grade 11 history essay",
+      "",
+      "## Essay question",
+      "",
+      "To what extent was the harvest failure of 1845 responsible for the collapse of the Corn Laws in Britain? Weigh the famine in Ireland against the Anti-Corn Law League, free-trade economics and Peel's own convictions.",
+      "",
+      "Passing mark: 60 points. Essays that do not answer the question cannot earn points for Thesis or Analysis.",
+      "",
+      "| Criterion | Points |",
+      "|---|---|",
+      "| Thesis | 20 |",
+      "| Analysis | 25 |",
+      "| Conventions | 10 |",
+      "| **Total** | **55** |",
+    ].join("\n");
+    const onQuestion = [
+      "The harvest failure of 1845 was, to a large extent, responsible for the repeal of the Corn Laws in 1846, but it worked through Peel's convictions rather than alone. The famine turned an argument that free traders had been winning slowly into an emergency that no government could ignore.",
+      "",
+      "Above all, the famine in Ireland gave Peel the crisis he needed. When blight destroyed the potato crop in the autumn of 1845, about a third of the Irish harvest was lost, and by 1846 hundreds of thousands faced starvation. Keeping duties on imported corn meant keeping food from the starving, and Peel told the cabinet in December 1845 that the ports had to be opened. Because of this, the timing of repeal follows the harvest almost month by month.",
+      "",
+      "However, some historians argue that the Anti-Corn Law League had already won the argument. Cobden and Bright had spent seven years holding meetings, printing pamphlets and winning by-elections, and free-trade economics had convinced many manufacturers and even Peel himself by 1842, when he cut duties in his first budget. This is true to some extent, but the League alone never had a majority in the Commons, which is why it could not force repeal before 1845.",
+      "",
+      "Peel's own convictions were therefore the link between the two. He believed that cheap bread would keep order and that free trade would make Britain richer, yet he needed the famine to persuade his party. In the end he split the Conservatives: 231 of them voted against him in May 1846, and repeal passed only with Whig and Radical votes.",
+      "",
+      "In conclusion, the harvest failure decided when the Corn Laws fell, while free-trade economics, the League and Peel's beliefs decided that they would fall at all. The famine was the main cause of the timing of repeal, but not of repeal itself.",
+    ].join("\n");
+    const otherQuestion = [
+      "The railways were, to a large extent, the main reason that Victorian towns grew so quickly between 1840 and 1870, but they worked together with the factories rather than alone. Trains turned small market towns into places where thousands of workers could live, travel and trade.",
+      "",
+      "Above all, cheap fares changed where people could live. After the Railway Regulation Act of 1844, every company had to run at least one train a day at a penny a mile, and workers could travel to jobs several miles from their homes. Because of this, new streets of terraced houses spread along the lines around Manchester, Leeds and Birmingham, and towns such as Crewe and Swindon were built almost entirely by railway companies.",
+      "",
+      "However, some historians argue that the factories and not the railways drew people into the towns. Mills and foundries offered steady wages, and families left the countryside because farm work was scarce and badly paid. This is true to some extent, but the factories themselves depended on trains to bring coal and cotton and to carry their goods to the ports, which is why the fastest-growing towns were on the main lines.",
+      "",
+      "Local councils were therefore shaped by the railways too. Stations needed roads, gas lighting and police, and towns that won a station grew richer than those that were bypassed. By 1871 more than half of the population of England lived in towns, a change that would have been impossible without rail transport.",
+      "",
+      "In conclusion, the railways shaped where and how fast the towns grew, even if the factories explain why people moved at all. They were the main cause of the speed of urban growth, but not of the growth itself.",
+    ].join("\n");
+    const guide = await textDoc("ref_history", "rubric.md", rubric);
+    const answered = await run([guide], [await textDoc("doc_on", "essay.txt", onQuestion)]);
+    const other = await run([guide], [await textDoc("doc_off", "essay.txt", otherQuestion)]);
+    const points = (e: Evaluation, title: string) => e.criteria.find((c) => c.title === title)?.score ?? -1;
+    expect(points(other, "Thesis")).toBeLessThan(points(answered, "Thesis"));
+    expect(points(other, "Analysis")).toBeLessThan(points(answered, "Analysis"));
+    expect(points(other, "Conventions")).toBe(points(answered, "Conventions"));
+    expect(other.verdict).not.toBe("pass");
+    // "To a large extent", "above all", "the main cause": a historian's position, stated without "I".
+    expect(answered.criteria.find((c) => c.title === "Thesis")?.rationale).not.toContain("0 position markers");
+  });
+
   test("a task's word count and page format are not its topic; its years are", () => {
     // "250-400 words" made "250" and "400" topic words no letter uses, and "MLA", "length" and "pages" ones no essay does.
     expect(topicTermsOf("Write about the library (250-400 words, two pages, MLA format, any length).")).toEqual(["librari"]);

@@ -547,6 +547,12 @@ function scoreCriterion(
   // Craft words ("evidence", "organisation"): judged by the writing signals of the facets the criterion is about.
   const facets: Facet[] = p.facets.length > 0 ? p.facets : craftWeight > 0 ? p.usual : [];
   const craft = facets.length > 0 ? facets.reduce((n, f) => n + signals.facets[f], 0) / facets.length : null;
+  // An essay's argument, evidence and story answer its task: a thesis on another question is none for this one ("cannot
+  // earn points for Thesis, Evidence or Analysis"), so where the craft alone judges a criterion, relevance holds those
+  // facets down; how any document is written (language, mechanics, organisation) it does not. (Where the subject side
+  // shares the judgement, relevance holds it down there; a holistic scale is held down as a whole.)
+  const craftAlone =
+    facets.length > 0 ? facets.reduce((n, f) => n + signals.facets[f] * (DOCUMENT_FACETS.includes(f) ? 1 : gate), 0) / facets.length : null;
 
   // The subject side (and its boost for several supporting passages) is what relevance to the task holds down.
   const subject = lexical === null ? null : credit(lexical) * gate;
@@ -555,14 +561,14 @@ function scoreCriterion(
   // (off-topic work), not one more quality that all on-topic work has.
   if (p.holistic) base = (craft ?? 0) * gate;
   else if (subject === null && craft === null) base = 0;
-  else if (subject === null) base = craft as number;
+  else if (subject === null) base = craftAlone as number;
   else if (craft === null) base = subject;
   else {
     const share = craftWeight / (craftWeight + contentWeight);
     // A criterion named after a craft ("Organisation") leans on its signals even when its descriptors name subjects;
     // with level descriptors ("clear and logically sequenced"), which describe degrees of that craft, only on them.
     const craftShare = p.facets.length === 0 ? share : p.named && p.criterion.levels ? 1 : Math.max(share, 0.35);
-    base = (1 - craftShare) * subject + craftShare * craft;
+    base = craftShare === 1 ? (craftAlone as number) : (1 - craftShare) * subject + craftShare * craft;
   }
   // A holistic scale is judged by its qualities: subject words in its levels earn nothing for being repeated.
   const boost = subject === null || p.holistic ? 0 : Math.min(0.1, 0.035 * Math.max(0, supporting - 1)) * gate;
