@@ -1782,6 +1782,30 @@ describe("criteria", () => {
     expect(criteria[0].description).toContain("Insightful");
   });
 
+  test("a checklist's numbered clauses are its criteria, not its 'Checklist (3 clauses)' and 'Decision rule' headings", async () => {
+    const text = [
+      "# NDA review checklist",
+      "",
+      "Mark each clause present or missing.",
+      "",
+      "## Checklist (3 clauses)",
+      "",
+      "1. **Parties and Roles:** the parties are named, and it is clear which party",
+      "   discloses information and which receives it.",
+      "2. **Exclusions:** information that is public or already known to the recipient",
+      "   is excluded.",
+      "3. **Governing Law:** the law that governs the agreement is stated.",
+      "",
+      "## Decision rule",
+      "",
+      "- **Sign:** all three clauses are present.",
+      "- **Renegotiate:** one clause is missing.",
+      "- **Walk away:** two or more clauses are missing.",
+    ].join("\n");
+    const { criteria } = await criteriaOf("nda-checklist.md", text);
+    expect(criteria.map((c) => c.title)).toEqual(["Parties and Roles", "Exclusions", "Governing Law"]);
+  });
+
   test("a task under a Prompt heading is the task, not a criterion, beside a holistic scale as a list", async () => {
     const text = [
       "# Persuasive letter: should our town build a skate park?",

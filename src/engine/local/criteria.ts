@@ -7,6 +7,7 @@ import {
   type Candidate,
   type CandidateSet,
   HOLISTIC_TITLE,
+  headingName,
   isLevelTitle,
   JOB_SECTION,
   type Level,
@@ -647,7 +648,7 @@ function listSet(lines: Line[], skipInstructions: boolean): CandidateSet | null 
     // (A "Grading" or "Marking scheme" section of a brief lists what is marked: "- Correctness: 50 points".)
     const skip =
       organising(heading) &&
-      !/^(?:criteria|assessment criteria|rubric|check|what to check.*|grading|marking (?:scheme|guide))$/i.test(heading.trim());
+      !/^(?:criteria|assessment criteria|rubric|check|checklist|what to check.*|grading|marking (?:scheme|guide))$/i.test(headingName(heading));
     if (line.kind === "item") {
       if (blockIndent === null || line.indent <= blockIndent) {
         blockIndent = line.indent;
