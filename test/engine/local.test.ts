@@ -1782,6 +1782,42 @@ describe("criteria", () => {
     expect(criteria[0].description).toContain("Insightful");
   });
 
+  test("traits under a 'How your story is scored' label, each with its levels, are the criteria; a band of totals is not", async () => {
+    const text = [
+      "GRADE 5 WRITING - PICTURE PROMPT STORY",
+      "",
+      "HOW YOUR STORY IS SCORED",
+      "Each of the traits below gets a score from 0 to 4.",
+      "",
+      "1. STORY IDEAS",
+      "   4 - An original story that is clearly connected to the picture, with",
+      "       a problem that gets solved.",
+      "   3 - The story is connected to the picture and has a problem and a solution.",
+      "   2 - The problem or the solution is unclear or rushed.",
+      "   1 - The story is barely connected to the picture.",
+      "   0 - Not a story.",
+      "",
+      "2. ORGANIZATION",
+      "   4 - A beginning that hooks the reader and an ending that feels finished.",
+      "   3 - A clear beginning, middle and end.",
+      "   2 - The beginning or ending is weak or missing.",
+      "   1 - Hard to follow; events jump around.",
+      "   0 - No order at all.",
+      "",
+      "TOTAL: ____ / 8",
+      "",
+      "   6 to 8 points  = MEETS the standard (pass)",
+      "   3 to 5 points  = APPROACHING the standard",
+      "   0 to 2 points  = NOT YET",
+    ].join("\n");
+    const { criteria } = await criteriaOf("story-guide.txt", text);
+    // (Before: the scoring label's list was left out as notes, and "6 to 8 points = MEETS …" read as three criteria.)
+    expect(criteria.map((c) => [c.title, c.maxScore, c.levels?.length])).toEqual([
+      ["STORY IDEAS", 4, 5],
+      ["ORGANIZATION", 4, 5],
+    ]);
+  });
+
   test("a checklist's numbered clauses are its criteria, not its 'Checklist (3 clauses)' and 'Decision rule' headings", async () => {
     const text = [
       "# NDA review checklist",

@@ -326,9 +326,9 @@ function namedLevel(line: string): RegExpExecArray | null {
   return (m[3] === undefined && !band) || isLevelTitle(m[1]) ? m : null;
 }
 const BARE_LEVEL_LINE = /^\d{1,2}(?:\.\d)?\s*[:–—]\s+\S.{2,}$/u;
-// A band of points ("18–20: …", "36-40 marks: …") is a level worth its top.
+// A band of points ("18–20: …", "36-40 marks: …", "10 to 16 points = Meets") is a level worth its top.
 const LEVEL_LINE = new RegExp(
-  String.raw`^(?:[-*•+]\s*)?(?:${LEVEL_NAME})?(?:(\d{1,3})\s*[-–]\s*(?=\d))?(\d{1,3}(?:\.\d)?)\s*(?:points?|pts?|marks?)?\s*[:\-–—.)=]\s*(.{3,})$`,
+  String.raw`^(?:[-*•+]\s*)?(?:${LEVEL_NAME})?(?:(\d{1,3})\s*(?:[-–]|to)\s*(?=\d))?(\d{1,3}(?:\.\d)?)\s*(?:points?|pts?|marks?)?\s*[:\-–—.)=]\s*(.{3,})$`,
   "i",
 );
 
@@ -603,6 +603,7 @@ function listSet(lines: Line[], skipInstructions: boolean): CandidateSet | null 
   // sentences that describe it ("Scope of services" / "A description of the services …"). There only the names are
   // items, and the sentences below each (across blank lines) are its description.
   const headed = headedSections(lines, label);
+  const scaled = scaledSections(lines, label);
   for (let at = 0; at < lines.length; at++) {
     const given = lines[at];
     const previousText = at > 0 ? lineText(lines[at - 1]) : "";
@@ -646,9 +647,11 @@ function listSet(lines: Line[], skipInstructions: boolean): CandidateSet | null 
       continue;
     }
     // (A "Grading" or "Marking scheme" section of a brief lists what is marked: "- Correctness: 50 points".)
+    // (So is one headed "How your story is scored" whose items each spell out their levels: the traits.)
     const skip =
       organising(heading) &&
-      !/^(?:criteria|assessment criteria|rubric|check|checklist|what to check.*|grading|marking (?:scheme|guide))$/i.test(headingName(heading));
+      !/^(?:criteria|assessment criteria|rubric|check|checklist|what to check.*|grading|marking (?:scheme|guide))$/i.test(headingName(heading)) &&
+      !scaled.has(label(heading));
     if (line.kind === "item") {
       if (blockIndent === null || line.indent <= blockIndent) {
         blockIndent = line.indent;
@@ -726,6 +729,25 @@ function headedSections(lines: Line[], label: (heading: string) => string): Set<
     }
   }
   return new Set([...counts].filter(([, c]) => c.names >= 2 && c.sentences >= c.names && c.runIn === 0).map(([section]) => section));
+}
+/** Sections in which two items or more each spell out a level scale below them ("1. STORY IDEAS" / "4 - …" … "0 - …"). */
+function scaledSections(lines: Line[], label: (heading: string) => string): Set<string> {
+  const scaled = new Map<string, number>();
+  let section = "";
+  let levels = 0;
+  const close = () => {
+    if (levels >= 2) scaled.set(section, (scaled.get(section) ?? 0) + 1);
+    levels = 0;
+  };
+  for (const l of lines) {
+    if (l.kind === "heading" || (l.kind === "text" && sectionLabel(l.text))) {
+      close();
+      section = label(l.text);
+    } else if (l.kind === "item" && l.indent === 0) close();
+    else if (l.kind !== "blank" && LEVEL_LINE.test(lineText(l).trim())) levels++;
+  }
+  close();
+  return new Set([...scaled].filter(([, n]) => n >= 2).map(([section]) => section));
 }
 /** A line that stops on a word a sentence cannot end with: the next line goes on with it ("… since passing your" / "C+E test"). */
 const DANGLING = /\b(?:your|the|a|an|of|and|or|to|in|on|with|for|from|by|at|as|such as|including)$/i;
