@@ -546,13 +546,14 @@ function scoreCriterion(
   if (lexical !== null && described(p.criterion) && relevance.coverage !== null) lexical = Math.max(lexical, Math.min(1, relevance.coverage / 0.25));
   // Craft words ("evidence", "organisation"): judged by the writing signals of the facets the criterion is about.
   const facets: Facet[] = p.facets.length > 0 ? p.facets : craftWeight > 0 ? p.usual : [];
-  const craft = facets.length > 0 ? facets.reduce((n, f) => n + signals.facets[f], 0) / facets.length : null;
+  const facetMean = (held: (f: Facet) => number) =>
+    facets.length > 0 ? facets.reduce((n, f) => n + signals.facets[f] * held(f), 0) / facets.length : null;
+  const craft = facetMean(() => 1);
   // An essay's argument, evidence and story answer its task: a thesis on another question is none for this one ("cannot
   // earn points for Thesis, Evidence or Analysis"), so where the craft alone judges a criterion, relevance holds those
   // facets down; how any document is written (language, mechanics, organisation) it does not. (Where the subject side
   // shares the judgement, relevance holds it down there; a holistic scale is held down as a whole.)
-  const craftAlone =
-    facets.length > 0 ? facets.reduce((n, f) => n + signals.facets[f] * (DOCUMENT_FACETS.includes(f) ? 1 : gate), 0) / facets.length : null;
+  const craftAlone = facetMean((f) => (DOCUMENT_FACETS.includes(f) ? 1 : gate));
 
   // The subject side (and its boost for several supporting passages) is what relevance to the task holds down.
   const subject = lexical === null ? null : credit(lexical) * gate;
