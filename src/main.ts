@@ -14,6 +14,7 @@ import { jit } from "./lib/jit";
 import { createUser, findUserByEmail, hasUsers } from "./modules/auth/service";
 import { checkBalances, getBalance, grantCredits } from "./modules/usage/service";
 import { startServer } from "./server";
+import { copyObjectsFolder } from "./storage";
 
 /** A mistake in how the command was called: the message, then the usage, and exit code 2. */
 class UsageError extends Error {
@@ -225,7 +226,7 @@ const commands: Command[] = [
       // VACUUM INTO writes a consistent snapshot even while a server writes; stored files never change once written.
       sqlite.run("VACUUM INTO ?", [path.join(out, "assay.db")]);
       await closeDb(ctx.db);
-      cpSync(path.join(ctx.config.dataDir, "objects"), path.join(out, "objects"), { recursive: true });
+      copyObjectsFolder(path.join(ctx.config.dataDir, "objects"), path.join(out, "objects"));
       const secretFile = path.join(ctx.config.dataDir, "secret");
       if (existsSync(secretFile)) copyFileSync(secretFile, path.join(out, "secret"));
       console.log(`backup written to ${out} (restore: stop the server and use that folder as ASSAY_DATA_DIR)`);

@@ -382,8 +382,9 @@ describe("backup and restore", () => {
       stdout: "pipe",
       stderr: "pipe",
     });
-    expect(await backup.exited).toBe(0);
+    const backupCode = await backup.exited;
     creating = false;
+    expect({ code: backupCode, err: await new Response(backup.stderr).text() }).toEqual({ code: 0, err: "" });
     await creator;
     const original = await (await fetch(first.output_file.url.replace(/^http:\/\/[^/]+/, running.url))).text();
     await running.stop();

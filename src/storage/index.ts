@@ -7,7 +7,7 @@ import { contentDisposition, isValidKey, type ObjectStore } from "./object-store
 import { ObjectStoreError, S3ObjectStore } from "./s3";
 import { signUrl, verifySignedUrl } from "./signing";
 
-export { LocalObjectStore } from "./local";
+export { copyObjectsFolder, LocalObjectStore } from "./local";
 export {
   bytesStream,
   contentDisposition,

@@ -1,8 +1,40 @@
 // LocalObjectStore: objects as files under <ASSAY_DATA_DIR>/objects, written to a temp file then renamed (atomic).
+import { copyFileSync, mkdirSync, readdirSync } from "node:fs";
 import { mkdir, open, rename, stat, unlink } from "node:fs/promises";
 import path from "node:path";
 import { base62 } from "../lib/ids";
 import { assertValidKey, ObjectCommitRefused, type ObjectStore, ObjectTooLargeError, type StoredObject } from "./object-store";
+
+const TEMP_PREFIX = ".upload-";
+
+/**
+ * Copies a store's folder while a server may still write to it (`assay backup`): an upload's temp file is skipped, and
+ * a file renamed or deleted between listing and copying is passed over. Stored objects never change once written, so
+ * each copied file is whole.
+ */
+export function copyObjectsFolder(from: string, to: string): void {
+  mkdirSync(to, { recursive: true });
+  let entries: import("node:fs").Dirent[];
+  try {
+    entries = readdirSync(from, { withFileTypes: true });
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === "ENOENT") return;
+    throw err;
+  }
+  for (const entry of entries) {
+    if (entry.name.startsWith(TEMP_PREFIX)) continue;
+    const source = path.join(from, entry.name);
+    if (entry.isDirectory()) {
+      copyObjectsFolder(source, path.join(to, entry.name));
+      continue;
+    }
+    try {
+      copyFileSync(source, path.join(to, entry.name));
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== "ENOENT") throw err;
+    }
+  }
+}
 
 export class LocalObjectStore implements ObjectStore {
   constructor(readonly root: string) {}
@@ -24,7 +56,7 @@ export class LocalObjectStore implements ObjectStore {
     const dir = path.dirname(file);
     await mkdir(dir, { recursive: true });
     // Same folder as the target, so the final rename is atomic: readers see the old object or the new one, never half.
-    const temp = path.join(dir, `.upload-${base62(16)}`);
+    const temp = path.join(dir, `${TEMP_PREFIX}${base62(16)}`);
     const handle = await open(temp, "wx", 0o600);
     const reader = stream.getReader();
     let size = 0;

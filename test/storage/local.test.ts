@@ -2,7 +2,7 @@
 import { describe, expect, test } from "bun:test";
 import { existsSync, readdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { bytesStream, InvalidKeyError, LocalObjectStore, ObjectTooLargeError, objectStore } from "../../src/storage";
+import { bytesStream, copyObjectsFolder, InvalidKeyError, LocalObjectStore, ObjectTooLargeError, objectStore } from "../../src/storage";
 import { tempDir, testConfig } from "../helpers";
 
 const enc = new TextEncoder();
@@ -80,6 +80,31 @@ describe("LocalObjectStore", () => {
       await expect(store.delete(key), key).rejects.toThrow(InvalidKeyError);
       await expect(store.put(key, bytesStream(enc.encode("x")), { maxBytes: 10 }), key).rejects.toThrow(InvalidKeyError);
     }
+  });
+
+  test("copyObjectsFolder copies stored objects but not an upload still being written (assay backup while serving)", async () => {
+    const root = tempDir();
+    const store = new LocalObjectStore(root);
+    await store.put("docs/a", bytesStream(enc.encode("kept")), { maxBytes: 10 });
+    let finish!: () => void;
+    const pending = new ReadableStream<Uint8Array>({
+      async pull(controller) {
+        controller.enqueue(enc.encode("half"));
+        await new Promise<void>((resolve) => {
+          finish = resolve;
+        });
+        controller.close();
+      },
+    });
+    const writing = store.put("docs/b", pending, { maxBytes: 100 });
+    while (!readdirSync(path.join(root, "docs")).some((name) => name.startsWith(".upload-"))) await Bun.sleep(1);
+    const out = path.join(tempDir(), "objects");
+    copyObjectsFolder(root, out);
+    finish();
+    await writing;
+    expect(readdirSync(path.join(out, "docs"))).toEqual(["a"]);
+    expect(await Bun.file(path.join(out, "docs", "a")).text()).toBe("kept");
+    copyObjectsFolder(path.join(root, "nothing-here"), path.join(tempDir(), "empty")); // no objects yet: no error
   });
 
   test("objectStore(ctx) is one store per data dir, rooted at <dataDir>/objects", async () => {
