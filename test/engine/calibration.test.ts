@@ -534,6 +534,19 @@ In conclusion, kindness is not about big actions. It is about small actions that
     expect(await stance("In this essay I will argue that the poem is about love, not age.")).toMatch(/^1 position/);
   });
 
+  test("an objection named and answered is an opposing view", async () => {
+    // "The most serious objection is cost … These concerns are real, but …": the exemplary argument of a held-out hunt
+    // counted 0 opposing views and took 0 of 3 for its rebuttal.
+    const counter = async (text: string) => {
+      const doc = await textDoc("doc_c", "c.txt", text);
+      return writingSignals([doc.content.text], passagesOf(doc), null).notes.counter;
+    };
+    expect(
+      await counter("The most serious objection is cost. Coaches also worry that practices end late. These concerns are real, but they can be met."),
+    ).toMatch(/^[3-9] markers/);
+    expect(await counter("A later start helps students sleep. It also makes them safer on the roads.")).toMatch(/^0 markers/);
+  });
+
   test("a report's named 'Conclusion' section concludes, and its hypothesis is its position: a strong lab report passes", async () => {
     // A lab report states no "I believe" and ends on its sources of error: its conclusion and hypothesis went unseen
     // (0 position markers, "no clear concluding paragraph"), and the strongest report of a held-out hunt failed at 63.

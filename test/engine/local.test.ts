@@ -1818,6 +1818,37 @@ describe("criteria", () => {
     ]);
   });
 
+  test("a single-point rubric: the criteria are the middle column's bold run-in names, scored on the scale stated for each", async () => {
+    const text = [
+      "# Lab report, single-point rubric",
+      "",
+      "## How it works",
+      "",
+      "The middle column says what a report that meets the standard does.",
+      "",
+      "Every criterion is scored:",
+      "",
+      "- **2**: Beyond the standard",
+      "- **1**: Meets the standard",
+      "- **0**: Working toward the standard",
+      "",
+      "| Working toward (below the standard) | Criteria (the standard) | Beyond (above the standard) |",
+      "|---|---|---|",
+      "| *e.g. no hypothesis* | **1. Hypothesis.** States a testable prediction about how light affects growth at 8:00 a.m. and later. | *e.g. explains why* |",
+      "| *e.g. steps missing* | **2. Method.** Describes the steps, the variables kept the same and the measurements taken each day. | *e.g. could be repeated exactly* |",
+      "| *e.g. no units* | **3. Results.** Reports the measurements in a labelled table with units, and a graph of the mean heights. | *e.g. error bars* |",
+    ].join("\n");
+    const { criteria } = await criteriaOf("lab-single-point.md", text);
+    // (Before: the first column, its header's note saying "standard", named whole example cells; then the scale's list
+    // under "How it works" won as one holistic criterion.)
+    expect(criteria.map((c) => [c.title, c.maxScore, c.levels?.map((l) => l.value)])).toEqual([
+      ["Hypothesis", 2, [0, 1, 2]],
+      ["Method", 2, [0, 1, 2]],
+      ["Results", 2, [0, 1, 2]],
+    ]);
+    expect(criteria[0].description).toContain("testable prediction");
+  });
+
   test("a checklist's numbered clauses are its criteria, not its 'Checklist (3 clauses)' and 'Decision rule' headings", async () => {
     const text = [
       "# NDA review checklist",

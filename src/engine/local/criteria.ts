@@ -18,6 +18,7 @@ import {
   organising,
   parsePoints,
   REQUIREMENT_SECTION,
+  runInName,
   TOTAL_ROW,
   tidyTitle,
   titleLike,
@@ -721,8 +722,8 @@ function headedSections(lines: Line[], label: (heading: string) => string): Set<
     else if (l.kind === "text" && REQUIREMENT_SECTION.test(section)) {
       const c = counts.get(section) ?? { names: 0, sentences: 0, runIn: 0 };
       // (Names that run into their description on one line, "Agreed reference. The form of …", make no headed section.)
-      const runIn = RUN_IN_NAME.exec(l.text);
-      if (runIn && runIn[1].split(/\s+/).length <= 6) c.runIn++;
+      const runIn = runInName(l.text);
+      if (runIn && runIn.title.split(/\s+/).length <= 6) c.runIn++;
       else if (titleLike(l.text)) c.names++;
       else if (/\.$/.test(l.text)) c.sentences++;
       counts.set(section, c);
@@ -751,8 +752,6 @@ function scaledSections(lines: Line[], label: (heading: string) => string): Set<
 }
 /** A line that stops on a word a sentence cannot end with: the next line goes on with it ("… since passing your" / "C+E test"). */
 const DANGLING = /\b(?:your|the|a|an|of|and|or|to|in|on|with|for|from|by|at|as|such as|including)$/i;
-/** A short name closed by a stop, its description going on after it on the same line. */
-const RUN_IN_NAME = /^(\p{Lu}[^.!?]{2,60})\.\s+\p{Lu}/u;
 
 function itemCandidate(text: string): Candidate | null {
   const { points, rest } = parsePoints(text);
@@ -764,16 +763,10 @@ function itemCandidate(text: string): Candidate | null {
     title = bold[1].replace(/(?<=\p{L}{2})\.$/u, "");
     description = bold[2];
   } else {
-    const named = namedFirst(rest);
-    // "The particular claims being settled. The agreement must identify …": a short first sentence names the item
-    // (its name was bold where the PDF came from).
-    const lead = RUN_IN_NAME.exec(rest);
+    const named = namedFirst(rest) ?? runInName(rest);
     if (named) {
       title = named.title;
       description = named.description;
-    } else if (lead && lead[1].split(/\s+/).length <= 8) {
-      title = lead[1];
-      description = rest.slice(lead[1].length + 1);
     } else if (rest.length <= 70) {
       title = rest;
       description = "";
@@ -872,6 +865,14 @@ function parseCriteria(sections: Section[], opts: { instructions?: boolean } = {
   const tables = kept.filter((s) => s.kind === "table");
   const others = kept.filter((s) => s.kind !== "table");
   const candidates = tables.length > 1 ? [{ kind: "table" as const, items: tables.flatMap((t) => t.items) }, ...others] : kept;
+  // A scale stated once for every criterion ("Each criterion is scored:" over its levels) scores the criteria that state
+  // none, so a table of names is a rubric's criteria before the list of that scale is a holistic one.
+  const each = scaleListed(sections.map((x) => x.text).join("\n"));
+  if (each) {
+    const top = each[each.length - 1].value;
+    for (const set of candidates)
+      set.items = set.items.map((c) => (c.points === null && !c.levels && !isLevelTitle(c.title) ? { ...c, points: top, levels: each } : c));
+  }
   let best: CandidateSet | null = null;
   for (const s of candidates) if (s.items.length > 0 && (!best || better(s, best))) best = s;
   if (!best) return namedInSentence(sections.map((s) => s.text).join("\n"));
@@ -1024,6 +1025,8 @@ const EACH_WORTH =
  */
 function statedScale(texts: string[]): Level[] | null {
   for (const text of texts) {
+    const listed = scaleListed(text);
+    if (listed) return listed;
     // (A key a PDF's line wrapped between a value and its "=": "… 2 = Partially meets, 1" over "= Does not meet.")
     for (const line of text.replace(/(\d)[ \t]*\n[ \t]*=/g, "$1 =").split("\n")) {
       const keyed = [...line.matchAll(/(?<![\d.])(\d{1,2})\s*=\s*(\p{L}[\p{L} '-]{0,30}?)\s*(?=[,;.)]|\s+\d{1,2}\s*=|$)/gu)].map((m) => ({
@@ -1047,6 +1050,32 @@ function statedScale(texts: string[]): Level[] | null {
     }
   }
   return null;
+}
+
+/** "Each criterion is scored:" (or "All traits are rated as follows:") at the end of a line, its levels listed under it. */
+const EACH_SCORED =
+  /\b(?:each|every|all)\s+(?:of\s+the\s+)?(?:criteri(?:on|a)|traits?|items?|rows?|categor(?:y|ies)|dimensions?|elements?|standards?|areas?)\b[^\n.]{0,40}?\b(?:scored|rated|marked|graded|assessed)\b[^\n.]{0,40}?:?\s*$/i;
+const LISTED_LEVEL = /^(\d{1,2})\s*(?:points?|pts?|marks?)?\s*[:=–—-]\s*(\S.*)$/i;
+
+/** The levels listed under "Each criterion is scored:" ("- **3**: Advanced", "- **2**: Meets the standard" …), or null. */
+function scaleListed(text: string): Level[] | null {
+  const lines = text.split("\n");
+  const at = lines.findIndex((l) => EACH_SCORED.test(l.trim()));
+  if (at < 0) return null;
+  const levels: Level[] = [];
+  for (const raw of lines.slice(at + 1)) {
+    const line = raw
+      .replace(/\*\*|__/g, "")
+      .replace(/^\s*[-*•+]\s+/, "")
+      .trim();
+    if (!line && levels.length === 0) continue;
+    const m = LISTED_LEVEL.exec(line);
+    if (!m) break;
+    levels.push({ value: Number(m[1]), descriptor: m[2].trim() });
+  }
+  const values = levels.map((l) => l.value).sort((a, b) => a - b);
+  const steps = values.every((v, i) => i === 0 || v === values[i - 1] + 1);
+  return levels.length >= 2 && steps ? levels.sort((a, b) => a.value - b.value) : null;
 }
 
 /**

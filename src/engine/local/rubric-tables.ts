@@ -16,6 +16,7 @@ import {
   organising,
   POINTS_RANGE,
   parsePoints,
+  runInName,
   TOTAL_ROW,
   tidyTitle,
   titleLike,
@@ -566,7 +567,11 @@ function tableCandidates(given: string[][]): Candidate[] {
   // (A column left empty for the marker, "Areas for growth" in a single-point rubric, names no criteria; nor does an
   // "Item" column that numbers the rows.)
   const holdsNames = (i: number) => col(i).some((c) => c !== "" && !/^\d{1,3}[.)]?$/.test(c));
-  let titleCol = header.findIndex((h, i) => HEADER_TITLE.test(h) && !HEADER_POINTS.test(h) && holdsNames(i));
+  // A header that is its column's name ("Criteria (the standard)") names the criteria before one that only mentions a
+  // criteria word in its note ("Concerns (working toward the standard)").
+  const namesColumn = (h: string, i: number) => HEADER_TITLE.test(h) && !HEADER_POINTS.test(h) && holdsNames(i);
+  const headerNames = (h: string, i: number) => namesColumn(h.replace(/\s*\([^)]*\)/g, ""), i);
+  let titleCol = header.some(headerNames) ? header.findIndex(headerNames) : header.findIndex(namesColumn);
   const scoreCols = [pointsCol, weightCol, scaleCol, levelsCol];
   if (titleCol < 0 || scoreCols.includes(titleCol)) {
     titleCol = [...Array(width).keys()].find((i) => !scoreCols.includes(i) && col(i).some((c) => c !== "" && cellPoints(c) === null)) ?? 0;
@@ -609,7 +614,11 @@ function tableCandidates(given: string[][]): Candidate[] {
       continue;
     const parsed = parsePoints(rawTitle);
     // A criterion's cell may hold its description too: "Thesis — states a clear, arguable claim".
-    const named = namedFirst(parsed.rest);
+    // ("**1. Claim.** States a clear … 8:45 a.m. …": the bold run-in name is the name, not what runs to a colon.)
+    const named =
+      [namedFirst(parsed.rest), parsed.rest.length > 70 ? runInName(parsed.rest) : null]
+        .filter((n) => n !== null)
+        .sort((a, b) => a.title.length - b.title.length)[0] ?? null;
     const title = tidyTitle(named?.title ?? parsed.rest);
     if (!title) continue;
     const weight = weightCol >= 0 ? (cellPoints(row[weightCol] ?? "") ?? undefined) : multiplied ? Number(multiplied[1]) : undefined;

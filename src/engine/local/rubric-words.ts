@@ -225,5 +225,19 @@ export function namedFirst(raw: string): { title: string; description: string } 
   return { title: head, description: sep[0].includes("?") ? text : text.slice(sep.index).replace(/^\s*[:\-–—]\s*/, "") };
 }
 
+/** A short name closed by a stop, its description going on after it on the same line. */
+const RUN_IN_NAME = /^(\p{Lu}[^.!?]{2,60})\.\s+\p{Lu}/u;
+
+/**
+ * "The particular claims being settled. The agreement must identify …", "1. Claim. States a clear …": a short first
+ * sentence names the item (its name was bold where the text came from); null when the first sentence is no name.
+ */
+export function runInName(text: string): { title: string; description: string } | null {
+  const rest = text.replace(/^\d{1,2}[.)]\s+(?=\p{Lu})/u, "");
+  const lead = RUN_IN_NAME.exec(rest);
+  if (!lead || lead[1].split(/\s+/).length > 8) return null;
+  return { title: lead[1], description: rest.slice(lead[1].length + 1).trim() };
+}
+
 /** The title of a holistic scale whose rubric names none. */
 export const HOLISTIC_TITLE = "Overall quality";

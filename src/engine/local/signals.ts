@@ -224,6 +224,16 @@ const COUNTER_MARKERS = [
   "one might",
   "even though",
   "granted",
+  // An objection named and answered: "The most serious objection is cost", "Coaches worry that …", "These concerns are
+  // real, but …".
+  "objection",
+  "objections",
+  "these concerns",
+  "this concern",
+  "worry that",
+  "worries that",
+  "it could be argued",
+  "to be fair",
 ];
 // A story is told in the past, in a sequence of moments. Common irregular past forms (regular ones end in -ed) against
 // the present forms that carry an explanation or an argument; and the phrases that move a story along in time.
