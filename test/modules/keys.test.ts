@@ -257,11 +257,16 @@ describe("the guard", () => {
   test("last_used_at is recorded after use (off the request path)", async () => {
     const v = await signUp(h);
     await h.call("GET", "/v1/products", { token: v.liveKey });
-    await Bun.sleep(20);
-    const [row] = await h.ctx.db
-      .select()
-      .from(apiKeys)
-      .where(eq(apiKeys.keyPrefix, v.liveKey.slice(0, 12)));
+    // Written after the response: wait for it (a fixed 20 ms sleep lost the race on a loaded CI machine).
+    const stored = async () =>
+      (
+        await h.ctx.db
+          .select()
+          .from(apiKeys)
+          .where(eq(apiKeys.keyPrefix, v.liveKey.slice(0, 12)))
+      )[0];
+    let row = await stored();
+    for (const until = Date.now() + 5_000; row?.lastUsedAt == null && Date.now() < until; row = await stored()) await Bun.sleep(10);
     expect(row?.lastUsedAt).toBeNumber();
     const listed = await h.call("GET", "/v1/keys", { token: v.session });
     expect(listed.body.data.find((k: any) => k.public_id === row?.id).last_used_at).toBeString();
