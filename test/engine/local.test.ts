@@ -1849,6 +1849,57 @@ describe("criteria", () => {
     expect(criteria[0].description).toContain("testable prediction");
   });
 
+  test("a table of grade bands beside the criteria table places marks; it adds no criteria", async () => {
+    const text = [
+      "# Essay 1: marking criteria",
+      "",
+      "| Criterion | Weight | What markers look for |",
+      "|---|---|---|",
+      "| Argument | 40% | A clear position, sustained. |",
+      "| Use of sources | 35% | Relevant, accurately cited sources. |",
+      "| Writing | 25% | Clear prose and correct referencing. |",
+      "",
+      "Each criterion is placed in one of these bands.",
+      "",
+      "| Band | Percentage | Description |",
+      "|---|---|---|",
+      "| High Distinction | 85–100% | Outstanding. |",
+      "| Distinction | 75–84% | Very strong. |",
+      "| Credit | 65–74% | Good. |",
+      "| Pass | 50–64% | Satisfactory. |",
+      "| Fail | 0–49% | Does not meet the requirement. |",
+    ].join("\n");
+    // (Before: the two tables were read as one rubric of eight criteria, "High Distinction" worth 100.)
+    expect(await shapeOf("essay-1.md", text)).toEqual([
+      ["Argument", 40, null],
+      ["Use of sources", 35, null],
+      ["Writing", 25, null],
+    ]);
+  });
+
+  test("a levels-of-response mark scheme: each level worth the top of its marks; the indicative content is no criterion", async () => {
+    const text = [
+      "Question 4: explain why the river flooded. [12 marks]",
+      "Mark holistically: choose the level that best fits the answer.",
+      "",
+      "| Level | Marks | Descriptor |",
+      "|---|---|---|",
+      "| Level 3 | 9-12 | Thorough, linked explanation with detailed case-study evidence. |",
+      "| Level 2 | 5-8 | Some explanation with some case-study detail. |",
+      "| Level 1 | 1-4 | Basic points, little detail. |",
+      "| 0 | 0 | Nothing worthy of credit. |",
+      "",
+      "Indicative content (credit any other valid points)",
+      "",
+      "| Physical causes: heavy rain on saturated ground, steep valley sides. |",
+      "|---|",
+      "| Human causes: building on the floodplain, new estates with drains. |",
+      "| The scheme: flood walls, a storage basin, trees planted upstream. |",
+    ].join("\n");
+    // (Before: the levels were worth 3, 2, 1, 0 and the indicative content's rows were three criteria beside them.)
+    expect(await shapeOf("q4.md", text)).toEqual([["Overall quality", 12, [0, 4, 8, 12]]]);
+  });
+
   test("a checklist's numbered clauses are its criteria, not its 'Checklist (3 clauses)' and 'Decision rule' headings", async () => {
     const text = [
       "# NDA review checklist",

@@ -28,6 +28,7 @@ export function tableSets(lines: Line[]): CandidateSet[] {
   // The heading (or, in a PDF, the short line) above the table: a one-scale table ("Score | Description") under
   // "Ideas" is the Ideas criterion's scale, as a list of levels under it is.
   let above: string | undefined;
+  let notes = false;
   const flush = () => {
     // (A header repeated at the top of each page the table runs onto is no row of it, even with the rest of the row
     // the page break cut run into its cells.)
@@ -35,11 +36,13 @@ export function tableSets(lines: Line[]): CandidateSet[] {
     const repeat = (r: string[]) => r.length === head.length && r[0] === head[0] && r.every((c, k) => c === head[k] || c.startsWith(`${head[k]} `));
     rows = rows.filter((r, k) => k === 0 || !repeat(r));
     rows = fromHeader(pageBreaksJoined(subCriteria(withMergedHeader(labelledCells(rows)))));
-    if (rows.length >= 2) {
+    // (A table under "Indicative content" lists what an answer may say, credited within the rubric's own criteria.)
+    if (rows.length >= 2 && !notes) {
       const items = tableCandidates(rows);
       if (items.length === 1 && items[0].title === HOLISTIC_TITLE && above && !organising(above)) items[0].title = tidyTitle(parsePoints(above).rest);
       const [first = "", second = ""] = rows[0];
-      const breakdown = BREAKDOWN_FIRST.test(first.trim()) && /^(?:weight(?:ing)?|%|percent(?:age)?|share)\b/i.test(second.trim());
+      const breakdown =
+        (BREAKDOWN_FIRST.test(first.trim()) && /^(?:weight(?:ing)?|%|percent(?:age)?|share)\b/i.test(second.trim())) || gradeBands(rows);
       if (items.length > 0) sets.push({ kind: "table", items, ...(breakdown ? { breakdown } : {}) });
     }
     rows = [];
@@ -86,6 +89,7 @@ export function tableSets(lines: Line[]): CandidateSet[] {
     }
     if (line.kind !== "row" && line.kind !== "blank") {
       flush();
+      notes = NOTES_LABEL.test(line.text.trim());
       // ("1. Argument Structure (15 marks)", numbered as a list item in a PDF's text, is such a heading too.)
       if (line.kind === "heading" || ((line.kind === "text" || line.kind === "item") && titleLike(parsePoints(line.text).rest))) above = line.text;
       continue;
@@ -278,6 +282,19 @@ function numberedLevels(row: string[]): boolean {
     row.slice(1).every((c) => HEADER_DESC.test(c) || TO_FILL.test(c.trim()) || /^\d{1,3}(?:\.\d+)?(?:\s*(?:points?|pts?|marks?))?$/i.test(c))
   );
 }
+/** A label over a marker's notes, not over criteria: "Indicative content", "Notes for markers", "Guidance for examiners". */
+const NOTES_LABEL =
+  /^(?:indicative (?:content|answers?)|notes? (?:for|to) (?:markers|examiners)|(?:markers?|examiners?)['’]? notes|guidance (?:for|to) (?:markers|examiners))\b/i;
+/** A band of percentages or marks in a cell of its own: "85–100%", "0 - 49 %", "75–84". */
+const PERCENT_BAND = /^\d{1,3}\s*%?\s*[-–]\s*\d{1,3}\s*%$/;
+/**
+ * A table of grade bands, "High Distinction | 85–100% | Outstanding …" down to "Fail | 0–49% | …": each row a grade's
+ * short name and its band of percentages. It says how a criterion's mark is placed, not what the criteria are.
+ */
+function gradeBands(rows: string[][]): boolean {
+  const banded = rows.filter((r) => r.slice(1).some((c) => PERCENT_BAND.test(c.trim())));
+  return banded.length >= 3 && banded.length >= rows.length - 1 && banded.every((r) => (r[0] ?? "").trim().split(/\s+/).length <= 3);
+}
 // The first header cell of a course's grade breakdown: "Component | Weight", "Assessment | %".
 const BREAKDOWN_FIRST = /^(?:(?:grade |course |assessment )?components?|assessments?|assignments?|coursework|activit(?:y|ies)|tasks?)$/i;
 const GRADE_ROW = /^(?:grades?|points?|marks?|boundar(?:y|ies)|ranges?|percent(?:age)?s?)$/i;
@@ -335,8 +352,9 @@ function scaleTable(given: string[][]): Candidate[] | null {
   if (header?.slice(1).some((h) => /^(?:criteri(?:on|a)|categor(?:y|ies)|dimensions?|traits?|requirements?|items?)$/i.test(h))) return null;
   const byRank = [...(ranks as number[])].sort((a, b) => a - b);
   let values = named ? (ranks as number[]).map((r) => data.length - byRank.indexOf(r)) : data.map((r) => pointOf(r[0]) as number);
-  // "Level | Marks | Descriptor" ("Strong | 13–15 | …"): the levels are worth their marks (a band its top), not their rank.
-  const marksAt = named && header ? header.findIndex((h, i) => i > 0 && HEADER_POINTS.test(h)) : -1;
+  // "Level | Marks | Descriptor" ("Strong | 13–15 | …", "Level 5 | 17-20 | …"): the levels are worth their marks (a band
+  // its top), not their rank or their number.
+  const marksAt = header ? header.findIndex((h, i) => i > 0 && HEADER_POINTS.test(h)) : -1;
   const marks = marksAt > 0 ? data.map((r) => POINT_BAND.exec(r[marksAt] ?? "")) : [];
   if (marks.length > 0 && marks.every((m) => m !== null)) values = marks.map((m) => Number(m?.[2] ?? m?.[1]));
   if (new Set(values).size !== values.length) return null;

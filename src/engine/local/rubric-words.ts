@@ -96,7 +96,10 @@ export interface CandidateSet {
   items: Candidate[];
   /** Set when the items are the levels of one holistic scale (found under this heading). */
   scaleTitle?: string;
-  /** A table of a course's grade components ("Component | Weight": essays 40 %, quizzes 20 %), not a rubric's criteria. */
+  /**
+   * A table of a course's grade components ("Component | Weight": essays 40 %, quizzes 20 %) or of its grade bands
+   * ("Distinction | 75–84%"), not a rubric's criteria when a rubric stands beside it.
+   */
   breakdown?: boolean;
   /** A job advert's requirement lists: its criteria, before its section headings. */
   requirements?: boolean;
