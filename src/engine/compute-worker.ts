@@ -43,7 +43,7 @@ function compute(job: ComputeRequest): unknown {
   if (job.kind === "validate") return compileSchema(job.schema).validate(job.value);
   if (job.kind === "fill") return fillSchema(job.schema, job.seed, job.source);
   const { criteria } = findCriteria(job.sources, job.prompt);
-  return evaluateLocally({
+  const evaluation = evaluateLocally({
     criteria,
     inputs: job.inputs,
     prompt: job.prompt,
@@ -53,4 +53,5 @@ function compute(job: ComputeRequest): unknown {
     titlesNamed: job.titlesNamed,
     allRequired: job.allRequired,
   });
+  return { evaluation, optional: criteria.filter((c) => c.optional).map((c) => c.id) };
 }

@@ -132,6 +132,12 @@ export const validateInWorker = async (schema: object, value: unknown, timeoutMs
 export const fillInWorker = async (schema: object, seed: string, source: FillSource, timeoutMs = COMPUTE_TIMEOUT_MS) =>
   (await run({ kind: "fill", schema, seed, source }, timeoutMs, SCHEMA_FAILURES)) as FillResult;
 
+/** The local evaluation, and the ids of the criteria the rubric marks optional (for an output schema's counts). */
+export interface LocalResult {
+  evaluation: Evaluation;
+  optional: string[];
+}
+
 /**
  * The built-in local evaluator (criteria from `sources` and the prompt, then the evaluation), off the server's
  * thread: the same deterministic result as in-process. A failure inside it is an unexpected error, as it was in-process.
@@ -140,7 +146,7 @@ export const evaluateLocallyInWorker = async (
   input: Omit<Extract<ComputeRequest, { kind: "local" }>, "kind">,
   signal?: AbortSignal,
   timeoutMs = LOCAL_TIMEOUT_MS,
-) => (await run({ kind: "local", ...input }, timeoutMs, LOCAL_FAILURES, signal)) as Evaluation;
+) => (await run({ kind: "local", ...input }, timeoutMs, LOCAL_FAILURES, signal)) as LocalResult;
 
 const LOCAL_FAILURES: Failures = {
   timedOut: (ms) => new EngineError("model_error", `The built-in local evaluator took longer than ${ms / 1000} s on these documents.`),

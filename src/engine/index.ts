@@ -122,7 +122,7 @@ export async function evaluate(input: EvaluateInput): Promise<EvaluateResult> {
     usage.model = "local";
     const sources = localReferenceSources(input.references, plan, needsRetrieval);
     // In a worker (findCriteria + evaluateLocally, see compute-worker.ts): the CPU work runs on another core.
-    const evaluation = await evaluateLocallyInWorker(
+    const { evaluation, optional } = await evaluateLocallyInWorker(
       {
         sources,
         prompt: workflow.userPrompt,
@@ -138,7 +138,7 @@ export async function evaluate(input: EvaluateInput): Promise<EvaluateResult> {
     if (custom) {
       // No model to write the workflow's own shape: the evaluation is mapped onto its fields by name, type and description.
       const text = input.inputs.map((d) => d.content.text).join("\n\n");
-      const filled = await fillInWorker(workflow.outputSchema as object, input.runId ?? "local", { evaluation, text });
+      const filled = await fillInWorker(workflow.outputSchema as object, input.runId ?? "local", { evaluation, text, optional });
       if (filled.problem !== null) {
         throw new EngineError(
           "output_invalid",

@@ -170,7 +170,7 @@ export class InputFacts {
       const block = party ?? this.parties.find((p) => this.labels.some((l) => l.party === p)) ?? null;
       return this.label([(l) => l.words.join(" ") === "name", (l) => l.words.join(" ") === "full name"], block);
     }
-    const named = who !== null ? this.label([(l) => l.words.includes(who)], null) : null;
+    const named = who !== null ? this.label([(l) => l.words.includes(who), (l) => isMarker(who) && l.words.some(isMarker)], null) : null;
     return named !== null || (who !== null && !SUBJECT.test(who)) ? named : this.name;
   }
 
@@ -213,8 +213,11 @@ export class InputFacts {
       .split("\n")
       .map((l) => l.replace(/^#+\s*|\*\*|__/g, "").trim())
       .find((l) => l.length > 0);
-    const words = first?.split(/\s+/) ?? [];
-    if (first && /^[\p{Lu}][\p{L}'’-]+(?:\s+[\p{Lu}][\p{L}'’.-]+){1,3}$/u.test(first) && !words.some((w) => DOCUMENT_WORDS.test(w))) return first;
+    // ("Hannah Kowalczyk, RN (Adult)", "Jane Doe | Data Analyst", "Jane Doe, PhD": the name before its letters or role.)
+    const before = first?.split(/\s*(?:,|\s[|–—-]\s)\s*/) ?? [];
+    const head = before.length > 1 && before.slice(1).join(" ").split(/\s+/).length <= 6 ? before[0] : first;
+    const words = head?.split(/\s+/) ?? [];
+    if (head && /^[\p{Lu}][\p{L}'’-]+(?:\s+[\p{Lu}][\p{L}'’.-]+){1,3}$/u.test(head) && !words.some((w) => DOCUMENT_WORDS.test(w))) return head;
     // "Essay by Priya Nair, student name: Priya Nair" within a line (one at a line's start is a label, read above).
     const inline =
       /(?<=\S[^\S\n]*)\b(?:name|candidate|applicant|student|author)[ \t]*:[ \t]*([\p{Lu}][\p{L}'’-]+(?:[ \t]+[\p{Lu}][\p{L}'’.-]+){1,3})/iu.exec(
@@ -270,6 +273,9 @@ function organisations(text: string): { parties: Party[]; mentions: { party: Par
 // Whose name is the input's own person (the student, the candidate), not someone else's (a teacher, a reviewer).
 const SUBJECT =
   /^(?:student|pupil|learner|candidate|applicant|author|writer|employee|person|individual|contact|user|member|participant|trainee|intern|interviewee)$/;
+/** Words for whoever marks the work: a "marker" field takes the "Module tutor:" line. */
+const MARKER = /^(?:marker|tutor|teacher|lecturer|instructor|assessor|examiner|grader|supervisor|professor|convenor|convener)$/;
+export const isMarker = (word: string) => MARKER.test(word);
 // Roles that name the same side of an agreement.
 const ROLES = [
   ["provider", "supplier", "vendor", "contractor", "seller", "consultant", "licensor", "lessor", "landlord", "agency"],

@@ -4,7 +4,7 @@
 // criteria, names and dates found in the input) replaces the stub's value, and a replacement the schema refuses is
 // undone, so the result validates whenever the stub does. What nothing can satisfy ("not": {}) is reported by path.
 
-import { InputFacts, isRole, type Label, type Party, sameRole } from "./input-facts";
+import { InputFacts, isMarker, isRole, type Label, type Party, sameRole } from "./input-facts";
 import { levelWordRank } from "./local/rubric-words";
 import { ABSENT, shareOf } from "./local/verdict";
 import { compileSchema, isPlainObject, type JsonSchema } from "./schema";
@@ -15,6 +15,8 @@ export interface FillSource {
   evaluation: Evaluation;
   /** The input documents' text, where names, labels, parties, emails and dates are found. */
   text: string;
+  /** The ids of the criteria the rubric marks optional (desirable, nice to have): what "essential_met" leaves out. */
+  optional?: string[];
 }
 
 export interface FillResult {
@@ -24,6 +26,8 @@ export interface FillResult {
 }
 
 const MAX_ARRAY = 50;
+/** Refused values tried again with the rest of the output following them (each costs one more fill). */
+const MAX_RETRIES = 4;
 /** A criterion at this share of its maximum is met (the default pass share); above ABSENT it is at least present. */
 const MET = 0.6;
 
@@ -39,6 +43,18 @@ export function fillSchema(schema: object, seed: string, source: FillSource): Fi
   if (problem !== null) return { value: root.value, problem };
   const filler = new Filler(schema as JsonSchema, seed, source, () => validate(root.value) === null);
   filler.fill(schema as JsonSchema, root, "value", fieldOf("", {}), null);
+  // A value refused only because another field disagrees with it ("percent" under an if/then that fixes
+  // "classification" to "Fail" below 50): set it anyway and fill again, so the other field follows; kept if the whole
+  // then validates.
+  for (const refused of filler.refused.splice(0, MAX_RETRIES)) {
+    const saved = structuredClone(root.value);
+    refused.holder[refused.key] = refused.value;
+    filler.fill(schema as JsonSchema, root, "value", fieldOf("", {}), null);
+    filler.refused.length = 0;
+    if (validate(root.value) === null) continue;
+    root.value = saved;
+    break; // (the fields recorded after this one belong to the tree just put back)
+  }
   return { value: root.value, problem: validate(root.value) };
 }
 
@@ -61,6 +77,8 @@ type Holder = Record<string, unknown>;
 
 class Filler {
   private readonly facts: InputFacts;
+  /** Plain values the output refused where they were tried (another field disagreed), in order. */
+  readonly refused: { holder: Holder; key: string; value: unknown }[] = [];
 
   constructor(
     private readonly root: JsonSchema,
@@ -111,6 +129,7 @@ class Filler {
     if (this.valid()) return true;
     if (had) holder[key] = old;
     else delete holder[key];
+    if (had && value !== null && typeof value !== "object") this.refused.push({ holder, key, value });
     return false;
   }
 
@@ -304,15 +323,24 @@ class Filler {
     ];
     const kind = kinds.find(([re]) => re.test(text));
     if (!kind) return null;
-    const n = this.source.evaluation.criteria.filter(kind[1]).length;
+    const side = this.side(text);
+    const n = this.source.evaluation.criteria.filter((x) => side(x) && kind[1](x)).length;
     return accepts(withDefs(this.root, s), n) ? n : undefined;
+  }
+
+  /** "essential_met", "missing_essentials", "desirable_met": the required criteria, or the optional ones, or all. */
+  private side(text: string): (x: Criterion) => boolean {
+    const optional = new Set(this.source.optional ?? []);
+    if (/\b(essentials?|required|mandatory|must)\b/.test(text)) return (x) => !optional.has(x.id);
+    if (/\b(desirables?|optional|preferred|nice to have|bonus)\b/.test(text)) return (x) => optional.has(x.id);
+    return () => true;
   }
 
   private boolean(text: string, c: Criterion | null): boolean | undefined {
     const e = this.source.evaluation;
     const passed = c ? shareOf(c) >= MET : e.verdict === "pass";
     const present = (x: Criterion) => shareOf(x) > ABSENT;
-    if (/\b(fail|failed|reject|rejected|disqualif)/.test(text)) return c ? !passed : e.verdict === "fail";
+    if (/\b(fail|failed|reject|rejected|disqualif|resubmi|resit|retake|redo|rework)/.test(text)) return c ? !passed : e.verdict === "fail";
     if (/\b(review|flag|uncertain|manual)/.test(text)) return e.verdict === "needs_review";
     // Of one criterion (a clause, a skill, a requirement): is it there in the input at all (above ABSENT), or met.
     if (c && /\b(missing|absent|lacking|lacks|omitted)\b/.test(text)) return !present(c);
@@ -389,7 +417,7 @@ class Filler {
     const own = this.facts.label([(l) => !l.words.every((w) => GENERIC.test(w)) && within(field.own)(l)], party);
     if (own !== null) return own;
     if (
-      /\b(name|candidate|applicant|student|author|person|full name)\b/.test(text) &&
+      (/\b(name|candidate|applicant|student|author|person|full name)\b/.test(text) || field.own.some(isMarker)) &&
       !/\b(file|document|company|employer|school|title|id|number|code)\b/.test(text)
     )
       return this.personName(field, party);
@@ -441,7 +469,8 @@ class Filler {
     if (c) return undefined;
     // Strengths are the criteria at two thirds or more, weaknesses those below. A schema that wants some when there
     // are none gets the strongest (or weakest) criteria, in that order, named as such.
-    const ranked = [...e.criteria].sort((a, b) => shareOf(b) - shareOf(a));
+    const side = this.side(text);
+    const ranked = e.criteria.filter(side).sort((a, b) => shareOf(b) - shareOf(a));
     const atLeast = (list: string[], order: Criterion[], label: string) =>
       list.length >= min ? list : [...list, ...order.slice(list.length, min).map((x) => `${x.title}: ${x.score}/${x.max_score} (${label})`)];
     if (/\b(strength|strengths|positive|positives)\b/.test(text))
@@ -451,7 +480,7 @@ class Filler {
         "none reached two thirds; this one scored highest",
       );
     if (
-      /\b(weakness|weaknesses|improvement|improvements|gap|gaps|concern|concerns|missing|risk|risks|next steps?|suggestions?|recommendations|to improve)\b/.test(
+      /\b(weakness|weaknesses|improvement|improvements|gap|gaps|concern|concerns|missing|unmet|risk|risks|next steps?|suggestions?|recommendations|to improve)\b/.test(
         text,
       )
     )

@@ -362,8 +362,8 @@ const finding = (score: number, verdict: Evaluation["verdict"], criteria: Criter
   criteria,
 });
 
-function filled(schema: object, evaluation: Evaluation, text = ""): any {
-  const out = fillSchema(schema, "seed", { evaluation, text });
+function filled(schema: object, evaluation: Evaluation, text = "", optional: string[] = []): any {
+  const out = fillSchema(schema, "seed", { evaluation, text, optional });
   expect(out.problem).toBeNull();
   expect(compileSchema(schema).validate(out.value)).toBeNull();
   return out.value;
@@ -573,6 +573,67 @@ Date: 5 June 2027`;
       checklist_score: 3,
       missing: 1,
       essential_met: 0,
+    });
+  });
+
+  test("essential and desirable counts and lists take the required criteria, or the optional ones", () => {
+    const e = finding(83, "pass", [
+      crit("E1. Registration", 10),
+      crit("E2. Ward experience", 8),
+      crit("D1. Mentoring", 5),
+      crit("D2. Cardiology", 1),
+    ]);
+    const int = (maximum: number) => ({ type: "integer", minimum: 0, maximum });
+    const schema = object({
+      essential_met: int(2),
+      desirable_met: int(2),
+      missing_essentials: { type: "array", items: str() },
+      unmet_desirables: { type: "array", items: str() },
+    });
+    const d1 = e.criteria[2].id;
+    const d2 = e.criteria[3].id;
+    // (Before: every criterion counted, 3 met out of a maximum of 2, so both counts were left at 0; and the desirable
+    // D1 was listed as a missing essential.)
+    const out = filled(schema, e, "", [d1, d2]);
+    expect([out.essential_met, out.desirable_met, out.missing_essentials]).toEqual([2, 0, []]);
+    expect(out.unmet_desirables.map((x: string) => x.split(":")[0])).toEqual(["D2. Cardiology", "D1. Mentoring"]);
+  });
+
+  test("a value another field disagrees with is set, and that field follows (if/then, allOf of conditions)", () => {
+    const e = finding(72, "pass", [crit("Method", 8), crit("Analysis", 6)]);
+    const classified = {
+      type: "object",
+      required: ["percent", "classification"],
+      properties: {
+        percent: { type: "number", minimum: 0, maximum: 100 },
+        classification: { enum: ["Distinction", "Pass", "Fail"] },
+        resubmission_required: { type: "boolean" },
+      },
+      if: { properties: { percent: { exclusiveMaximum: 50 } } },
+      // biome-ignore lint/suspicious/noThenProperty: JSON Schema's own if/then/else keyword
+      then: { required: ["resubmission_required"], properties: { classification: { const: "Fail" }, resubmission_required: { const: true } } },
+      else: { properties: { classification: { enum: ["Distinction", "Pass"] } } },
+    };
+    // (Before: the stub's percent 0 put the output under "then", so 72 was refused and the classification stayed Fail.)
+    expect(filled(classified, e)).toEqual({ percent: 72, classification: "Pass", resubmission_required: false });
+    const decided = {
+      type: "object",
+      required: ["decision", "met"],
+      properties: { decision: { enum: ["shortlist", "decline"] }, met: { type: "integer", minimum: 0, maximum: 2 } },
+      // biome-ignore lint/suspicious/noThenProperty: JSON Schema's own if/then/else keyword
+      allOf: [{ if: { properties: { decision: { const: "shortlist" } } }, then: { properties: { met: { const: 2 } } } }],
+    };
+    expect(filled(decided, e)).toEqual({ decision: "shortlist", met: 2 });
+  });
+
+  test("the person's name on a CV's first line before the letters after it; a marker is the tutor or teacher line", () => {
+    const schema = object({ candidate: object({ name: str() }), marker: object({ name: str() }), tutor: str() });
+    const text = "# Hannah Kowalczyk, RN (Adult)\n\nModule tutor: Dr. Alan Brightwater\n\nRegistered nurse since 2023.";
+    // (Before: the name was "" and the tutor's line reached neither field.)
+    expect(filled(schema, finding(80, "pass"), text)).toEqual({
+      candidate: { name: "Hannah Kowalczyk" },
+      marker: { name: "Dr. Alan Brightwater" },
+      tutor: "Dr. Alan Brightwater",
     });
   });
 
