@@ -58,6 +58,12 @@ function at(value: unknown, pointer: string): { v: unknown; item: number | null 
 }
 
 const norm = (s: string) => s.replace(/\s+/g, " ").trim().toLowerCase();
+/** A field keyed by a criterion's name ("/criterion_marks/method"): the one criterion whose title has that word. */
+function keyedItem(pointer: string, e: Evaluation): number | null {
+  const key = norm(pointer.split("/").at(-1) ?? "").replace(/_/g, " ");
+  const hits = e.criteria.flatMap((c, i) => (key.length > 2 && new RegExp(`\\b${key}\\b`).test(norm(c.title)) ? [i] : []));
+  return hits.length === 1 ? hits[0] : null;
+}
 // A verdict in the field's own words: which of pass, fail and needs_review each word can stand for. Levels and bands
 // ("Proficient", "strong", "B") stand for a pass or a fail by where they sit; risk runs the other way.
 const SAYS: [RegExp, Evaluation["verdict"][]][] = [
@@ -194,7 +200,11 @@ for (const [file, want] of Object.entries(expected.schemas)) {
     const found = at(filled, pointer);
     totals.fields++;
     const problems =
-      found.length === 0 ? ["absent"] : found.map(({ v, item }) => check(field, v, item, evaluation, input.content.text)).filter((p) => p !== null);
+      found.length === 0
+        ? ["absent"]
+        : found
+            .map(({ v, item }) => check(field, v, item ?? keyedItem(pointer, evaluation), evaluation, input.content.text))
+            .filter((p) => p !== null);
     if (problems.length === 0) totals.fieldsRight++;
     else wrong.push(`${pointer} (${field.means}): ${problems[0]}`);
   }

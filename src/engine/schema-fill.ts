@@ -99,6 +99,7 @@ class Filler {
     const made = candidate !== undefined && this.trySet(holder, key, candidate) && Array.isArray(candidate);
     const current = holder[key];
     if (isPlainObject(current) && isPlainObject(s.properties)) {
+      const keyed = criterion === null ? this.keyedByCriteria(Object.keys(s.properties as object)) : null;
       for (const [name, sub] of Object.entries(s.properties as Record<string, JsonSchema | boolean>)) {
         const subSchema = this.resolve(sub);
         const subField = fieldOf(name, subSchema ?? {}, field);
@@ -108,7 +109,10 @@ class Filler {
           const added = stubOf(this.root, subSchema, `${this.seed}/${name}`);
           if (!this.trySet(current, name, added)) continue;
         }
-        this.fill(sub, current, name, subField, criterion, depth + 1);
+        // (A field named for a criterion means what its object holds for each: "criterion_marks" its marks.)
+        const own = keyed?.get(name);
+        if (own) this.fill(sub, current, name, { ...subField, text: `${subField.text} ${field.own.join(" ")}` }, own, depth + 1);
+        else this.fill(sub, current, name, subField, criterion, depth + 1);
       }
     }
     if (!made && Array.isArray(current) && current.length > 0) {
@@ -119,6 +123,22 @@ class Filler {
         this.fill(items, current as unknown as Holder, String(i), itemField, criterion ?? null, depth + 1);
       });
     }
+  }
+
+  /**
+   * An object whose fields are the rubric's criteria by name ("criterion_marks": {"introduction", "method", "results"}
+   * for "Introduction and Aim", "Method", "Results and Presentation of Data"): each field's criterion. Null unless two
+   * fields or more, and at least half of them, each name one criterion of their own.
+   */
+  private keyedByCriteria(names: string[]): Map<string, Criterion> | null {
+    const criteria = this.source.evaluation.criteria.map((c) => ({ c, words: new Set(wordsOf(c.title)) }));
+    const keyed = new Map<string, Criterion>();
+    for (const name of names) {
+      const words = wordsOf(name).filter((w) => w.length > 2);
+      const hits = words.length > 0 ? criteria.filter((x) => words.every((w) => x.words.has(w))) : [];
+      if (hits.length === 1 && ![...keyed.values()].includes(hits[0].c)) keyed.set(name, hits[0].c);
+    }
+    return keyed.size >= 2 && keyed.size * 2 >= names.length ? keyed : null;
   }
 
   /** Sets holder[key] = value if the whole output still validates; else puts the old value back. */
@@ -384,7 +404,7 @@ class Filler {
     }
     if (c) {
       if (
-        /\b(rationale|reason|comment|feedback|explanation|justification|notes?|assessment|summary|description|remarks?|details?|findings?|observations?|why)\b/.test(
+        /\b(rationale|reason|comments?|feedback|explanation|justification|notes?|assessment|summary|description|remarks?|details?|findings?|observations?|why)\b/.test(
           text,
         )
       )

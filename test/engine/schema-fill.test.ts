@@ -626,6 +626,22 @@ Date: 5 June 2027`;
     expect(filled(decided, e)).toEqual({ decision: "shortlist", met: 2 });
   });
 
+  test("an object keyed by the criteria's names gets each criterion's mark, or its comment", () => {
+    const e = finding(80, "pass", [crit("Introduction and Aim", 7), crit("Method", 9), crit("Results and Presentation of Data", 4)]);
+    const mark = { type: "integer", minimum: 0, maximum: 10 };
+    const schema = object({
+      criterion_marks: object({ introduction: mark, method: mark, results: mark }),
+      comments: object({ method: str(), results: str() }),
+      summary: str(),
+    });
+    // (Before: the marks stayed 0 and the comments empty, the fields' names being the criteria's, not "score".)
+    const out = filled(schema, e);
+    expect(out.criterion_marks).toEqual({ introduction: 7, method: 9, results: 4 });
+    expect(out.comments.method).toBe(e.criteria[1].rationale);
+    expect(out.comments.results).toBe(e.criteria[2].rationale);
+    expect(out.summary).toBe(e.summary);
+  });
+
   test("the person's name on a CV's first line before the letters after it; a marker is the tutor or teacher line", () => {
     const schema = object({ candidate: object({ name: str() }), marker: object({ name: str() }), tutor: str() });
     const text = "# Hannah Kowalczyk, RN (Adult)\n\nModule tutor: Dr. Alan Brightwater\n\nRegistered nurse since 2023.";
