@@ -98,9 +98,17 @@ class Filler {
     // A list the evaluation made (criteria objects, strengths, parties, a tuple) is complete: its items are not filled again.
     const made = candidate !== undefined && this.trySet(holder, key, candidate) && Array.isArray(candidate);
     const current = holder[key];
-    if (isPlainObject(current) && isPlainObject(s.properties)) {
-      const keyed = criterion === null ? this.keyedByCriteria(Object.keys(s.properties as object)) : null;
-      for (const [name, sub] of Object.entries(s.properties as Record<string, JsonSchema | boolean>)) {
+    // Names the object requires without declaring them ("required": ["candidate_name", …], no "properties"): any value
+    // validates, so the stub's text is replaced by what each name means, as a declared string would be.
+    const declared = isPlainObject(s.properties) ? (s.properties as Record<string, JsonSchema | boolean>) : {};
+    const undeclared =
+      Array.isArray(s.required) && isPlainObject(current)
+        ? s.required.filter((n) => typeof n === "string" && !(n in declared) && typeof current[n] === "string")
+        : [];
+    const properties: Record<string, JsonSchema | boolean> = { ...declared, ...Object.fromEntries(undeclared.map((n) => [n, { type: "string" }])) };
+    if (isPlainObject(current) && Object.keys(properties).length > 0) {
+      const keyed = criterion === null ? this.keyedByCriteria(Object.keys(declared)) : null;
+      for (const [name, sub] of Object.entries(properties)) {
         const subSchema = this.resolve(sub);
         const subField = fieldOf(name, subSchema ?? {}, field);
         if (!(name in current)) {

@@ -626,6 +626,18 @@ Date: 5 June 2027`;
     expect(filled(decided, e)).toEqual({ decision: "shortlist", met: 2 });
   });
 
+  test("names an object requires without declaring them are filled by what they mean", () => {
+    const schema = { type: "object", required: ["candidate_name", "contact_email", "decision", "rationale"], minProperties: 4 };
+    const e = finding(83, "pass");
+    // (Before: the stub's four empty strings were left, the names being in "required" only.)
+    expect(filled(schema, e, "Hannah Kowalczyk, RN\n\nEmail: hannah@example.com")).toEqual({
+      candidate_name: "Hannah Kowalczyk",
+      contact_email: "hannah@example.com",
+      decision: "pass",
+      rationale: e.summary,
+    });
+  });
+
   test("an object keyed by the criteria's names gets each criterion's mark, or its comment", () => {
     const e = finding(80, "pass", [crit("Introduction and Aim", 7), crit("Method", 9), crit("Results and Presentation of Data", 4)]);
     const mark = { type: "integer", minimum: 0, maximum: 10 };
