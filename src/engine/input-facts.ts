@@ -64,7 +64,8 @@ const COMPANY = new RegExp(
 );
 const NOT_IN_NAME = /^(?:the|this|that|between|and|with|by|for|from|to|of|each|any|both|either|signed|dated|party|parties)$/i;
 // `(the "Provider")`, `(hereinafter the "Supplier")`: the role the document gives a party.
-const ROLE = /\(\s*(?:hereinafter\s+(?:referred\s+to\s+as\s+|called\s+)?)?(?:the\s+)?["“”'‘]([\p{Lu}][\p{L} -]{1,30}?)["“”'’]\s*\)/u;
+// (Bold inside the quotes, `(the "**Recipient**")`, is spaces by then: see organisations.)
+const ROLE = /\(\s*(?:hereinafter\s+(?:referred\s+to\s+as\s+|called\s+)?)?(?:the\s+)?["“”'‘]\s*([\p{Lu}][\p{L} -]{1,30}?)\s*["“”'’]\s*\)/u;
 
 export class InputFacts {
   /** The person the input is by or about ("Name: …", or a first line that is a name). */
@@ -193,8 +194,12 @@ export class InputFacts {
       const line = raw.replace(/\*\*|__|\r$/g, "");
       const m = /^[ \t>]*(?:[-*•][ \t]+)?([\p{L}][\p{L}'’.]*(?:[ \t]+[\p{L}][\p{L}'’.]*){0,2})[ \t]*:[ \t]+(\S.{0,79})$/u.exec(line);
       if (m) {
+        // The party named earlier in its paragraph, or on the short line just above it ("Signed for and on behalf of X"
+        // over a blank line, then "Name: …").
         const paragraph = this.paragraphOf(at);
-        const owner = mentions.filter((x) => x.at < at && this.paragraphOf(x.at) === paragraph).at(-1)?.party ?? null;
+        const above = paragraph > 0 && this.paragraphs[paragraph] - this.paragraphs[paragraph - 1] <= 200 ? paragraph - 1 : paragraph;
+        const owner =
+          mentions.filter((x) => x.at < at && this.paragraphOf(x.at) >= above && this.paragraphOf(x.at) <= paragraph).at(-1)?.party ?? null;
         const words = m[1].toLowerCase().replace(/\./g, "").split(/\s+/);
         const value = m[2].trim().replace(/[;,]$/, "").trim();
         if (value) labels.push({ words, value, party: owner });
@@ -280,6 +285,9 @@ export const isMarker = (word: string) => MARKER.test(word);
 const ROLES = [
   ["provider", "supplier", "vendor", "contractor", "seller", "consultant", "licensor", "lessor", "landlord", "agency"],
   ["client", "customer", "buyer", "purchaser", "licensee", "lessee", "tenant"],
+  // A non-disclosure agreement's sides.
+  ["discloser", "disclosing"],
+  ["recipient", "receiving", "receiver"],
 ];
 
 /** A word naming a side of an agreement (client, supplier …), not just any organisation. */

@@ -107,7 +107,7 @@ class Filler {
         : [];
     const properties: Record<string, JsonSchema | boolean> = { ...declared, ...Object.fromEntries(undeclared.map((n) => [n, { type: "string" }])) };
     if (isPlainObject(current) && Object.keys(properties).length > 0) {
-      const keyed = criterion === null ? this.keyedByCriteria(Object.keys(declared)) : null;
+      const keyed = criterion === null ? this.keyedByCriteria(declared) : null;
       for (const [name, sub] of Object.entries(properties)) {
         const subSchema = this.resolve(sub);
         const subField = fieldOf(name, subSchema ?? {}, field);
@@ -135,10 +135,14 @@ class Filler {
 
   /**
    * An object whose fields are the rubric's criteria by name ("criterion_marks": {"introduction", "method", "results"}
-   * for "Introduction and Aim", "Method", "Results and Presentation of Data"): each field's criterion. Null unless two
-   * fields or more, and at least half of them, each name one criterion of their own.
+   * for "Introduction and Aim", "Method", "Results and Presentation of Data"): each field's criterion. Null unless its
+   * fields are all of one plain type (marks, or comments) and two or more, at least half, each name a criterion of
+   * their own (an object of "parties" and "governing_law" is no map of the criteria "Parties" and "Governing Law").
    */
-  private keyedByCriteria(names: string[]): Map<string, Criterion> | null {
+  private keyedByCriteria(properties: Record<string, JsonSchema | boolean>): Map<string, Criterion> | null {
+    const names = Object.keys(properties);
+    const types = new Set(names.map((n) => [...typesOf(this.resolve(properties[n]) ?? {})].join("|").replace("integer", "number")));
+    if (types.size !== 1 || !["number", "string", "boolean"].includes([...types][0])) return null;
     const criteria = this.source.evaluation.criteria.map((c) => ({ c, words: new Set(wordsOf(c.title)) }));
     const keyed = new Map<string, Criterion>();
     for (const name of names) {
@@ -280,7 +284,8 @@ class Filler {
       if (!s) continue;
       const text = fieldOf(key, s).text;
       let v: unknown;
-      if (/\b(role|type|capacity|kind)\b/.test(text) && p.role !== null)
+      if (isPlainObject(value[key]) && isPlainObject(s.properties) && wordsOf(key).some((w) => SIGNER.test(w))) v = this.signatory(s, p, value[key]);
+      else if (/\b(role|type|capacity|kind)\b/.test(text) && p.role !== null)
         v = Array.isArray(s.enum) ? s.enum.find((m) => typeof m === "string" && sameRole(m.toLowerCase(), p.role as string)) : p.role;
       else if (/\b(name|company|organi[sz]ation|party|entity)\b/.test(text)) v = p.name;
       if (v === undefined) continue;
@@ -289,6 +294,25 @@ class Filler {
       if (!accepts(schema, value)) value[key] = old;
     }
     return value;
+  }
+
+  /** A party's signatory as an object: the "Name:", "Title:" and date of that party's signature block. */
+  private signatory(s: JsonSchema, p: Party, stub: Holder): Holder {
+    const out = { ...stub };
+    for (const key of Object.keys(s.properties as object)) {
+      if (!(key in out)) continue;
+      const words = wordsOf(key);
+      const text = words.join(" ");
+      let v: string | null = null;
+      // (The block's own "Date:" line first: "signed" stands near every block's date.)
+      const dated = this.facts.label([(l) => l.words.join(" ") === "date"], p) !== null;
+      if (/\b(date|on|when|signed|dated)\b/.test(text)) v = this.facts.dateFor(dated ? [] : [words], p);
+      else if (/\b(title|position|role|capacity|job)\b/.test(text))
+        v = this.facts.label([(l) => /^(?:title|position|capacity|role|job title)$/.test(l.words.join(" "))], p);
+      else if (/\bname\b/.test(text)) v = this.facts.personName(null, p, true);
+      if (v !== null && typeof out[key] === "string") out[key] = v;
+    }
+    return out;
   }
 
   private number(s: JsonSchema, field: Field, c: Criterion | null): number | undefined {

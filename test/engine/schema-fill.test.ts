@@ -724,4 +724,50 @@ Title: Finance Director`;
       reviewer: "",
     });
   });
+
+  test("an NDA's parties by their roles (bold inside the quotes), each with the signatory of its own signature block", () => {
+    const nda = `NON-DISCLOSURE AGREEMENT
+
+(1) **Lumenfold Robotics Ltd**, of Unit 4, Stourley (the "**Disclosing Party**"); and
+
+(2) **Carrowmere Analytics LLP**, of 2 Wharf Row, Millbridge (the "**Recipient**").
+
+1. The Recipient shall keep the Confidential Information secret.
+
+**Signed** for and on behalf of **Lumenfold Robotics Ltd** (Disclosing Party)
+
+Name: Eleanor Vasquez-Reid
+Title: Chief Executive Officer
+Date: 26 February 2026
+
+**Signed** for and on behalf of **Carrowmere Analytics LLP** (Recipient)
+
+Name: Felix Armitage
+Title: Designated Member
+Date: 27 February 2026`;
+    const signatory = object({ name: str(), title: str(), signed_on: date() });
+    const schema = object({
+      receiving_party: str(),
+      disclosing_party: str(),
+      parties: { type: "array", items: object({ name: str(), role: { enum: ["disclosing party", "recipient"] }, signatory }) },
+    });
+    // (Before: no roles were read through the bold, so the receiving party was the first one named; and the "Name:"
+    // lines, a blank line below "Signed for …", belonged to no party.)
+    expect(filled(schema, finding(70, "pass"), nda)).toEqual({
+      receiving_party: "Carrowmere Analytics LLP",
+      disclosing_party: "Lumenfold Robotics Ltd",
+      parties: [
+        {
+          name: "Lumenfold Robotics Ltd",
+          role: "disclosing party",
+          signatory: { name: "Eleanor Vasquez-Reid", title: "Chief Executive Officer", signed_on: "2026-02-26" },
+        },
+        {
+          name: "Carrowmere Analytics LLP",
+          role: "recipient",
+          signatory: { name: "Felix Armitage", title: "Designated Member", signed_on: "2026-02-27" },
+        },
+      ],
+    });
+  });
 });
