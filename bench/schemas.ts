@@ -68,11 +68,11 @@ function keyedItem(pointer: string, e: Evaluation): number | null {
 // ("Proficient", "strong", "B") stand for a pass or a fail by where they sit; risk runs the other way.
 const SAYS: [RegExp, Evaluation["verdict"][]][] = [
   [/review|escalat|refer|maybe|hold|consider|borderline|manual|unsure|partial|amend|negotiat|return/i, ["needs_review"]],
-  [/^(no|false|fail|reject|decline|do not|does not|not |unsatisf|below|beginning|weak|poor|insufficient|u$|e$|f$|d$)/i, ["fail"]],
+  [/^(no|false|fail|reject|decline|do not|does not|not |unsatisf|below|beginning|weak|poor|insufficient|n$|u$|e$|f$|d$)/i, ["fail"]],
   [/^(high)/i, ["fail", "needs_review"]],
   [/^(medium|moderate|approaching|developing|c$)/i, ["fail", "needs_review", "pass"]],
   [
-    /^(yes|true|pass|approv|accept|meets|met|hire|proceed|compliant|advance|shortlist|recommend|sign$|go|ok|satisf|strong|proficient|exemplary|exceeds|excellent|good|low|a\*?$|b$)/i,
+    /^(yes|y$|true|pass|approv|accept|meets|met|hire|proceed|compliant|advance|shortlist|recommend|sign$|go|ok|satisf|strong|proficient|exemplary|exceeds|excellent|good|low|a\*?$|b$)/i,
     ["pass"],
   ],
 ];
@@ -138,9 +138,13 @@ function check(want: FieldExpectation, v: unknown, item: number | null, e: Evalu
     case "date": {
       // A field naming several parties lists its acceptable values in the note.
       const accepted = want.value !== undefined ? [want.value] : (want.note?.match(/[A-Z][\w.]*(?: [A-Z][\w.]*)+/g) ?? []);
-      return typeof v === "string" &&
+      // A date its pattern forces day first ("DD/MM/YYYY", as the note says) is the same date.
+      const dayFirst =
+        want.means === "date" && typeof v === "string" && /DD\/MM/.test(want.note ?? "") ? /^(\d{2})\/(\d{2})\/(\d{4})$/.exec(v) : null;
+      const text = dayFirst ? `${dayFirst[3]}-${dayFirst[2]}-${dayFirst[1]}` : v;
+      return typeof text === "string" &&
         accepted.some((a) =>
-          norm(v)
+          norm(text)
             .replace(/^(ms|mr|mrs|dr)\.? /, "")
             .startsWith(norm(a)),
         )

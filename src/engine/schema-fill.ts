@@ -71,6 +71,8 @@ interface Field {
   described: string[];
   /** The object or array it is in: "marks" says what {"awarded", "available"} count, "provider" whose company it is. */
   parent: Field | null;
+  /** The scale a sibling fixes ("out_of": {"const": 50} beside "total"): what the overall score is out of. */
+  outOf?: number;
 }
 
 type Holder = Record<string, unknown>;
@@ -100,7 +102,7 @@ class Filler {
     const current = holder[key];
     // Names the object requires without declaring them ("required": ["candidate_name", …], no "properties"): any value
     // validates, so the stub's text is replaced by what each name means, as a declared string would be.
-    const declared = isPlainObject(s.properties) ? (s.properties as Record<string, JsonSchema | boolean>) : {};
+    const declared = isPlainObject(s.properties) ? (s.properties as Record<string, JsonSchema | boolean>) : this.branchProperties(s, current);
     const undeclared =
       Array.isArray(s.required) && isPlainObject(current)
         ? s.required.filter((n) => typeof n === "string" && !(n in declared) && typeof current[n] === "string")
@@ -108,9 +110,10 @@ class Filler {
     const properties: Record<string, JsonSchema | boolean> = { ...declared, ...Object.fromEntries(undeclared.map((n) => [n, { type: "string" }])) };
     if (isPlainObject(current) && Object.keys(properties).length > 0) {
       const keyed = criterion === null ? this.keyedByCriteria(declared) : null;
+      const outOf = this.outOf(properties);
       for (const [name, sub] of Object.entries(properties)) {
         const subSchema = this.resolve(sub);
-        const subField = fieldOf(name, subSchema ?? {}, field);
+        const subField = { ...fieldOf(name, subSchema ?? {}, field), ...(outOf !== undefined && !OUT_OF.test(name) ? { outOf } : {}) };
         if (!(name in current)) {
           // An optional field the evaluation can answer is worth adding; the rest stays out.
           if (!subSchema || this.candidate(subSchema, subField, criterion) === undefined) continue;
@@ -153,6 +156,32 @@ class Filler {
     return keyed.size >= 2 && keyed.size * 2 >= names.length ? keyed : null;
   }
 
+  /** The constant of a field named "out_of", "max_marks", "possible" among `properties`, if any. */
+  private outOf(properties: Record<string, JsonSchema | boolean>): number | undefined {
+    for (const [name, sub] of Object.entries(properties)) {
+      const s = this.resolve(sub);
+      if (OUT_OF.test(name) && typeof s?.const === "number" && s.const > 0) return s.const;
+    }
+    return undefined;
+  }
+
+  /**
+   * The fields of the branch an object without its own fields stands in ("oneOf": [v1, v2], each with its properties):
+   * the branch whose required fields it has (the stub chose it). Empty when there is none.
+   */
+  private branchProperties(s: JsonSchema, current: unknown): Record<string, JsonSchema | boolean> {
+    const branches = s.oneOf ?? s.anyOf;
+    if (!Array.isArray(branches) || !isPlainObject(current)) return {};
+    for (const b of branches as (JsonSchema | boolean)[]) {
+      const branch = this.resolve(b);
+      if (!branch || !isPlainObject(branch.properties)) continue;
+      const required = Array.isArray(branch.required) ? branch.required : [];
+      if (required.length > 0 && required.every((n) => typeof n === "string" && n in current))
+        return branch.properties as Record<string, JsonSchema | boolean>;
+    }
+    return {};
+  }
+
   /** Sets holder[key] = value if the whole output still validates; else puts the old value back. */
   private trySet(holder: Holder, key: string, value: unknown): boolean {
     const had = key in holder;
@@ -178,7 +207,13 @@ class Filler {
       return n === undefined ? undefined : fit(n, s, types.has("integer") || !types.has("number"));
     }
     if (types.has("boolean")) return this.boolean(text, criterion);
-    if (types.has("string")) return this.string(s, field, criterion);
+    if (types.has("string")) {
+      const said = this.string(s, field, criterion);
+      // A summary or a rationale longer than the field allows is cut at a word, not left out.
+      const room = typeof s.maxLength === "number" ? s.maxLength : null;
+      if (said === undefined || room === null || said.length <= room || room < 20) return said;
+      return `${said.slice(0, room - 1).replace(/\s+\S*$/, "")}…`;
+    }
     if (types.has("array")) return this.array(s, field, criterion);
     if (types.has("object") && !isPlainObject(s.properties)) return this.scoreMap(s, text);
     return undefined;
@@ -207,9 +242,11 @@ class Filler {
     const tuple = Array.isArray(s.prefixItems) ? s.prefixItems : Array.isArray(s.items) ? s.items : null;
     if (tuple) {
       let answered = false;
+      // "[essential criteria met, desirable criteria met]": the array's description names its places in order.
+      const named = /\[([^\]]+)\]/.exec(field.text)?.[1].split(/\s*,\s*/) ?? [];
       const list = (tuple as (JsonSchema | boolean)[]).map((p, i) => {
         const place = this.resolve(p) ?? {};
-        const v = this.candidate(place, fieldOf("", place, field), criterion);
+        const v = this.candidate(place, fieldOf(named.length === tuple.length ? named[i] : "", place, field), criterion);
         answered ||= v !== undefined;
         return v === undefined ? stubOf(this.root, place, `${this.seed}/${field.name}/${i}`) : v;
       });
@@ -340,7 +377,10 @@ class Filler {
     }
     if (c) {
       if (/\b(max|maximum|out of|possible|available)\b/.test(text)) return max !== null ? Math.min(max, c.max_score) : c.max_score;
-      if (/\b(score|grade|point|mark|rating|level|result|value|star)s?\b/.test(text) || text.trim() === "") {
+      if (
+        /\b(score|grade|point|mark|rating|level|result|value|star|awarded|achieved|obtained|earned|scored|gained|given|received)s?\b/.test(text) ||
+        text.trim() === ""
+      ) {
         const share = shareOf(c);
         if (/\b(percent|percentage)\b|%/.test(text)) return 100 * share;
         return max !== null && max !== c.max_score ? min + share * (max - min) : c.score;
@@ -349,6 +389,7 @@ class Filler {
     }
     if (!SCORE_WORDS.test(text)) return undefined;
     const share = e.score / 100;
+    if (max === null && field.outOf !== undefined) return share * field.outOf;
     if (/\b(percent|percentage)\b|%/.test(text) || max === null || max === 100) {
       if (/\b(points?|marks?)\b/.test(text) && max === null) return e.criteria.reduce((n, x) => n + x.score, 0);
       return max !== null && max < 100 ? min + share * (max - min) : e.score;
@@ -587,6 +628,7 @@ function wordsOf(s: string): string[] {
     .filter((w) => w.length > 0);
 }
 
+const OUT_OF = /^(?:out[ _-]?of|max(?:imum)?(?:[ _-]?(?:score|marks?|points?))?|(?:marks?|points?)[ _-]?(?:possible|available)|possible)$/i;
 const SCORE_WORDS = /\b(score|grade|point|mark|rating|percent|percentage|total|overall|result|level|band|star)s?\b|%/;
 // Words that say nothing of whose name or which date a field holds.
 const GENERIC =
@@ -649,7 +691,7 @@ const VERDICT_WORDS: Record<Evaluation["verdict"], RegExp> = {
   fail: /^(?:fail|failed|no|false|reject|rejected|decline|declined|not recommended|do not hire|no hire|not hire|unqualified|does not meet|below expectations|weak|insufficient|unsatisfactory|poor|strong no|strong no hire|definitely not|do not sign|not compliant|non compliant)$/i,
   // A person's call: review, escalate or refer it, return it for amendment, negotiate.
   needs_review:
-    /^(?:needs[ _]review|review|further review|maybe|consider|borderline|hold|on hold|uncertain|unsure|partially meets|manual review|undecided|pending|(?:re)?negotiate|amend|revise|resubmit|(?:escalate|escalated|refer|referred|return|returned|send back|sent back)(?: (?:to|for) .+)?|(?:needs|requires) (?:amendment|amendments|changes|revision|negotiation))$/i,
+    /^(?:needs[ _]review|review|further review|maybe|consider|borderline|hold|on hold|uncertain|unsure|partially meets|partially compliant|partly compliant|manual review|undecided|pending|(?:re)?negotiate|amend|revise|resubmit|(?:escalate|escalated|refer|referred|return|returned|send back|sent back)(?: (?:to|for) .+)?|(?:needs|requires) (?:amendment|amendments|changes|revision|negotiation))$/i,
 };
 // Whether a criterion is there at all, in a member's words: above ABSENT is present, at or below it missing.
 const PRESENT_WORD = /^(?:present|found|included|covered|addressed|yes|ok)$/i;

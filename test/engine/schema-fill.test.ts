@@ -638,6 +638,64 @@ Date: 5 June 2027`;
     });
   });
 
+  test("the shapes teams' own schemas take: awarded marks, short comments, a oneOf of versions, a total out of a constant, a tuple named in its description", () => {
+    const long = "A rationale that runs on. ".repeat(30);
+    const e = finding(80, "needs_review", [{ ...crit("Method", 8), rationale: long }, crit("Analysis", 6)]);
+    const marks = {
+      type: "object",
+      required: ["criteria"],
+      properties: {
+        criteria: {
+          type: "array",
+          items: {
+            type: "object",
+            required: ["criterion", "awarded", "comment"],
+            properties: { criterion: str(), awarded: { type: "integer", minimum: 0, maximum: 10 }, comment: { type: "string", maxLength: 120 } },
+          },
+        },
+      },
+    };
+    const out = filled(marks, e);
+    // (Before: "awarded" said nothing of a score, and a rationale over maxLength was refused, leaving 0 and "".)
+    expect(out.criteria.map((c: any) => c.awarded)).toEqual([8, 6]);
+    expect(out.criteria[0].comment.length).toBeLessThanOrEqual(120);
+    expect(out.criteria[0].comment).toStartWith("A rationale that runs on.");
+    const versions = {
+      type: "object",
+      oneOf: [
+        { required: ["grade_points"], properties: { grade_points: { type: "integer", minimum: 1, maximum: 0 } } },
+        {
+          required: ["version", "total", "out_of", "status"],
+          properties: {
+            version: { const: 2 },
+            total: { type: "number", minimum: 0 },
+            out_of: { const: 50 },
+            status: { enum: ["compliant", "partially compliant", "non-compliant"] },
+            feedback: str(),
+          },
+        },
+      ],
+    };
+    // (Before: the branch's fields were left as the stub had them, total 0 and feedback "".)
+    expect(filled(versions, e)).toEqual({ version: 2, total: 40, out_of: 50, status: "partially compliant", feedback: e.summary });
+    const tuple = {
+      type: "object",
+      required: ["met"],
+      properties: {
+        met: {
+          type: "array",
+          description: "[criteria met, criteria missing]",
+          prefixItems: [
+            { type: "integer", minimum: 0, maximum: 5 },
+            { type: "integer", minimum: 0, maximum: 5 },
+          ],
+          items: false,
+        },
+      },
+    };
+    expect(filled(tuple, finding(60, "pass", [crit("A", 8), crit("B", 7), crit("C", 1)]))).toEqual({ met: [2, 1] });
+  });
+
   test("an object keyed by the criteria's names gets each criterion's mark, or its comment", () => {
     const e = finding(80, "pass", [crit("Introduction and Aim", 7), crit("Method", 9), crit("Results and Presentation of Data", 4)]);
     const mark = { type: "integer", minimum: 0, maximum: 10 };
