@@ -68,11 +68,14 @@ function keyedItem(pointer: string, e: Evaluation): number | null {
 // ("Proficient", "strong", "B") stand for a pass or a fail by where they sit; risk runs the other way.
 const SAYS: [RegExp, Evaluation["verdict"][]][] = [
   [/review|escalat|refer|maybe|hold|consider|borderline|manual|unsure|partial|amend|negotiat|return/i, ["needs_review"]],
-  [/^(no|false|fail|reject|decline|do not|does not|not |unsatisf|below|beginning|weak|poor|insufficient|n$|u$|e$|f$|d$)/i, ["fail"]],
+  [
+    /^(no|false|fail|reject|decline|do not|does not|not |unsatisf|below|beginning|weak|poor|insufficient|insuffisant|mangelhaft|ungen|insuficiente|n$|u$|e$|f$|d$)/i,
+    ["fail"],
+  ],
   [/^(high)/i, ["fail", "needs_review"]],
   [/^(medium|moderate|approaching|developing|c$)/i, ["fail", "needs_review", "pass"]],
   [
-    /^(yes|y$|true|pass|approv|accept|meets|met|hire|proceed|compliant|advance|shortlist|recommend|sign$|go|ok|satisf|strong|proficient|exemplary|exceeds|excellent|good|low|a\*?$|b$)/i,
+    /^(yes|y$|true|pass|approv|accept|meets|met|hire|proceed|compliant|advance|shortlist|recommend|sign$|go|ok|satisf|strong|proficient|exemplary|exceeds|excellent|good|low|tr[eè]s bien|bien|assez bien|passable|sehr gut|gut|befriedigend|ausreichend|sobresaliente|notable|suficiente|a\*?$|b$)/i,
     ["pass"],
   ],
 ];

@@ -46,6 +46,24 @@ const SUBJECT_LABELS = new Set([
   "learner",
   "employee",
   "employee name",
+  // French, German, Spanish
+  "étudiant",
+  "étudiante",
+  "etudiant",
+  "etudiante",
+  "élève",
+  "nom",
+  "candidat",
+  "schüler",
+  "schülerin",
+  "bewerber",
+  "bewerberin",
+  "alumno",
+  "alumna",
+  "estudiante",
+  "nombre",
+  "candidato",
+  "candidata",
 ]);
 
 const MONTHS = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"];

@@ -615,8 +615,103 @@ function fieldOf(name: string, s: JsonSchema, parent: Field | null = null): Fiel
     .replace(/([a-z])([A-Z])/g, "$1 $2")
     .replace(/[_\-.]+/g, " ")
     .toLowerCase();
-  return { name, text, own: wordsOf(name), described: wordsOf(`${title} ${description}`), parent };
+  const own = wordsOf(name);
+  const described = wordsOf(`${title} ${description}`);
+  // A field named in French, German or Spanish ("note_sur_20", "bestanden", "nombre") means what its English words do:
+  // they are added to its own.
+  const english = (words: string[]) => words.flatMap((w) => (FOREIGN[bare(w)] ?? AMBIGUOUS[bare(w)] ?? "").split(" ").filter(Boolean));
+  if (![...own, ...described].some((w) => bare(w) in FOREIGN)) return { name, text, own, described, parent };
+  const ownEnglish = english(own);
+  const describedEnglish = english(described);
+  return {
+    name,
+    text: [text, ...ownEnglish, ...describedEnglish].join(" "),
+    own: [...ownEnglish, ...own],
+    described: [...describedEnglish, ...described],
+    parent,
+  };
 }
+
+const bare = (word: string) => word.normalize("NFD").replace(/[\u0300-\u036f]/g, "");
+/** Field words of other languages that say what a field means, in the English the rules read (accents taken off). */
+const FOREIGN: Record<string, string> = {
+  // French
+  etudiant: "student",
+  etudiante: "student",
+  eleve: "student",
+  nom: "name",
+  prenom: "name",
+  sur: "out of",
+  admis: "passed",
+  reussi: "passed",
+  appreciation: "comment",
+  commentaire: "comment",
+  commentaires: "comments",
+  criteres: "criteria",
+  critere: "criterion",
+  candidat: "candidate",
+  enseignant: "teacher",
+  professeur: "teacher",
+  correcteur: "marker",
+  courriel: "email",
+  entreprise: "company",
+  societe: "company",
+  signataire: "signatory",
+  // German
+  schuler: "student",
+  schueler: "student",
+  schulerin: "student",
+  bewerber: "applicant",
+  bewerberin: "applicant",
+  vorname: "name",
+  nachname: "name",
+  punkte: "points",
+  punktzahl: "score",
+  gesamtpunktzahl: "total score",
+  bestanden: "passed",
+  bewertung: "rating",
+  kommentar: "comment",
+  zusammenfassung: "summary",
+  begrundung: "rationale",
+  kriterien: "criteria",
+  kriterium: "criterion",
+  datum: "date",
+  entscheidung: "decision",
+  empfehlung: "recommendation",
+  lehrer: "teacher",
+  lehrerin: "teacher",
+  prufer: "examiner",
+  firma: "company",
+  unternehmen: "company",
+  starken: "strengths",
+  schwachen: "weaknesses",
+  // Spanish
+  alumno: "student",
+  alumna: "student",
+  estudiante: "student",
+  nombre: "name",
+  nota: "mark",
+  puntuacion: "score",
+  puntos: "points",
+  aprobado: "passed",
+  comentario: "comment",
+  comentarios: "comments",
+  resumen: "summary",
+  criterios: "criteria",
+  criterio: "criterion",
+  fecha: "date",
+  candidato: "candidate",
+  candidata: "candidate",
+  profesor: "teacher",
+  profesora: "teacher",
+  empresa: "company",
+  correo: "email",
+  fortalezas: "strengths",
+  debilidades: "weaknesses",
+  recomendacion: "recommendation",
+};
+/** Words that mean something else in English ("note", "mention"): read so only beside a word of FOREIGN. */
+const AMBIGUOUS: Record<string, string> = { note: "mark", mention: "grade", total: "total", decision: "decision" };
 
 /** "studentName", "student_name", "Student's name" → student, name. */
 function wordsOf(s: string): string[] {
@@ -687,8 +782,8 @@ function typesOf(s: JsonSchema): Set<string> {
 }
 
 const VERDICT_WORDS: Record<Evaluation["verdict"], RegExp> = {
-  pass: /^(?:pass|passed|yes|true|accept|accepted|approve|approved|hire|strong hire|recommend|recommended|shortlist|shortlisted|proceed|advance|interview|qualified|meets|meets expectations|exceeds expectations|strong|strong yes|definitely|good|satisfactory|competent|proficient|adequate|sign|compliant)$/i,
-  fail: /^(?:fail|failed|no|false|reject|rejected|decline|declined|not recommended|do not hire|no hire|not hire|unqualified|does not meet|below expectations|weak|insufficient|unsatisfactory|poor|strong no|strong no hire|definitely not|do not sign|not compliant|non compliant)$/i,
+  pass: /^(?:pass|passed|yes|true|accept|accepted|approve|approved|hire|strong hire|recommend|recommended|shortlist|shortlisted|proceed|advance|interview|qualified|meets|meets expectations|exceeds expectations|strong|strong yes|definitely|good|satisfactory|competent|proficient|adequate|sign|compliant|oui|ja|si|sí|admis|admise|reçu|reçue|bestanden|aprobado|aprobada|apto)$/i,
+  fail: /^(?:fail|failed|no|false|reject|rejected|decline|declined|not recommended|do not hire|no hire|not hire|unqualified|does not meet|below expectations|weak|insufficient|unsatisfactory|poor|strong no|strong no hire|definitely not|do not sign|not compliant|non compliant|non|nein|ajourné|ajourne|refusé|nicht bestanden|suspenso|suspendido|reprobado|no apto)$/i,
   // A person's call: review, escalate or refer it, return it for amendment, negotiate.
   needs_review:
     /^(?:needs[ _]review|review|further review|maybe|consider|borderline|hold|on hold|uncertain|unsure|partially meets|partially compliant|partly compliant|manual review|undecided|pending|(?:re)?negotiate|amend|revise|resubmit|(?:escalate|escalated|refer|referred|return|returned|send back|sent back)(?: (?:to|for) .+)?|(?:needs|requires) (?:amendment|amendments|changes|revision|negotiation))$/i,

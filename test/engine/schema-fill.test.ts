@@ -696,6 +696,32 @@ Date: 5 June 2027`;
     expect(filled(tuple, finding(60, "pass", [crit("A", 8), crit("B", 7), crit("C", 1)]))).toEqual({ met: [2, 1] });
   });
 
+  test("fields named in French, German or Spanish mean what their English words do; their grade words are a ladder", () => {
+    const e = finding(62, "pass", [crit("Méthode", 6), crit("Analyse", 6)]);
+    const text = "Étudiante: Sofia Marchetti\n\nLe compte rendu.";
+    const french = object({
+      etudiant: str("Nom et prénom de l'étudiant"),
+      note_sur_20: { type: "number", minimum: 0, maximum: 20, description: "Note finale sur 20" },
+      mention: { enum: ["Très bien", "Bien", "Assez bien", "Passable", "Insuffisant"] },
+      admis: { type: "boolean" },
+      appreciation: str(),
+    });
+    // (Before: "", 0, the first of the mentions whatever the mark, false, "".)
+    expect(filled(french, e, text)).toEqual({
+      etudiant: "Sofia Marchetti",
+      note_sur_20: 12.4,
+      mention: "Assez bien",
+      admis: true,
+      appreciation: e.summary,
+    });
+    const german = object({ bestanden: { type: "boolean" }, punktzahl: { type: "integer", minimum: 0, maximum: 100 }, zusammenfassung: str() });
+    expect(filled(german, e)).toEqual({ bestanden: true, punktzahl: 62, zusammenfassung: e.summary });
+    const spanish = object({ aprobado: { enum: ["sí", "no"] }, nota: { type: "number", minimum: 0, maximum: 10 } });
+    expect(filled(spanish, finding(30, "fail"))).toEqual({ aprobado: "no", nota: 3 });
+    // An English "note" is a comment, not a mark.
+    expect(filled(object({ note: str() }), e)).toEqual({ note: e.summary });
+  });
+
   test("an object keyed by the criteria's names gets each criterion's mark, or its comment", () => {
     const e = finding(80, "pass", [crit("Introduction and Aim", 7), crit("Method", 9), crit("Results and Presentation of Data", 4)]);
     const mark = { type: "integer", minimum: 0, maximum: 10 };
