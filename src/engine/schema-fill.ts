@@ -486,7 +486,7 @@ class Filler {
       if (/\b(quote|evidence|excerpt|citation)\b/.test(text)) return c.evidence[0]?.quote ?? "";
       if (/\b(id|key|code)\b/.test(text)) return c.id;
       if (
-        /\b(title|name|criterion|label|category|trait|dimension|aspect|area|topic|section|skill|requirement|competency|standard|element|clause|check|question|point)\b/.test(
+        /\b(title|name|criterion|label|category|trait|dimension|aspect|area|topic|section|skill|requirement|competency|standard|element|clause|check|question|point|item)\b/.test(
           text,
         )
       )
@@ -507,6 +507,13 @@ class Filler {
     if (/\b(grade|letter)\b/.test(text)) return letterGrade(e.score);
     // "Teacher: Ms. Karen Doyle", "Class: 10B": the line whose label the field's own name names.
     const party = this.partyOf(field);
+    // In a party's object ("disclosing": {"legal_name", "role"}), its name and role, unless the field is its signatory's.
+    const signing = [field, field.parent].some((f) => f?.own.some((w) => SIGNER.test(w)));
+    if (party && !signing && field.own.includes("name")) return party.name;
+    if (party && !signing && field.own.includes("role") && party.role !== null) return party.role;
+    // A signatory's "position" or "capacity" is the "Title:" line of its party's block.
+    if (party && signing && field.own.some((w) => /^(?:position|title|capacity|job|role)$/.test(w)))
+      return this.facts.label([(l) => /^(?:title|position|capacity|role|job title)$/.test(l.words.join(" "))], party) ?? undefined;
     const own = this.facts.label([(l) => !l.words.every((w) => GENERIC.test(w)) && within(field.own)(l)], party);
     if (own !== null) return own;
     if (

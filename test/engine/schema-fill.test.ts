@@ -834,6 +834,8 @@ Date: 27 February 2026`;
       receiving_party: str(),
       disclosing_party: str(),
       parties: { type: "array", items: object({ name: str(), role: { enum: ["disclosing party", "recipient"] }, signatory }) },
+      receiving: object({ legal_name: str(), role: str(), signatory: object({ name: str(), position: str() }) }),
+      checks: { type: "array", items: object({ item: str(), result: { enum: ["present", "missing"] } }) },
     });
     // (Before: no roles were read through the bold, so the receiving party was the first one named; and the "Name:"
     // lines, a blank line below "Signed for …", belonged to no party.)
@@ -851,6 +853,12 @@ Date: 27 February 2026`;
           role: "recipient",
           signatory: { name: "Felix Armitage", title: "Designated Member", signed_on: "2026-02-27" },
         },
+      ],
+      // (Before: a party's "legal_name" was its signatory's, and a signatory's "position" and a check's "item" empty.)
+      receiving: { legal_name: "Carrowmere Analytics LLP", role: "recipient", signatory: { name: "Felix Armitage", position: "Designated Member" } },
+      checks: [
+        { item: "Argument", result: "present" },
+        { item: "Style", result: "present" },
       ],
     });
   });
