@@ -1900,6 +1900,53 @@ describe("criteria", () => {
     expect(await shapeOf("q4.md", text)).toEqual([["Overall quality", 12, [0, 4, 8, 12]]]);
   });
 
+  test("a checklist's asides and the reviewer's notes after its optional terms are no criteria", async () => {
+    const text = [
+      "Consultancy agreement review checklist",
+      "",
+      "Required terms",
+      "",
+      "Scope of services",
+      "",
+      "A description of the services and the deliverables.",
+      "",
+      "Fees and invoicing",
+      "",
+      "The fee, when it is invoiced and when it is paid.",
+      "",
+      "Preferred terms",
+      "",
+      "These are not mandatory, but their absence should be noted in the review",
+      "record.",
+      "",
+      "Non-solicitation: a restriction on the consultant poaching our staff for a",
+      "reasonable period after the engagement.",
+      "",
+      "Insurance: the consultant maintains professional indemnity insurance at a",
+      "stated level.",
+      "",
+      "Escalate to the Head of Legal if any required term is missing, or if a",
+      "Required term is drafted so as to remove our position (for",
+      "example, a fee payable before any work).",
+      "",
+      "Review record",
+      "",
+      "Record each item as Met, Not met or Unclear, with the clause number.",
+      "",
+      "Assess substance rather than headings: a clause may be headed",
+      "differently from this checklist.",
+    ].join("\n");
+    const { criteria } = await criteriaOf("consultancy-checklist.txt", text);
+    // (Before: "These are not mandatory, but …", "Required term is drafted …" and "Assess substance …" were optional
+    // criteria.)
+    expect(criteria.map((c) => [c.title, c.optional ?? false])).toEqual([
+      ["Scope of services", false],
+      ["Fees and invoicing", false],
+      ["Non-solicitation", true],
+      ["Insurance", true],
+    ]);
+  });
+
   test("a checklist's numbered clauses are its criteria, not its 'Checklist (3 clauses)' and 'Decision rule' headings", async () => {
     const text = [
       "# NDA review checklist",

@@ -18,6 +18,7 @@ import {
   organising,
   parsePoints,
   REQUIREMENT_SECTION,
+  REVIEW_NOTES,
   runInName,
   TOTAL_ROW,
   tidyTitle,
@@ -562,7 +563,13 @@ const NAME_POINTS_DESCRIPTION = /^(.{2,80}?\s*[([]\s*\d{1,3}(?:\.\d+)?\s*(?:poin
  */
 function sectionLabel(text: string): boolean {
   const t = text.trim();
-  return /^[A-Za-z][\w ()'’/-]{0,50}:$/.test(t) || CAPITALS_LABEL.test(t) || REQUIREMENT_SECTION.test(sectionName(t)) || JOB_SECTION.test(t);
+  return (
+    /^[A-Za-z][\w ()'’/-]{0,50}:$/.test(t) ||
+    CAPITALS_LABEL.test(t) ||
+    REQUIREMENT_SECTION.test(sectionName(t)) ||
+    JOB_SECTION.test(t) ||
+    REVIEW_NOTES.test(t)
+  );
 }
 
 /**
@@ -582,6 +589,11 @@ function sectionName(text: string): string {
 const CAPITALS_LABEL = /^(?=.*\p{Lu}{3})[\p{Lu}][\p{Lu}\d &/'’()-]{2,40}$/u;
 /** "Preferred: …", "Nice to have: …", "Required: …" at the head of a list item: which kind of requirement it is. */
 const ITEM_LABEL = /^(preferred|desirable|desired|nice[- ]to[- ]have|a plus|optional|required|essential|must[- ]have)\s*:\s+(?=\S)/i;
+/**
+ * A sentence about the list, not an item of it, on a plain line of a PDF: "These are not mandatory, but …", "The
+ * following …", and the reviewer's instructions after it ("Escalate to the Head of Treasury if …", "Assess substance …").
+ */
+const LIST_ASIDE = /^(?:these|the following|this (?:section|list|part)|escalate|record|assess|refer|report)\b/i;
 /** "Ideally, …" before a requirement: one a candidate may lack. */
 const IDEALLY = /^ideally,?\s+/i;
 const INSTRUCTION_ITEM = /\b(?:verbatim|quote|quotes|json|verdict|rationale|output|no text outside|overall score|location|cite the|flag)\b/i;
@@ -617,7 +629,10 @@ function listSet(lines: Line[], skipInstructions: boolean): CandidateSet | null 
       REQUIREMENT_SECTION.test(label(heading)) &&
       !sectionLabel(given.text) &&
       !/[.:][*_]*$/.test(given.text) &&
-      !(current && (/^\p{Ll}/u.test(given.text) || DANGLING.test(previousText))) &&
+      !LIST_ASIDE.test(given.text) &&
+      !(current && /^\p{Ll}/u.test(given.text)) &&
+      // (A line after one that stops mid-sentence goes on with it, an item or an aside: "… if a" / "Part A item is …".)
+      !DANGLING.test(previousText) &&
       (!headed.has(label(heading)) || titleLike(given.text));
     const line: Line = bulletless && given.kind === "text" ? { kind: "item", indent: 0, text: given.text } : given;
     if (line.kind === "heading") {
