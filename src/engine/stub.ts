@@ -22,10 +22,15 @@ const HARD_DEPTH = 48;
 export function stubFromSchema(schema: object, seed: string, opts: { plain?: boolean } = {}): unknown {
   const { validate } = compileSchema(schema);
   let first: unknown;
-  for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
-    const value = new Generator(schema as JsonSchema, `${seed}#${attempt}`, attempt, opts.plain ?? false).value(schema as JsonSchema, "", 0, 0);
-    if (validate(value) === null) return value;
-    if (attempt === 0) first = value;
+  // With the optional properties first; then without them, which an optional property no value satisfies needs (a
+  // deprecated field refused by `"then": false`, a reserved list with minItems 1 and maxItems 0).
+  for (const optional of [true, false]) {
+    for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
+      const generator = new Generator(schema as JsonSchema, `${seed}#${attempt}`, attempt, opts.plain ?? false, optional);
+      const value = generator.value(schema as JsonSchema, "", 0, 0);
+      if (validate(value) === null) return value;
+      if (attempt === 0 && optional) first = value;
+    }
   }
   // Plain values the schema refuses everywhere (a "not": {"const": ""}): the test-mode ones, which vary.
   return opts.plain ? stubFromSchema(schema, seed) : first;
@@ -41,6 +46,8 @@ class Generator {
     private readonly attempt: number,
     /** Values that claim nothing (the lowest number allowed, an empty string, false) instead of varied stand-ins. */
     private readonly plain = false,
+    /** Whether objects get their optional properties too (down to OPTIONAL_DEPTH). */
+    private readonly optional = true,
   ) {
     this.next = mulberry32(hash(seed));
   }
@@ -177,7 +184,7 @@ class Generator {
     const extra = s.additionalProperties === undefined ? true : (s.additionalProperties as Schema);
     const out: Record<string, unknown> = {};
     for (const [key, sub] of Object.entries(props)) {
-      if (required.has(key) || depth < OPTIONAL_DEPTH) out[key] = this.value(sub, key, depth + 1, 0);
+      if (required.has(key) || (this.optional && depth < OPTIONAL_DEPTH)) out[key] = this.value(sub, key, depth + 1, 0);
     }
     for (const key of required) {
       if (!(key in out)) out[key] = this.value(this.patternPropertyFor(s, key) ?? extra, key, depth + 1, 0);
@@ -210,7 +217,7 @@ class Generator {
     const applied = new Set<string>();
     for (let round = 0; round < 8; round++) {
       const present = new Set(Array.isArray(cur.required) ? (cur.required as string[]) : []);
-      if (depth < OPTIONAL_DEPTH && isPlainObject(cur.properties)) for (const key of Object.keys(cur.properties)) present.add(key);
+      if (this.optional && depth < OPTIONAL_DEPTH && isPlainObject(cur.properties)) for (const key of Object.keys(cur.properties)) present.add(key);
       const next = [...present].filter((key) => !applied.has(key) && (key in schemas || key in requires));
       if (next.length === 0) break;
       for (const key of next) {
@@ -236,7 +243,11 @@ class Generator {
       const sample = patternSample(p, true, this.next);
       return sample === null ? [] : [sample, `${sample}${n}`, `${sample}_${n}`, `${sample}${letters(n)}`];
     });
-    const candidates = [...samples, `extra_${n}`, `extra${letters(n)}`, `field${letters(n)}`, `item${n}`];
+    // (Names the schema lists, "propertyNames": {"enum": [the criteria]}, first.)
+    const listed = isPlainObject(names)
+      ? [...(Array.isArray(names.enum) ? names.enum : []), names.const].filter((k): k is string => typeof k === "string")
+      : [];
+    const candidates = [...listed, ...samples, `extra_${n}`, `extra${letters(n)}`, `field${letters(n)}`, `item${n}`];
     const allowed = (key: string) =>
       !(key in out) && (!nameOk || nameOk(key)) && (s.additionalProperties !== false || patterns.some((p) => safeRegExp(p)?.test(key)));
     return candidates.find(allowed) ?? null;

@@ -201,6 +201,29 @@ export const SCHEMAS: [string, object][] = [
     "propertyNames with minProperties",
     { type: "object", propertyNames: { pattern: "^[a-z]+$" }, additionalProperties: { type: "string" }, minProperties: 2 },
   ],
+  [
+    "propertyNames as an enum of names, with minProperties as many",
+    {
+      type: "object",
+      propertyNames: { enum: ["Thesis", "Evidence", "Style"] },
+      additionalProperties: { type: "string", minLength: 10 },
+      minProperties: 3,
+    },
+  ],
+  [
+    "optional properties no value satisfies (a reserved list, a field refused by then: false)",
+    {
+      type: "object",
+      required: ["summary"],
+      properties: {
+        summary: { type: "string" },
+        late_penalties: { type: "array", items: { type: "string" }, minItems: 1, maxItems: 0 },
+        legacyRiskBand: { type: "string" },
+      },
+      // biome-ignore lint/suspicious/noThenProperty: JSON Schema's own if/then/else keyword
+      allOf: [{ if: { required: ["legacyRiskBand"] }, then: false }],
+    },
+  ],
   ["an empty schema", {}],
   ["an object with no properties named", { type: "object" }],
   [
