@@ -1900,6 +1900,124 @@ describe("criteria", () => {
     expect(await shapeOf("q4.md", text)).toEqual([["Overall quality", 12, [0, 4, 8, 12]]]);
   });
 
+  test("a plain-text checklist with boxes to tick and blanks to score: the items and their points, not the score boxes", async () => {
+    const text = [
+      "PERSONAL NARRATIVE CHECKLIST",
+      "",
+      "Fill in the ME column. Part points are OK (for",
+      "example 1 out of 2 if you have only one detail).",
+      "",
+      "                                                   ME     TEACHER",
+      "[ ] 1. FOCUS - 3 pts",
+      "       My story is about ONE first-time moment.",
+      "       3 = one small moment, told in detail",
+      "       0 = not about a first time                   ___    ___ / 3",
+      "",
+      "[ ] 2. DIALOGUE - 2 pts",
+      "       At least one line of talking, with quotation",
+      "       marks. (1 pt if there is no quotation marks)  ___    ___ / 2",
+      "",
+      "[ ] 3. ENDING - 2 pts",
+      "       My ending tells what I learned.               ___    ___ / 2",
+      "                                           TOTAL    ___    ___ / 7",
+    ].join("\n");
+    // (Before: each "___ / 2" line and "example 1 out of 2 …" were criteria too, and the names kept "[ ] 1.".)
+    expect((await shapeOf("narrative-checklist.txt", text)).map(([title, max]) => [title, max])).toEqual([
+      ["FOCUS", 3],
+      ["DIALOGUE", 2],
+      ["ENDING", 2],
+    ]);
+  });
+
+  test("'How the paper is scored' over a 6-to-1 scale beside the poem and the policies: one holistic criterion", async () => {
+    const text = [
+      "# Short Paper 2",
+      "",
+      "## The poem",
+      "",
+      "```",
+      " 1  Remember me when I am gone away,",
+      " 2    Gone far away into the silent land;",
+      "```",
+      "",
+      "## How the paper is scored: Holistic score (1–6)",
+      "",
+      "I give each paper a single holistic score from 1 to 6.",
+      "",
+      "**6 — Exceptional.** A precise, arguable thesis; analyses the turn.",
+      "",
+      "**5 — Strong.** A clear thesis; sound analysis.",
+      "",
+      "**4 — Competent.** A workable thesis; some analysis.",
+      "",
+      "**3 — Limited.** Mostly paraphrase.",
+      "",
+      "**2 — Weak.** A retelling.",
+      "",
+      "**1 — Does not address the task.**",
+      "",
+      "## Submission and policies",
+      "",
+      "- Upload one file by Friday.",
+      "- Late papers lose one holistic point.",
+    ].join("\n");
+    // (Before: "The poem" and "Submission and policies" were two criteria on the 1–6 scale; the scale itself none.)
+    expect(await shapeOf("paper.md", text)).toEqual([["Overall quality", 6, [1, 2, 3, 4, 5, 6]]]);
+  });
+
+  test("criteria as columns over levels as rows, with a row of score boxes; a table of measurements is no rubric", async () => {
+    const text = [
+      "Level | Claim | Evidence from our data | Organization",
+      "4 - Exceeds | A complete claim for all three dishes. | Accurate numbers for all three dishes. | Organized paragraphs.",
+      "2 - Approaching | A partly correct claim. | Few or no numbers. | Some order.",
+      "0 - Not yet | No claim. | No data. | Notes or a list.",
+      "Score | __ / 4 | __ / 4 | __ / 4",
+      "",
+      "Our data",
+      "",
+      "Day | Dish A mL | Dish B mL",
+      "0 | 200 | 200",
+      "2 | 171 | 193",
+      "7 | 104 | 176",
+    ].join("\n");
+    // (Before: the "Score | __ / 4" row made the level table no scale, one criterion was read, and "Day" and "0" beside it.)
+    expect(await shapeOf("science.txt", text)).toEqual([
+      ["Claim", 4, [0, 2, 4]],
+      ["Evidence from our data", 4, [0, 2, 4]],
+      ["Organization", 4, [0, 2, 4]],
+    ]);
+  });
+
+  test("a PDF's criteria table cut by wrapped cells goes on after them; a grade conversion table adds no criteria", async () => {
+    const text = [
+      "Criterion (weight) | Excellent | Good | None",
+      "A. Provenance: | 22–25: Uses author, | 17–21: | 0",
+      "",
+      "origin and ownership, date, Explains origin origin",
+      "purpose (25%) | type of source and | and purpose",
+      " | audience to explain | with relevant",
+      "",
+      "shape what the less reliability.",
+      "",
+      "B. Content and inference (25%) | 22–25: Precise quotations and inferences. | 17–21: Accurate use of content. | 0",
+      "C. Context (50%) | 40–50: Well-chosen context tests the source. | 30–39: Relevant context. | 0",
+      "",
+      "Pass: 50% or more.",
+      "",
+      "Mark (%) | Grade | Descriptor",
+      "80–100 | A | Excellent",
+      "70–79 | B | Good",
+      "50–69 | C | Pass",
+      "0–49 | F | Fail",
+    ].join("\n");
+    // (Before: "purpose" was a criterion of its own, "B. Content …" the header of a second table, and A to F five more.)
+    expect((await shapeOf("source-analysis.txt", text)).map(([title, max]) => [title, max])).toEqual([
+      ["Provenance", 25],
+      ["Content and inference", 25],
+      ["Context", 50],
+    ]);
+  });
+
   test("a checklist's asides and the reviewer's notes after its optional terms are no criteria", async () => {
     const text = [
       "Consultancy agreement review checklist",

@@ -456,8 +456,11 @@ function headingSet(lines: Line[]): CandidateSet | null {
     const items = blocks
       .filter((b) => b.level === level)
       .map((b) => headingCandidate(b.title, b.body.join("\n"), b.direct.join("\n")))
-      // "Rubric" or "Scoring" above one level scale ("Score 3: …" … "Score 0: …") is a holistic rubric's one criterion.
-      .filter((c) => c.title && !TOTAL_ROW.test(c.title) && (!organising(c.title) || (c.levels && META_HEADING.test(c.title))))
+      // "Rubric" or "Scoring" above one level scale ("Score 3: …" … "Score 0: …") is a holistic rubric's one criterion;
+      // so is "How the paper is scored" above three levels or more ("6 — Exceptional. …" … "1 — Does not address …").
+      .filter(
+        (c) => c.title && !TOTAL_ROW.test(c.title) && (!organising(c.title) || (c.levels && (META_HEADING.test(c.title) || c.levels.length >= 3))),
+      )
       .map((c) => (organising(c.title) ? { ...c, title: HOLISTIC_TITLE } : c));
     // A heading with nothing under it beside headings that have points, levels or text is a title or a group's name
     // (DOCX headings all arrive at one level: "Story rubric", "Traits", then the traits).
@@ -494,7 +497,9 @@ function pointLineSet(lines: Line[]): CandidateSet | null {
     // (An exam question is longer than a criterion's name, its marks in brackets at its end: "Q1 (b) Explain why … [3
     // marks]".)
     const question = line.kind === "text" && EXAM_MARKS.test(line.text);
-    if (line.kind === "text" && line.text.length <= (question ? 200 : 100) && !namedLevel(line.text) && !bandLine(line.text)) {
+    // (Nor is the rest of a sentence the line above broke off: "… Part points are OK (for" / "example 1 out of 2 …".)
+    const goesOn = previous !== null && DANGLING.test(lineText(previous)) && line.kind === "text" && /^\p{Ll}/u.test(line.text);
+    if (line.kind === "text" && !goesOn && line.text.length <= (question ? 200 : 100) && !namedLevel(line.text) && !bandLine(line.text)) {
       // "Sources (10) – At least six peer-reviewed sources": the name, its points, then what it asks for.
       const described = NAME_POINTS_DESCRIPTION.exec(line.text);
       const { points, rest } = parsePoints(described ? described[1] : line.text);
@@ -506,7 +511,8 @@ function pointLineSet(lines: Line[]): CandidateSet | null {
         title.split(/\s+/).length <= (question ? 30 : 10) &&
         !TOTAL_ROW.test(title) &&
         !STATED_TOTAL.test(line.text) &&
-        !SCORE_SHEET.test(line.text)
+        !SCORE_SHEET.test(line.text) &&
+        !FILL_IN.test(line.text)
       ) {
         current = { title: described ? described[1] : line.text, body: described ? [described[2]] : [] };
         found.push(current);
@@ -553,6 +559,8 @@ const EXAM_MARKS = /[[(]\s*\d{1,3}\s*(?:marks?|points?|pts?)\s*[\])]\s*$/i;
 const STATED_TOTAL = /\b(?:total|maximum)\b\s*(?:marks?|points?|score)?\s*(?:of|out of|is|:|=)?\s*\d/i;
 // A score sheet's line of blanks to fill in ("Ideas ____ /6    Organization ____ /6    Language ____ /6"): where the
 // marks are written, not a criterion.
+/** A blank to write the item's score in at a line's end, "(1 pt each)   ___    ___ / 2": the item above's box. */
+const FILL_IN = /_{2,}\s*\/\s*\d{1,3}\s*$/;
 const SCORE_SHEET = /(?:_{2,}\s*\/\s*\d+[^_]*){2}/;
 const NAME_POINTS_DESCRIPTION = /^(.{2,80}?\s*[([]\s*\d{1,3}(?:\.\d+)?\s*(?:points?|pts?|marks?)?\s*[)\]](?:\*\*|__)?)\s+[–—-]\s+(\S.*)$/i;
 

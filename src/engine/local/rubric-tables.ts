@@ -29,7 +29,12 @@ export function tableSets(lines: Line[]): CandidateSet[] {
   // "Ideas" is the Ideas criterion's scale, as a list of levels under it is.
   let above: string | undefined;
   let notes = false;
+  // The table just ended by lines of text (a PDF's wrapped cells), for a row that goes on with it.
+  let ended = null as { header: string[]; last: string[] } | null;
   const flush = () => {
+    // (Its last row that names something: the rows under it with no name are the rest of its cells.)
+    const named = rows.findLast((r, k) => k > 0 && (r[0] ?? "") !== "");
+    if (rows.length > 0) ended = named && (levelHeader(rows[0]) || namedHeader(rows[0])) ? { header: rows[0], last: named } : null;
     // (A header repeated at the top of each page the table runs onto is no row of it, even with the rest of the row
     // the page break cut run into its cells.)
     const head = rows[0] ?? [];
@@ -86,9 +91,14 @@ export function tableSets(lines: Line[]): CandidateSet[] {
       // cut), then rows: the table goes on below them.
       const atHeader = last.join("|") === rows[0].join("|") && (levelHeader(rows[0]) || namedHeader(rows[0]));
       if (atHeader && lineAfter(lines, i, ["blank", "text"])?.kind === "row") continue;
+      // Lines of a row's cells run together (a PDF's wrapped cells) before the rest of that row, whose name cell goes
+      // on in lower case: the table goes on (the lines cannot be told apart by column; the rows keep their cells).
+      const resumed = lineAfter(lines, i, ["blank", "text"]);
+      if (resumed?.kind === "row" && resumed.cells.length >= 2 && /^\p{Ll}/u.test(resumed.cells[0]?.trim() ?? "")) continue;
     }
     if (line.kind !== "row" && line.kind !== "blank") {
       flush();
+      if (line.kind === "heading") ended = null;
       notes = NOTES_LABEL.test(line.text.trim());
       // ("1. Argument Structure (15 marks)", numbered as a list item in a PDF's text, is such a heading too.)
       if (line.kind === "heading" || ((line.kind === "text" || line.kind === "item") && titleLike(parsePoints(line.text).rest))) above = line.text;
@@ -115,11 +125,30 @@ export function tableSets(lines: Line[]): CandidateSet[] {
         flush();
         above = section[0];
       }
+      // The next criterion of a table a few lines of text ended ("B. Content …" after "A. Provenance …"), as wide, goes
+      // on with that table.
+      if (rows.length === 0 && ended && cells.length === ended.header.length && follows(ended.last[0] ?? "", cells[0] ?? "")) rows.push(ended.header);
+      // A row whose name cell goes on in lower case ("purpose (25%) | type of source and | …" under "A. Provenance: |
+      // 22–25: Uses author, | …") is the rest of the row above, which a PDF's line breaks cut: joined to it cell by cell
+      // (its name only, when the PDF left out empty cells and the columns cannot be told).
+      const last = rows.at(-1);
+      if (last && rows.length >= 2 && cells.length >= 2 && /^\p{Ll}/u.test(cells[0] ?? "") && /[:,]$|\b(?:and|or|of|the)$/.test(last[0] ?? "")) {
+        rows[rows.length - 1] = last.map((c, k) => (k === 0 || cells.length === last.length ? [c, cells[k]].filter(Boolean).join(" ") : c));
+        continue;
+      }
       rows.push(cells);
     }
   }
   flush();
   return sets;
+}
+
+/** Whether name cell `b` is numbered or lettered right after `a`: "A. Provenance" then "B. Content", "2." then "3.". */
+function follows(a: string, b: string): boolean {
+  const mark = (s: string) => /^\s*([A-Z]|\d{1,2})[.)]\s/.exec(s)?.[1];
+  const [x, y] = [mark(a), mark(b)];
+  if (x === undefined || y === undefined) return false;
+  return /\d/.test(x) ? Number(y) === Number(x) + 1 : y.charCodeAt(0) === x.charCodeAt(0) + 1;
 }
 
 /**
@@ -285,15 +314,25 @@ function numberedLevels(row: string[]): boolean {
 /** A label over a marker's notes, not over criteria: "Indicative content", "Notes for markers", "Guidance for examiners". */
 const NOTES_LABEL =
   /^(?:indicative (?:content|answers?)|notes? (?:for|to) (?:markers|examiners)|(?:markers?|examiners?)['’]? notes|guidance (?:for|to) (?:markers|examiners))\b/i;
-/** A band of percentages or marks in a cell of its own: "85–100%", "0 - 49 %", "75–84". */
-const PERCENT_BAND = /^\d{1,3}\s*%?\s*[-–]\s*\d{1,3}\s*%$/;
+/** A band of percentages or marks in a cell of its own: "85–100%", "0 - 49 %", "80–100". */
+const PERCENT_BAND = /^(\d{1,3})\s*%?\s*[-–]\s*(\d{1,3})\s*%?$/;
 /**
- * A table of grade bands, "High Distinction | 85–100% | Outstanding …" down to "Fail | 0–49% | …": each row a grade's
- * short name and its band of percentages. It says how a criterion's mark is placed, not what the criteria are.
+ * A table of grade bands, "High Distinction | 85–100% | Outstanding …" down to "Fail | 0–49% | …" (or "80–100 | A |
+ * Excellent"): each row a grade's short name and its band, the bands tiling the scale without gaps. It says how a mark
+ * is placed or converted, not what the criteria are. ("Thesis | 0–10", bands that all start at 0, are points; "Strong
+ * | 13–15" down to "Weak | 0–7" under a criterion are its levels.)
  */
 function gradeBands(rows: string[][]): boolean {
-  const banded = rows.filter((r) => r.slice(1).some((c) => PERCENT_BAND.test(c.trim())));
-  return banded.length >= 3 && banded.length >= rows.length - 1 && banded.every((r) => (r[0] ?? "").trim().split(/\s+/).length <= 3);
+  const bands = rows.flatMap((r) => {
+    const at = r.findIndex((c) => PERCENT_BAND.test(c.trim()));
+    const m = at >= 0 ? PERCENT_BAND.exec(r[at].trim()) : null;
+    const named = r.some((c, k) => k !== at && c.trim() !== "" && c.trim().split(/\s+/).length <= 3);
+    return m && named ? [{ low: Number(m[1]), high: Number(m[2]) }] : [];
+  });
+  if (bands.length < 3 || bands.length < rows.length - 1) return false;
+  // (Bands up to 100, a whole mark in per cent: a criterion's own levels, "Strong | 13–15", are worth its marks.)
+  const sorted = bands.sort((a, b) => b.low - a.low);
+  return sorted[0].high === 100 && sorted.every((b, k) => k === 0 || [0, 1].includes(sorted[k - 1].low - b.high));
 }
 // The first header cell of a course's grade breakdown: "Component | Weight", "Assessment | %".
 const BREAKDOWN_FIRST = /^(?:(?:grade |course |assessment )?components?|assessments?|assignments?|coursework|activit(?:y|ies)|tasks?)$/i;
@@ -330,8 +369,9 @@ const POINT_LABEL = /^(?:(?:band|level|score)\s*)?(?:(\d{1,2})\s*[-–]\s*)?(\d{
  * scale, its levels the column's cells.
  */
 function scaleTable(given: string[][]): Candidate[] | null {
-  // (A last row of maxima or totals, "Max | 10 | 10 | 5 | 5", is no level.)
-  const rows = given.filter((r, i) => i === 0 || !/^(?:max(?:imum)?|total|sum)\b/i.test(r[0] ?? ""));
+  // (A last row of maxima or totals, "Max | 10 | 10 | 5 | 5", is no level; nor is a row of boxes to fill, "Score | __ / 4".)
+  const boxes = (r: string[]) => r.length > 1 && r.slice(1).every((c) => /^(?:_+\s*)?(?:\/\s*\d{1,3})?$/.test(c.trim()));
+  const rows = given.filter((r, i) => i === 0 || !(/^(?:max(?:imum)?|total|sum)\b/i.test(r[0] ?? "") || boxes(r)));
   // The points are numbers ("4"), or level names ("Exemplary" … "Beginning"), worth as many points as there are rows
   // below them, best first whichever way the table runs.
   const ranks = rows.slice(1).map((r) => levelWordRank(r[0] ?? ""));
@@ -474,6 +514,9 @@ function personSpecification(rows: string[][]): Candidate[] | null {
 
 function tableCandidates(given: string[][]): Candidate[] {
   const rows = withoutEmptyHeaderCells(given);
+  // A table of measurements ("Day | Dish A mL | Dish B mL" over rows of numbers) is data the task gives, no rubric.
+  const numeric = (c: string) => c.trim() === "" || /^[-+]?\d[\d.,]*\s*(?:%|[a-zµ°]{1,3})?$/i.test(c.trim());
+  if (rows.length >= 3 && rows.slice(1).every((r) => r.every(numeric))) return [];
   const specification = personSpecification(rows);
   if (specification) return specification;
   const scale = scaleTable(rows) ?? ratingRows(rows);
