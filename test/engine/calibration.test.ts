@@ -2,6 +2,7 @@
 import { describe, expect, test } from "bun:test";
 import { CommentRangeEnd, CommentRangeStart, CommentReference, Document, Header, Packer, Paragraph, TextRun } from "docx";
 import { findCriteria } from "../../src/engine/local/criteria";
+import { evaluateLocally } from "../../src/engine/local/evaluate";
 import { writingSignals } from "../../src/engine/local/signals";
 import { topicTermsOf } from "../../src/engine/local/terms";
 import { levelPassShare, passLevel, statedPassShare } from "../../src/engine/local/verdict";
@@ -532,6 +533,49 @@ In conclusion, kindness is not about big actions. It is about small actions that
     expect(await stance("In this essay I will talk about what happens in the poem. I will describe each part.")).toMatch(/^0 position/);
     expect(await stance("I will never forget that summer. I will always remember the lake.")).toMatch(/^0 position/);
     expect(await stance("In this essay I will argue that the poem is about love, not age.")).toMatch(/^1 position/);
+  });
+
+  test("a story's dialogue and sensory detail are judged where a story's rubric asks for them; its focus is a story's", async () => {
+    const rubric = [
+      "Personal narrative checklist. Write a true story about one time you tried something new. Your story needs a",
+      "beginning, a middle and an end.",
+      "",
+      "1. FOCUS - 3 pts: My story is about ONE moment.",
+      "2. DIALOGUE - 2 pts: At least one line of talking, with quotation marks.",
+      "3. SENSORY DETAILS - 2 pts: Details of what I saw, heard, smelled, tasted or touched.",
+    ].join("\n");
+    const told = [
+      '"Next!" yelled the lifeguard. I looked up at the high dive. It was as tall as a building.',
+      "",
+      "First I climbed the ladder. The metal rungs were hot and burned my toes. I could smell the chlorine and hear kids splashing below.",
+      "",
+      '"You can climb back down," my brother called. Then I stepped off. The water was so cold it felt like tiny pinches.',
+      "",
+      '"I didn\'t think you would jump," he said. I learned that being scared and brave can happen at the same time.',
+    ].join("\n");
+    const flat = [
+      "One day I went to the pool and I went on the high dive for the first time. It was fun. I was scared but I did it.",
+      "",
+      "Then I went home and I had dinner. It was a good day and I want to go again. The end.",
+    ].join("\n");
+    const ref = await textDoc("ref_story", "checklist.txt", rubric);
+    const scores = async (text: string) => {
+      const doc = await textDoc("doc_story", "story.txt", text);
+      const e = evaluateLocally({
+        criteria: findCriteria([ref.content], null).criteria,
+        inputs: [doc],
+        prompt: null,
+        referenceTexts: [ref.content.text],
+      });
+      return Object.fromEntries(e.criteria.map((c) => [c.title, c.score]));
+    };
+    const [good, thin] = [await scores(told), await scores(flat)];
+    // (Before: FOCUS was judged by an argument's position markers, 0 of 3 for any story; and DIALOGUE and SENSORY
+    // DETAILS only by their rubric's words, which a story does not use.)
+    expect(good.FOCUS).toBeGreaterThanOrEqual(1.5);
+    expect(good.DIALOGUE).toBeGreaterThan(thin.DIALOGUE);
+    expect(good["SENSORY DETAILS"]).toBeGreaterThan(thin["SENSORY DETAILS"]);
+    expect(thin.DIALOGUE).toBe(0);
   });
 
   test("an objection named and answered is an opposing view", async () => {

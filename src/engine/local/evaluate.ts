@@ -12,6 +12,7 @@ import {
   facetMarkers,
   formTargetWords,
   frontMatterEnd,
+  GENRE_NEUTRAL_STEMS,
   proseOf,
   targetWords,
   WRITING_STEMS,
@@ -175,7 +176,9 @@ export function evaluateLocally(input: LocalInput): Evaluation {
   // A CV or a contract is not better for being longer: length is judged where a length is asked for, or in essays.
   const signals = target === null && !written ? { ...measured, development: 1 } : measured;
   const relevance = topicRelevance(input, docCounts, negatedBases(prose));
-  const prepared = prepare(input.criteria, written, input.titlesNamed === true, input.allRequired === true);
+  // A task that asks for a story ("Write a true story …", "personal narrative") asks for a story's focus.
+  const story = (task.join("\n").match(/\b(?:story|stories|narrative|narratives)\b/gi)?.length ?? 0) >= 2;
+  const prepared = prepare(input.criteria, written, input.titlesNamed === true, input.allRequired === true, story);
   // A CV's years of work, for requirements that ask for some ("5+ years of …"); an essay's dates are its subject.
   const years = written ? null : yearsShown(writing.map((w) => w.lines).join("\n"), input.now ?? new Date());
   const ranked = rankedPassages(input.inputs, passages, prepared);
@@ -277,7 +280,7 @@ function toScale(criterion: RubricCriterion, strength: number): number {
 // ---------------------------------------------------------------------------
 // Criteria -> weighted key terms and facets
 
-function prepare(criteria: RubricCriterion[], written: boolean, titlesNamed: boolean, allRequired: boolean): Prepared[] {
+function prepare(criteria: RubricCriterion[], written: boolean, titlesNamed: boolean, allRequired: boolean, story = false): Prepared[] {
   const raw = criteria.map((c) => {
     // The name Assay gives a holistic scale ("Overall quality") is not the rubric's: its words are not to be found.
     const title = c.title === HOLISTIC_TITLE ? [] : titleTermsOf(c.title);
@@ -308,7 +311,13 @@ function prepare(criteria: RubricCriterion[], written: boolean, titlesNamed: boo
     // set 2): judged by relevance as a subject, every on-topic essay got 6 of 6. (A lone criterion named after a
     // craft, "Organisation", stays about that craft; levels that name no craft, "a full grasp of the text", grade
     // what the work says.)
-    const own = facetsOf(r.title, r.counts, written ? ALL_FACETS : DOCUMENT_FACETS);
+    const found = facetsOf(r.title, r.counts, written ? ALL_FACETS : DOCUMENT_FACETS);
+    // ("Focus" in a story's checklist is the story's focus: told as a story, not argued. "Thesis" stays an argument.)
+    const neutral = [...r.title].every((s) => !FACET_STEMS.argument.has(s) || GENRE_NEUTRAL_STEMS.has(s));
+    const own =
+      story && neutral && found.facets.includes("argument")
+        ? { ...found, facets: [...new Set(found.facets.map((f): Facet => (f === "argument" ? "narrative" : f)))] }
+        : found;
     // (In written work: a CV's "Overall impression" beside "Skills" is about the candidate, not the writing.)
     const whole = criteria.length === 1 || (written && WHOLE_WORK.test(r.c.title));
     // (A title that names a craft names the scale's own subject, unless it says the scale is of the whole work:
@@ -718,6 +727,8 @@ const FACET_LABEL: Record<Facet, string> = {
   counter: "counterargument",
   conclusion: "conclusion",
   narrative: "telling a story",
+  dialogue: "dialogue",
+  sensory: "sensory detail",
 };
 
 function rationale(p: Prepared, s: CriterionScore, signals: WritingSignals, relevance: Relevance): string {
