@@ -67,7 +67,7 @@ function keyedItem(pointer: string, e: Evaluation): number | null {
 // A verdict in the field's own words: which of pass, fail and needs_review each word can stand for. Levels and bands
 // ("Proficient", "strong", "B") stand for a pass or a fail by where they sit; risk runs the other way.
 const SAYS: [RegExp, Evaluation["verdict"][]][] = [
-  [/review|escalat|refer|maybe|hold|consider|borderline|manual|unsure|partial|amend|negotiat|return/i, ["needs_review"]],
+  [/review|escalat|refer|maybe|hold|consider|borderline|manual|unsure|partial|amend|negotiat|return|bedingt|conditional|reserve/i, ["needs_review"]],
   [
     /^(no|false|fail|reject|decline|do not|does not|not |unsatisf|below|beginning|weak|poor|insufficient|insuffisant|mangelhaft|ungen|insuficiente|n$|u$|e$|f$|d$)/i,
     ["fail"],
@@ -144,7 +144,10 @@ function check(want: FieldExpectation, v: unknown, item: number | null, e: Evalu
       // A date its pattern forces day first ("DD/MM/YYYY", as the note says) is the same date.
       const dayFirst =
         want.means === "date" && typeof v === "string" && /DD\/MM/.test(want.note ?? "") ? /^(\d{2})\/(\d{2})\/(\d{4})$/.exec(v) : null;
-      const text = dayFirst ? `${dayFirst[3]}-${dayFirst[2]}-${dayFirst[1]}` : v;
+      // A name its pattern forces surname first ("Acheampong-Reyes, Marisol", as the note says) is the same name.
+      const surnameFirst =
+        want.means === "name" && typeof v === "string" && /surname, forename/i.test(want.note ?? "") ? /^([^,]+),\s*(.+)$/.exec(v) : null;
+      const text = dayFirst ? `${dayFirst[3]}-${dayFirst[2]}-${dayFirst[1]}` : surnameFirst ? `${surnameFirst[2]} ${surnameFirst[1]}` : v;
       return typeof text === "string" &&
         accepted.some((a) =>
           norm(text)

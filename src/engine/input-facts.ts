@@ -75,7 +75,8 @@ const DATE = new RegExp(
 );
 
 // "Kestrel Data Services Ltd", "Bank of Scotland plc", "Smith & Jones LLP": capitalised words before a company form.
-const COMPANY_FORM = String.raw`Ltd\.?|Limited|LLC|L\.L\.C\.|LLP|Inc\.?|Incorporated|plc|PLC|GmbH|AG|Corp\.?|Corporation|S\.A\.|B\.V\.|BV|N\.V\.|Pty\.? Ltd\.?|S\.r\.l\.|SAS|SARL|S\.p\.A\.|SpA`;
+// (In capitals too, as a contract's parties block writes them: "QUILLON SYSTEMS LIMITED".)
+const COMPANY_FORM = String.raw`Ltd\.?|LTD\.?|Limited|LIMITED|INC\.?|INCORPORATED|CORP\.?|CORPORATION|LLC|L\.L\.C\.|LLP|Inc\.?|Incorporated|plc|PLC|GmbH|AG|Corp\.?|Corporation|S\.A\.|B\.V\.|BV|N\.V\.|Pty\.? Ltd\.?|S\.r\.l\.|SAS|SARL|S\.p\.A\.|SpA`;
 const COMPANY = new RegExp(
   String.raw`(?<![\p{L}\d])((?:[\p{Lu}][\p{L}\d&'’.-]*[ \t]+(?:(?:&|and|of|for|de|du|der|van|von)[ \t]+)?){1,6})(${COMPANY_FORM})(?![\p{L}\d])`,
   "gu",
@@ -240,7 +241,10 @@ export class InputFacts {
     const before = first?.split(/\s*(?:,|\s[|–—-]\s)\s*/) ?? [];
     const head = before.length > 1 && before.slice(1).join(" ").split(/\s+/).length <= 6 ? before[0] : first;
     const words = head?.split(/\s+/) ?? [];
-    if (head && /^[\p{Lu}][\p{L}'’-]+(?:\s+[\p{Lu}][\p{L}'’.-]+){1,3}$/u.test(head) && !words.some((w) => DOCUMENT_WORDS.test(w))) return head;
+    // ("MARISOL ACHEAMPONG-REYES", a CV's heading in capitals, is written "Marisol Acheampong-Reyes".)
+    const written = (s: string) => (/\p{Ll}/u.test(s) ? s : s.toLowerCase().replace(/(^|[\s'’-])(\p{Ll})/gu, (_, b, c) => b + c.toUpperCase()));
+    if (head && /^[\p{Lu}][\p{L}'’-]+(?:\s+[\p{Lu}][\p{L}'’.-]+){1,3}$/u.test(head) && !words.some((w) => DOCUMENT_WORDS.test(w)))
+      return written(head);
     // "Essay by Priya Nair, student name: Priya Nair" within a line (one at a line's start is a label, read above).
     const inline =
       /(?<=\S[^\S\n]*)\b(?:name|candidate|applicant|student|author)[ \t]*:[ \t]*([\p{Lu}][\p{L}'’-]+(?:[ \t]+[\p{Lu}][\p{L}'’.-]+){1,3})/iu.exec(
@@ -267,6 +271,13 @@ function isoOf(m: RegExpMatchArray): string | null {
   return `${y}-${String(month).padStart(2, "0")}-${String(day).padStart(2, "0")}`;
 }
 
+const FORM_IN_CAPITALS = new Set(["LLC", "LLP", "PLC", "AG", "SA", "BV", "NV", "SAS", "SARL", "GMBH", "SPA"]);
+/** A name written in capitals ("QUILLON SYSTEMS LIMITED") as a name is written ("Quillon Systems Limited"). */
+function asWritten(words: string[]): string {
+  if (words.some((w) => /\p{Ll}/u.test(w))) return words.join(" ");
+  return words.map((w) => (FORM_IN_CAPITALS.has(w.replace(/\./g, "")) ? w : w.charAt(0) + w.slice(1).toLowerCase())).join(" ");
+}
+
 /** Organisations named in the text (a name ending in Ltd, LLC, GmbH …), each with the role the text defines for it. */
 function organisations(text: string): { parties: Party[]; mentions: { party: Party; at: number }[] } {
   // Bold markers become spaces, so that positions stay those of the text.
@@ -275,7 +286,7 @@ function organisations(text: string): { parties: Party[]; mentions: { party: Par
   for (const m of plain.matchAll(COMPANY)) {
     const words = `${m[1]}${m[2]}`.trim().split(/[ \t]+/);
     while (words.length > 1 && NOT_IN_NAME.test(words[0])) words.shift();
-    if (words.length > 1) found.push({ name: words.join(" "), at: m.index, end: m.index + m[0].length });
+    if (words.length > 1) found.push({ name: asWritten(words), at: m.index, end: m.index + m[0].length });
   }
   const byName = new Map<string, Party>();
   const mentions = found.map((f, i) => {

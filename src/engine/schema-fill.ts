@@ -493,13 +493,12 @@ class Filler {
         return c.title;
       return undefined;
     }
-    if (/\b(verdict|decision|outcome|recommendation|status)\b/.test(text)) return e.verdict;
-    if (
-      /\b(summary|overview|comment|comments|feedback|rationale|explanation|reason|reasoning|justification|notes?|assessment|remarks?|evaluation|conclusion)\b/.test(
-        text,
-      )
-    )
-      return e.summary;
+    // (The field's own name first: "begruendung" is the reasons for the "Entscheidung" its description names.)
+    const named = field.own.join(" ");
+    const verdict = /\b(verdict|decision|outcome|recommendation|status)\b/;
+    if (!verdict.test(named) && SUMMARY.test(named)) return e.summary;
+    if (verdict.test(text)) return e.verdict;
+    if (SUMMARY.test(text)) return e.summary;
     if (/\b(strength|strengths|positive)\b/.test(text)) return this.strings(text, null)?.join(" ");
     if (/\b(weakness|weaknesses|improvement|improvements|gap|gaps|concern|concerns)\b/.test(text)) return this.strings(text, null)?.join(" ");
     const company = this.company(field);
@@ -520,7 +519,7 @@ class Filler {
       (/\b(name|candidate|applicant|student|author|person|full name)\b/.test(text) || field.own.some(isMarker)) &&
       !/\b(file|document|company|employer|school|title|id|number|code)\b/.test(text)
     )
-      return this.personName(field, party);
+      return nameAs(this.personName(field, party), field, pattern);
     // A label its description names ("The candidate's location"), where the label says something of its own.
     return this.facts.label([(l) => !l.words.some((w) => WEAK_LABEL.test(w)) && within(field.described)(l)], party) ?? undefined;
   }
@@ -668,6 +667,7 @@ const FOREIGN: Record<string, string> = {
   schuler: "student",
   schueler: "student",
   schulerin: "student",
+  schuelerin: "student",
   bewerber: "applicant",
   bewerberin: "applicant",
   vorname: "name",
@@ -680,6 +680,7 @@ const FOREIGN: Record<string, string> = {
   kommentar: "comment",
   zusammenfassung: "summary",
   begrundung: "rationale",
+  begruendung: "rationale",
   kriterien: "criteria",
   kriterium: "criterion",
   datum: "date",
@@ -688,10 +689,13 @@ const FOREIGN: Record<string, string> = {
   lehrer: "teacher",
   lehrerin: "teacher",
   prufer: "examiner",
+  pruefer: "examiner",
   firma: "company",
   unternehmen: "company",
   starken: "strengths",
+  staerken: "strengths",
   schwachen: "weaknesses",
+  schwaechen: "weaknesses",
   // Spanish
   alumno: "student",
   alumna: "student",
@@ -720,6 +724,25 @@ const FOREIGN: Record<string, string> = {
 /** Words that mean something else in English ("note", "mention"): read so only beside a word of FOREIGN. */
 const AMBIGUOUS: Record<string, string> = { note: "mark", mention: "grade", total: "total", decision: "decision" };
 
+/**
+ * A person's name as the field keeps it: the first name for "first_name" ("vorname", "forename"), the rest for
+ * "last_name" ("surname", "nachname"), "Surname, Forename" where the field's pattern or description asks for it.
+ */
+function nameAs(name: string, field: Field, pattern: RegExp | null): string {
+  const parts = name
+    .replace(/^(?:dr|mr|mrs|ms|miss|prof)\.?\s+/i, "")
+    .split(/\s+/)
+    .filter(Boolean);
+  if (parts.length < 2) return name;
+  const [first, last] = [parts[0], parts.slice(1).join(" ")];
+  if (field.own.some((w) => /^(?:first|given|forenames?|vorname|prenom|prénom)$/.test(w))) return first;
+  if (field.own.some((w) => /^(?:last|surname|family|nachname|apellidos?)$/.test(w))) return last;
+  const reversed = `${last}, ${first}`;
+  if ((pattern && !pattern.test(name) && pattern.test(reversed)) || /\bsurname,\s*(?:forename|first name|given name)/.test(field.text))
+    return reversed;
+  return name;
+}
+
 /** "studentName", "student_name", "Student's name" → student, name. */
 function wordsOf(s: string): string[] {
   return s
@@ -733,8 +756,11 @@ function wordsOf(s: string): string[] {
 const OUT_OF = /^(?:out[ _-]?of|max(?:imum)?(?:[ _-]?(?:score|marks?|points?))?|(?:marks?|points?)[ _-]?(?:possible|available)|possible)$/i;
 const SCORE_WORDS = /\b(score|grade|point|mark|rating|percent|percentage|total|overall|result|level|band|star)s?\b|%/;
 // Words that say nothing of whose name or which date a field holds.
+/** Words of a field that holds the evaluation's summary. */
+const SUMMARY =
+  /\b(summary|overview|comment|comments|feedback|rationale|explanation|reason|reasoning|justification|notes?|assessment|remarks?|evaluation|conclusion)\b/;
 const GENERIC =
-  /^(?:name|names|full|first|last|given|family|display|legal|preferred|of|the|a|an|as|on|in|at|by|for|to|is|their|his|her|its|if|known|date)$/;
+  /^(?:name|names|full|first|last|given|family|display|legal|preferred|of|the|a|an|as|on|in|at|by|for|to|is|their|his|her|its|if|known|date|forenames?|surname|vorname|nachname|prenom|prénom|nom|nombre|apellidos?)$/;
 // Labels too plain to fill a field that merely mentions them in its description.
 const WEAK_LABEL =
   /^(?:name|full|date|title|other|notes?|type|status|summary|description|details?|comments?|id|ref|reference|subject|re|to|from|cc)$/;
@@ -789,11 +815,11 @@ function typesOf(s: JsonSchema): Set<string> {
 }
 
 const VERDICT_WORDS: Record<Evaluation["verdict"], RegExp> = {
-  pass: /^(?:pass|passed|yes|true|accept|accepted|approve|approved|hire|strong hire|recommend|recommended|shortlist|shortlisted|proceed|advance|interview|qualified|meets|meets expectations|exceeds expectations|strong|strong yes|definitely|good|satisfactory|competent|proficient|adequate|sign|compliant|oui|ja|si|sí|admis|admise|reçu|reçue|bestanden|aprobado|aprobada|apto)$/i,
-  fail: /^(?:fail|failed|no|false|reject|rejected|decline|declined|not recommended|do not hire|no hire|not hire|unqualified|does not meet|below expectations|weak|insufficient|unsatisfactory|poor|strong no|strong no hire|definitely not|do not sign|not compliant|non compliant|non|nein|ajourné|ajourne|refusé|nicht bestanden|suspenso|suspendido|reprobado|no apto)$/i,
+  pass: /^(?:pass|passed|yes|true|accept|accepted|approve|approved|hire|strong hire|recommend|recommended|shortlist|shortlisted|proceed|advance|interview|qualified|meets|meets expectations|exceeds expectations|strong|strong yes|definitely|good|satisfactory|competent|proficient|adequate|sign|compliant|oui|ja|si|sí|admis|admise|reçu|reçue|bestanden|aprobado|aprobada|apto|suitable|geeignet)$/i,
+  fail: /^(?:fail|failed|no|false|reject|rejected|decline|declined|not recommended|do not hire|no hire|not hire|unqualified|does not meet|below expectations|weak|insufficient|unsatisfactory|poor|strong no|strong no hire|definitely not|do not sign|not compliant|non compliant|non|nein|ajourné|ajourne|refusé|nicht bestanden|suspenso|suspendido|reprobado|no apto|unsuitable|not suitable|nicht geeignet|ungeeignet)$/i,
   // A person's call: review, escalate or refer it, return it for amendment, negotiate.
   needs_review:
-    /^(?:needs[ _]review|review|further review|maybe|consider|borderline|hold|on hold|uncertain|unsure|partially meets|partially compliant|partly compliant|manual review|undecided|pending|(?:re)?negotiate|amend|revise|resubmit|(?:escalate|escalated|refer|referred|return|returned|send back|sent back)(?: (?:to|for) .+)?|(?:needs|requires) (?:amendment|amendments|changes|revision|negotiation))$/i,
+    /^(?:needs[ _]review|review|further review|maybe|consider|borderline|hold|on hold|uncertain|unsure|partially meets|partially compliant|partly compliant|manual review|undecided|pending|(?:re)?negotiate|amend|revise|resubmit|(?:escalate|escalated|refer|referred|return|returned|send back|sent back)(?: (?:to|for) .+)?|(?:needs|requires) (?:amendment|amendments|changes|revision|negotiation)|conditionally suitable|bedingt geeignet)$/i,
 };
 // Whether a criterion is there at all, in a member's words: above ABSENT is present, at or below it missing.
 const PRESENT_WORD = /^(?:present|found|included|covered|addressed|yes|ok)$/i;

@@ -2018,6 +2018,29 @@ describe("criteria", () => {
     ]);
   });
 
+  test("a person specification's tables under 'Essential' and 'Desirable': the desirable rows are optional", async () => {
+    const text = [
+      "## Person specification",
+      "",
+      "### Essential",
+      "",
+      "| Code | Criterion |",
+      "|---|---|",
+      "| E1 | Advanced SQL against a production database. |",
+      "| E2 | Building dashboards in Power BI. |",
+      "",
+      "### Desirable",
+      "",
+      "| Code | Criterion |",
+      "|---|---|",
+      "| D1 | Python or R for analysis. |",
+      "| D2 | Line management of other analysts. |",
+    ].join("\n");
+    const { criteria } = await criteriaOf("spec.md", text);
+    // (Before: the desirable rows were required as the essential ones.)
+    expect(criteria.map((c) => c.optional ?? false)).toEqual([false, false, true, true]);
+  });
+
   test("a checklist's asides and the reviewer's notes after its optional terms are no criteria", async () => {
     const text = [
       "Consultancy agreement review checklist",

@@ -722,6 +722,40 @@ Date: 5 June 2027`;
     expect(filled(object({ note: str() }), e)).toEqual({ note: e.summary });
   });
 
+  test("names written in capitals, split into first and last, or filed surname first; parties named in capitals", () => {
+    const cv = "# MARISOL ACHEAMPONG-REYES\n\nData Analyst\nmarisol@example.com";
+    const schema = object({
+      name: str(),
+      person: object({ first_name: str(), last_name: str() }),
+      bewerberin: object({ vorname: str(), nachname: str() }),
+      applicant: { type: "string", pattern: "^[^,]+, [^,]+$" },
+    });
+    // (Before: the name stayed in capitals, and the split and surname-first fields were left empty.)
+    expect(filled(schema, finding(70, "pass"), cv)).toEqual({
+      name: "Marisol Acheampong-Reyes",
+      person: { first_name: "Marisol", last_name: "Acheampong-Reyes" },
+      bewerberin: { vorname: "Marisol", nachname: "Acheampong-Reyes" },
+      applicant: "Acheampong-Reyes, Marisol",
+    });
+    const contract = [
+      '(1) **QUILLON SYSTEMS LIMITED**, a company incorporated in England (the **"Supplier"**); and',
+      "",
+      '(2) **ASHGROVE VETERINARY GROUP LIMITED**, of Wexcombe (the **"Customer"**).',
+      "",
+      "Notices: Supplier: quillon@example.com, for the attention of the Chief",
+    ].join("\n");
+    // (Before: no party was found in capitals, and the notices line's "Supplier:" was taken for its name.)
+    expect(filled(object({ supplier: str(), customer: str() }), finding(70, "pass"), contract)).toEqual({
+      supplier: "Quillon Systems Limited",
+      customer: "Ashgrove Veterinary Group Limited",
+    });
+    // A field named for reasons is the summary, whatever decision its description mentions; "bedingt geeignet" is a
+    // person's call.
+    const review = object({ begruendung: str("Begründung der Entscheidung"), eignung: { enum: ["geeignet", "bedingt geeignet", "nicht geeignet"] } });
+    const e = finding(62, "needs_review");
+    expect(filled(review, e)).toEqual({ begruendung: e.summary, eignung: "bedingt geeignet" });
+  });
+
   test("an object keyed by the criteria's names gets each criterion's mark, or its comment", () => {
     const e = finding(80, "pass", [crit("Introduction and Aim", 7), crit("Method", 9), crit("Results and Presentation of Data", 4)]);
     const mark = { type: "integer", minimum: 0, maximum: 10 };

@@ -13,9 +13,11 @@ import {
   levelWordRank,
   NAMED_POINTS,
   namedFirst,
+  OPTIONAL_SECTION,
   organising,
   POINTS_RANGE,
   parsePoints,
+  REQUIREMENT_SECTION,
   runInName,
   TOTAL_ROW,
   tidyTitle,
@@ -45,6 +47,8 @@ export function tableSets(lines: Line[]): CandidateSet[] {
     if (rows.length >= 2 && !notes) {
       const items = tableCandidates(rows);
       if (items.length === 1 && items[0].title === HOLISTIC_TITLE && above && !organising(above)) items[0].title = tidyTitle(parsePoints(above).rest);
+      // A table under "Desirable" (or "Nice to have", "Optional") lists requirements a candidate may lack.
+      if (above && OPTIONAL_SECTION.test(above) && REQUIREMENT_SECTION.test(above.trim().replace(/:$/, ""))) for (const c of items) c.optional = true;
       const [first = "", second = ""] = rows[0];
       const breakdown =
         (BREAKDOWN_FIRST.test(first.trim()) && /^(?:weight(?:ing)?|%|percent(?:age)?|share)\b/i.test(second.trim())) || gradeBands(rows);
