@@ -59,7 +59,14 @@ function at(value: unknown, pointer: string): { v: unknown; item: number | null 
 
 const norm = (s: string) => s.replace(/\s+/g, " ").trim().toLowerCase();
 /** A field keyed by a criterion's name ("/criterion_marks/method"): the one criterion whose title has that word. */
-function keyedItem(pointer: string, e: Evaluation): number | null {
+function keyedItem(pointer: string, e: Evaluation, filled: unknown): number | null {
+  // ("/spec/E2/met": keyed by the criteria's codes, as many as the criteria, in the rubric's order.)
+  const parts = pointer.split("/");
+  const codeAt = parts.findIndex((p) => /^[A-Z]{1,2}\d{1,2}$/.test(p));
+  if (codeAt > 0) {
+    const keys = Object.keys((at(filled, parts.slice(0, codeAt).join("/"))[0]?.v ?? {}) as object);
+    if (keys.length === e.criteria.length) return keys.indexOf(parts[codeAt]);
+  }
   const key = norm(pointer.split("/").at(-1) ?? "").replace(/_/g, " ");
   const hits = e.criteria.flatMap((c, i) => (key.length > 2 && new RegExp(`\\b${key}\\b`).test(norm(c.title)) ? [i] : []));
   return hits.length === 1 ? hits[0] : null;
@@ -75,7 +82,7 @@ const SAYS: [RegExp, Evaluation["verdict"][]][] = [
   [/^(high)/i, ["fail", "needs_review"]],
   [/^(medium|moderate|approaching|developing|c$)/i, ["fail", "needs_review", "pass"]],
   [
-    /^(yes|y$|true|pass|approv|accept|meets|met|hire|proceed|compliant|advance|shortlist|recommend|sign$|go|ok|satisf|strong|proficient|exemplary|exceeds|excellent|good|low|tr[eè]s bien|bien|assez bien|passable|sehr gut|gut|befriedigend|ausreichend|sobresaliente|notable|suficiente|a\*?$|b$)/i,
+    /^(yes|y$|true|pass|approv|accept|meets|met|hire|proceed|compliant|advance|shortlist|recommend|sign$|go|ok|satisf|strong|proficient|exemplary|exceeds|excellent|good|low|tr[eè]s bien|bien|assez bien|passable|sehr gut|gut|befriedigend|ausreichend|sobresaliente|notable|suficiente|signer|firmar|unterzeichnen|a\*?$|b$)/i,
     ["pass"],
   ],
 ];
@@ -130,10 +137,13 @@ function check(want: FieldExpectation, v: unknown, item: number | null, e: Evalu
       return typeof v === "string" && v.trim().length >= 10 ? null : `${JSON.stringify(v)}: no text`;
     case "criteria_array":
       return Array.isArray(v) && v.length > 0 ? null : `${JSON.stringify(v)}: no criteria`;
-    case "criterion_title":
-      return criterion && typeof v === "string" && norm(v) !== "" && norm(criterion.title).startsWith(norm(v).slice(0, 20))
+    case "criterion_title": {
+      // (A field outside the criteria's list, "priorityForImprovement", names one of them: the one it names.)
+      const named = criterion ?? e.criteria.find((c) => typeof v === "string" && norm(v) !== "" && norm(c.title).startsWith(norm(v).slice(0, 20)));
+      return named && typeof v === "string" && norm(v) !== "" && norm(named.title).startsWith(norm(v).slice(0, 20))
         ? null
         : `${JSON.stringify(v)} for ${criterion?.title}`;
+    }
     case "quote":
       return typeof v === "string" && v.trim() !== "" && norm(inputText).includes(norm(v)) ? null : `${JSON.stringify(v)}: not a quote of the input`;
     case "name":
@@ -143,7 +153,9 @@ function check(want: FieldExpectation, v: unknown, item: number | null, e: Evalu
       const accepted = want.value !== undefined ? [want.value] : (want.note?.match(/[A-Z][\w.]*(?: [A-Z][\w.]*)+/g) ?? []);
       // A date its pattern forces day first ("DD/MM/YYYY", as the note says) is the same date.
       const dayFirst =
-        want.means === "date" && typeof v === "string" && /DD\/MM/.test(want.note ?? "") ? /^(\d{2})\/(\d{2})\/(\d{4})$/.exec(v) : null;
+        want.means === "date" && typeof v === "string" && (/DD\/MM|JJ\/MM/.test(want.note ?? "") || (want.note ?? "").includes(v))
+          ? /^(\d{2})\/(\d{2})\/(\d{4})$/.exec(v)
+          : null;
       // A name its pattern forces surname first ("Acheampong-Reyes, Marisol", as the note says) is the same name.
       const surnameFirst =
         want.means === "name" && typeof v === "string" && /surname, forename/i.test(want.note ?? "") ? /^([^,]+),\s*(.+)$/.exec(v) : null;
@@ -213,7 +225,7 @@ for (const [file, want] of Object.entries(expected.schemas)) {
       found.length === 0
         ? ["absent"]
         : found
-            .map(({ v, item }) => check(field, v, item ?? keyedItem(pointer, evaluation), evaluation, input.content.text))
+            .map(({ v, item }) => check(field, v, item ?? keyedItem(pointer, evaluation, filled), evaluation, input.content.text))
             .filter((p) => p !== null);
     if (problems.length === 0) totals.fieldsRight++;
     else wrong.push(`${pointer} (${field.means}): ${problems[0]}`);

@@ -43,9 +43,36 @@ export function fillSchema(schema: object, seed: string, source: FillSource): Fi
   if (problem !== null) return { value: root.value, problem };
   const filler = new Filler(schema as JsonSchema, seed, source, () => validate(root.value) === null);
   filler.fill(schema as JsonSchema, root, "value", fieldOf("", {}), null);
-  // A value refused only because another field disagrees with it ("percent" under an if/then that fixes
-  // "classification" to "Fail" below 50): set it anyway and fill again, so the other field follows; kept if the whole
-  // then validates.
+  // Values refused only because other fields disagree with them ("grade", "mark_20" and "resubmission_offered" under an
+  // if/then that fixes all three for a Fail): all set at once on a copy, filled again, and the optional fields the
+  // other branch forbids ("resubmission_deadline") left out; kept if the whole then validates.
+  if (filler.refused.length > 1) {
+    const original = root.value;
+    const copy = structuredClone(original);
+    for (const r of filler.refused) {
+      const at = pathTo(original, r.holder);
+      const holder = at?.reduce<unknown>((v, k) => (v as Holder)[k], copy);
+      if (isPlainObject(holder) || Array.isArray(holder)) (holder as Holder)[r.key] = r.value;
+    }
+    root.value = copy;
+    filler.refused.length = 0;
+    filler.fill(schema as JsonSchema, root, "value", fieldOf("", {}), null);
+    const required = new Set(Array.isArray((schema as JsonSchema).required) ? ((schema as JsonSchema).required as string[]) : []);
+    if (isPlainObject(copy))
+      for (const key of Object.keys(copy)) {
+        if (validate(copy) === null) break;
+        if (required.has(key)) continue;
+        const kept = copy[key];
+        delete copy[key];
+        if (validate(copy) !== null) copy[key] = kept;
+      }
+    if (validate(copy) === null) return { value: copy, problem: null };
+    root.value = original;
+    filler.refused.length = 0;
+    filler.fill(schema as JsonSchema, root, "value", fieldOf("", {}), null);
+  }
+  // One at a time ("percent" under an if/then that fixes "classification" to "Fail" below 50): set it anyway and fill
+  // again, so the other field follows; kept if the whole then validates.
   for (const refused of filler.refused.splice(0, MAX_RETRIES)) {
     const saved = structuredClone(root.value);
     refused.holder[refused.key] = refused.value;
@@ -56,6 +83,17 @@ export function fillSchema(schema: object, seed: string, source: FillSource): Fi
     break; // (the fields recorded after this one belong to the tree just put back)
   }
   return { value: root.value, problem: validate(root.value) };
+}
+
+/** The keys that lead from `root` to the object `target` (by identity), or null when it is not in the tree. */
+function pathTo(root: unknown, target: unknown, at: string[] = []): string[] | null {
+  if (root === target) return at;
+  if (!isPlainObject(root) && !Array.isArray(root)) return null;
+  for (const [k, v] of Object.entries(root as Holder)) {
+    const found = pathTo(v, target, [...at, k]);
+    if (found) return found;
+  }
+  return null;
 }
 
 function namesNoFields(schema: JsonSchema): boolean {
@@ -144,6 +182,10 @@ class Filler {
    */
   private keyedByCriteria(properties: Record<string, JsonSchema | boolean>): Map<string, Criterion> | null {
     const names = Object.keys(properties);
+    // Keyed by the criteria's codes ("E1" … "E5", "D1" … "D3"), as many as the criteria: in the rubric's order.
+    const all = this.source.evaluation.criteria;
+    if (names.length >= 2 && names.length === all.length && names.every((n) => /^[A-Z]{1,2}\d{1,2}$/.test(n)))
+      return new Map(names.map((n, i) => [n, all[i]]));
     const types = new Set(names.map((n) => [...typesOf(this.resolve(properties[n]) ?? {})].join("|").replace("integer", "number")));
     if (types.size !== 1 || !["number", "string", "boolean"].includes([...types][0])) return null;
     const criteria = this.source.evaluation.criteria.map((c) => ({ c, words: new Set(wordsOf(c.title)) }));
@@ -212,6 +254,8 @@ class Filler {
       // A summary or a rationale longer than the field allows is cut at a word, not left out.
       const room = typeof s.maxLength === "number" ? s.maxLength : null;
       if (said === undefined || room === null || said.length <= room || room < 20) return said;
+      // (A quote stays the input's own words: cut, not marked.)
+      if (/\b(quote|quotes|evidence|excerpt|citation)\b/.test(field.text)) return said.slice(0, room).replace(/\s+\S*$/, "");
       return `${said.slice(0, room - 1).replace(/\s+\S*$/, "")}…`;
     }
     if (types.has("array")) return this.array(s, field, criterion);
@@ -266,9 +310,10 @@ class Filler {
     if (
       itemTypes.has("object") &&
       !criterion &&
-      /\b(criteri|score|rubric|trait|dimension|categor|breakdown|finding|assessment|result|section|item|aspect|area|skill|requirement|competenc|evaluation|feedback|comment|review|observation|clause|check|question|standard|element|point)/.test(
-        text,
-      )
+      (namesCriterion(items) ||
+        /\b(criteri|score|rubric|trait|dimension|categor|breakdown|finding|assessment|result|section|item|aspect|area|skill|requirement|competenc|evaluation|feedback|comment|review|observation|clause|check|question|standard|element|point)/.test(
+          text,
+        ))
     ) {
       // One object per criterion: a stub each, filled in that criterion's context by fill(); stubs make up the
       // number when the schema asks for more items than the rubric has criteria.
@@ -406,13 +451,15 @@ class Filler {
     const text = field.text;
     const named =
       /\b(how many|number of|count|no of|tally)\b/.test(text) ||
-      /\b(met|present|found|included|satisfied|covered|passed|missing|absent)$/.test(field.own.join(" "));
+      /\b(met|present|found|included|satisfied|covered|passed|missing|absent|compliant)$/.test(field.own.join(" ").replace(/\s+of\s+\d+$/, "")) ||
+      /\b(?:issue|compliant|met)\s+count$/.test(field.own.join(" "));
     if (!named || /\b(percent|percentage|pct|share|ratio|fraction|proportion)\b|%/.test(text)) return null;
+    // ("issue_count": the clauses missing or not compliant; "compliant_count" those that comply.)
     const kinds: [RegExp, (x: Criterion) => boolean][] = [
       [/\b(missing|absent|omitted|lacking)\b/, (x) => shareOf(x) <= ABSENT],
-      [/\b(unmet|not met|not meet|failed)\b/, (x) => shareOf(x) < MET],
+      [/\b(unmet|not met|not meet|failed|issues?|problems?|non compliant|noncompliant|gaps?)\b/, (x) => shareOf(x) < MET],
       [/\b(present|found|included|covered|addressed|contained)\b/, (x) => shareOf(x) > ABSENT],
-      [/\b(meets?|met|satisf\w*|fulfil\w*|passed|achieved)\b/, (x) => shareOf(x) >= MET],
+      [/\b(meets?|met|satisf\w*|fulfil\w*|passed|achieved|compliant|complies|complying)\b/, (x) => shareOf(x) >= MET],
     ];
     const kind = kinds.find(([re]) => re.test(text));
     if (!kind) return null;
@@ -467,7 +514,13 @@ class Filler {
       return [...order, `${y}/${m}/${day}`, `${y}.${m}.${day}`].find((x) => pattern.test(x));
     }
     // Contacts and names the input does not state are empty, not placeholders (where the schema allows an empty string).
-    if (format === "email" || /\be-?mail\b/.test(text)) return this.facts.email ?? "";
+    if (format === "email" || /\be-?mail\b/.test(text)) {
+      // A party's e-mail: the one on the line its role labels ("Customer: ashgrove.legal@example.com, …", notices).
+      const party = this.partyOf(field);
+      const role = party?.role;
+      const labelled = role ? this.facts.label([(l) => sameRole(l.words.join(" "), role) && /@/.test(l.value)], null) : null;
+      return /[\w.+-]+@[\w-]+(?:\.[\w-]+)+/.exec(labelled ?? "")?.[0] ?? this.facts.email ?? "";
+    }
     if (/\b(phone|telephone|mobile)\b/.test(text)) return this.facts.phone ?? "";
     // A percentage written as text ("81%"), in the form the field's pattern accepts.
     if (/\b(percent|percentage|pct)\b/.test(text) || (typeof s.pattern === "string" && s.pattern.includes("%"))) {
@@ -499,6 +552,11 @@ class Filler {
     if (!verdict.test(named) && SUMMARY.test(named)) return e.summary;
     if (verdict.test(text)) return e.verdict;
     if (SUMMARY.test(text)) return e.summary;
+    // "The rubric criterion to work on first", "priorityForImprovement": the weakest criterion's title.
+    if (/\b(criterion|criteria|area|skill|priority)\b/.test(text) && /\b(first|priority|weakest|improve|improvement|next)\b/.test(text)) {
+      const weakest = [...e.criteria].sort((a, b) => shareOf(a) - shareOf(b))[0];
+      if (weakest) return weakest.title;
+    }
     if (/\b(strength|strengths|positive)\b/.test(text)) return this.strings(text, null)?.join(" ");
     if (/\b(weakness|weaknesses|improvement|improvements|gap|gaps|concern|concerns)\b/.test(text)) return this.strings(text, null)?.join(" ");
     const company = this.company(field);
@@ -526,7 +584,11 @@ class Filler {
 
   /** A date field: the date its own words (else its description's) stand near in the input, else a "Date:" line, else the first. */
   private date(field: Field): string | null {
-    return this.facts.dateFor([field.own, field.described], this.partyOf(field));
+    const party = this.partyOf(field);
+    // A signatory's date is its own block's "Date:" line ("signed" stands near every block's date).
+    const signing = [field, field.parent].some((f) => f?.own.some((w) => SIGNER.test(w)));
+    const dated = party !== null && this.facts.label([(l) => l.words.join(" ") === "date"], party) !== null;
+    return this.facts.dateFor(signing && dated ? [] : [field.own, field.described], party);
   }
 
   /**
@@ -663,6 +725,14 @@ const FOREIGN: Record<string, string> = {
   entreprise: "company",
   societe: "company",
   signataire: "signatory",
+  prestataire: "supplier",
+  fournisseur: "supplier",
+  synthese: "summary",
+  avis: "recommendation",
+  effet: "effective",
+  manquantes: "missing",
+  manquants: "missing",
+  conformes: "compliant",
   // German
   schuler: "student",
   schueler: "student",
@@ -714,6 +784,7 @@ const FOREIGN: Record<string, string> = {
   candidato: "candidate",
   candidata: "candidate",
   profesor: "teacher",
+  docente: "teacher",
   profesora: "teacher",
   empresa: "company",
   correo: "email",
@@ -728,7 +799,9 @@ const AMBIGUOUS: Record<string, string> = { note: "mark", mention: "grade", tota
  * A person's name as the field keeps it: the first name for "first_name" ("vorname", "forename"), the rest for
  * "last_name" ("surname", "nachname"), "Surname, Forename" where the field's pattern or description asks for it.
  */
-function nameAs(name: string, field: Field, pattern: RegExp | null): string {
+function nameAs(given: string, field: Field, pattern: RegExp | null): string {
+  // ("Imogen Achterberg (student ID 40718823)": the name, not what the line adds in brackets.)
+  const name = given.replace(/\s*\([^)]*\)\s*$/, "");
   const parts = name
     .replace(/^(?:dr|mr|mrs|ms|miss|prof)\.?\s+/i, "")
     .split(/\s+/)
@@ -741,6 +814,14 @@ function nameAs(name: string, field: Field, pattern: RegExp | null): string {
   if ((pattern && !pattern.test(name) && pattern.test(reversed)) || /\bsurname,\s*(?:forename|first name|given name)/.test(field.text))
     return reversed;
   return name;
+}
+
+/** An object with a field for a criterion's name ("clause", "criterion", "requirement"): a list of them is one per criterion. */
+function namesCriterion(items: JsonSchema): boolean {
+  if (!isPlainObject(items.properties)) return false;
+  return Object.keys(items.properties).some((k) =>
+    /^(?:criterion|criteria|clause|requirement|check|skill|competency|trait|standard|dimension|aspect)(?:[ _-]?(?:name|title|ref|label))?$/i.test(k),
+  );
 }
 
 /** "studentName", "student_name", "Student's name" → student, name. */
@@ -815,11 +896,11 @@ function typesOf(s: JsonSchema): Set<string> {
 }
 
 const VERDICT_WORDS: Record<Evaluation["verdict"], RegExp> = {
-  pass: /^(?:pass|passed|yes|true|accept|accepted|approve|approved|hire|strong hire|recommend|recommended|shortlist|shortlisted|proceed|advance|interview|qualified|meets|meets expectations|exceeds expectations|strong|strong yes|definitely|good|satisfactory|competent|proficient|adequate|sign|compliant|oui|ja|si|sí|admis|admise|reçu|reçue|bestanden|aprobado|aprobada|apto|suitable|geeignet)$/i,
-  fail: /^(?:fail|failed|no|false|reject|rejected|decline|declined|not recommended|do not hire|no hire|not hire|unqualified|does not meet|below expectations|weak|insufficient|unsatisfactory|poor|strong no|strong no hire|definitely not|do not sign|not compliant|non compliant|non|nein|ajourné|ajourne|refusé|nicht bestanden|suspenso|suspendido|reprobado|no apto|unsuitable|not suitable|nicht geeignet|ungeeignet)$/i,
+  pass: /^(?:pass|passed|yes|true|accept|accepted|approve|approved|hire|strong hire|recommend|recommended|shortlist|shortlisted|proceed|advance|interview|qualified|meets|meets expectations|exceeds expectations|strong|strong yes|definitely|good|satisfactory|competent|proficient|adequate|sign|compliant|oui|ja|si|sí|admis|admise|reçu|reçue|bestanden|aprobado|aprobada|apto|suitable|geeignet|y)$/i,
+  fail: /^(?:fail|failed|no|false|reject|rejected|decline|declined|not recommended|do not hire|no hire|not hire|unqualified|does not meet|below expectations|weak|insufficient|unsatisfactory|poor|strong no|strong no hire|definitely not|do not sign|not compliant|non compliant|non|nein|ajourné|ajourne|refusé|nicht bestanden|suspenso|suspendido|reprobado|no apto|unsuitable|not suitable|nicht geeignet|ungeeignet|n)$/i,
   // A person's call: review, escalate or refer it, return it for amendment, negotiate.
   needs_review:
-    /^(?:needs[ _]review|review|further review|maybe|consider|borderline|hold|on hold|uncertain|unsure|partially meets|partially compliant|partly compliant|manual review|undecided|pending|(?:re)?negotiate|amend|revise|resubmit|(?:escalate|escalated|refer|referred|return|returned|send back|sent back)(?: (?:to|for) .+)?|(?:needs|requires) (?:amendment|amendments|changes|revision|negotiation)|conditionally suitable|bedingt geeignet)$/i,
+    /^(?:needs[ _]review|review|further review|maybe|consider|borderline|hold|on hold|uncertain|unsure|partially meets|partially compliant|partly compliant|manual review|undecided|pending|(?:re)?negotiate|amend|revise|resubmit|(?:escalate|escalated|refer|referred|return|returned|send back|sent back)(?: (?:to|for) .+)?|(?:needs|requires) (?:amendment|amendments|changes|revision|negotiation)|conditionally suitable|bedingt geeignet|reserve|hold in reserve|in reserve|reserve list|waitlist|waitlisted|wait list)$/i,
 };
 // Whether a criterion is there at all, in a member's words: above ABSENT is present, at or below it missing.
 const PRESENT_WORD = /^(?:present|found|included|covered|addressed|yes|ok)$/i;

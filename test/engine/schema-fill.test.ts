@@ -756,6 +756,48 @@ Date: 5 June 2027`;
     expect(filled(review, e)).toEqual({ begruendung: e.summary, eignung: "bedingt geeignet" });
   });
 
+  test("a panel's and a register's own shapes: rows named by their clause, codes as keys, counts of issues, the criterion to work on first", () => {
+    const e = finding(70, "pass", [crit("Parties", 9), crit("Fees", 3), crit("Exit", 8)]);
+    const schema = object({
+      rows: { type: "array", items: object({ clause: str(), quote: { type: ["string", "null"], maxLength: 30 } }) },
+      spec: object({
+        C1: object({ met: { enum: ["Y", "N"] } }),
+        C2: object({ met: { enum: ["Y", "N"] } }),
+        C3: object({ met: { enum: ["Y", "N"] } }),
+      }),
+      compliant_count: { type: "integer", minimum: 0, maximum: 3 },
+      issue_count: { type: "integer", minimum: 0, maximum: 3 },
+      "Clauses Met (of 3)": { type: "integer", minimum: 0, maximum: 3 },
+      work_on_first: str("The rubric criterion to work on first"),
+    });
+    e.criteria[0].evidence = [{ quote: "The parties to this agreement are the Supplier and the Customer.", location: {} } as never];
+    const out = filled(schema, e);
+    // (Before: "rows" was no list of criteria, "C1" … named none, and these counts and the weakest were left empty.)
+    expect(out.rows.map((r: { clause: string }) => r.clause)).toEqual(["Parties", "Fees", "Exit"]);
+    expect(out.rows[0].quote).toBe("The parties to this agreement");
+    expect(out.spec).toEqual({ C1: { met: "Y" }, C2: { met: "N" }, C3: { met: "Y" } });
+    expect([out.compliant_count, out.issue_count, out["Clauses Met (of 3)"], out.work_on_first]).toEqual([2, 1, 2, "Fees"]);
+  });
+
+  test("fields an if/then ties together (a Fail's mark, grade, resubmission and deadline) are set together", () => {
+    const slip = {
+      type: "object",
+      required: ["mark_20", "grade", "resubmission_offered"],
+      properties: {
+        mark_20: { type: "integer", minimum: 0, maximum: 20, description: "Overall mark out of 20" },
+        grade: { enum: ["Distinction", "Merit", "Pass", "Fail"] },
+        resubmission_offered: { type: "boolean" },
+        resubmission_deadline: { type: "string", format: "date" },
+      },
+      if: { properties: { grade: { const: "Fail" } } },
+      // biome-ignore lint/suspicious/noThenProperty: JSON Schema's own if/then/else keyword
+      then: { properties: { mark_20: { maximum: 7 }, resubmission_offered: { const: true } }, required: ["resubmission_deadline"] },
+      else: { properties: { mark_20: { minimum: 8 }, resubmission_offered: { const: false } }, not: { required: ["resubmission_deadline"] } },
+    };
+    // (Before: the stub's Fail held every one of them in place, mark 0.)
+    expect(filled(slip, finding(82, "pass"))).toEqual({ mark_20: 16, grade: "Pass", resubmission_offered: false });
+  });
+
   test("an object keyed by the criteria's names gets each criterion's mark, or its comment", () => {
     const e = finding(80, "pass", [crit("Introduction and Aim", 7), crit("Method", 9), crit("Results and Presentation of Data", 4)]);
     const mark = { type: "integer", minimum: 0, maximum: 10 };
