@@ -81,6 +81,8 @@ const COMPANY = new RegExp(
   String.raw`(?<![\p{L}\d])((?:[\p{Lu}][\p{L}\d&'’.-]*[ \t]+(?:(?:&|and|of|for|de|du|der|van|von)[ \t]+)?){1,6})(${COMPANY_FORM})(?![\p{L}\d])`,
   "gu",
 );
+const FORM_WORD = new RegExp(`^(?:${COMPANY_FORM})$`);
+const BEFORE_NAME = /^(?:the|this|that|between|with|by|from|each|any|both|either|signed|dated|party|parties|is|are|made|agreement|behalf)$/i;
 const NOT_IN_NAME = /^(?:the|this|that|between|and|with|by|for|from|to|of|each|any|both|either|signed|dated|party|parties)$/i;
 // `(the "Provider")`, `(hereinafter the "Supplier")`: the role the document gives a party.
 // (Bold inside the quotes, `(the "**Recipient**")`, is spaces by then: see organisations.)
@@ -284,9 +286,22 @@ function organisations(text: string): { parties: Party[]; mentions: { party: Par
   const plain = text.replace(/\*\*|__/g, "  ");
   const found: { name: string; at: number; end: number }[] = [];
   for (const m of plain.matchAll(COMPANY)) {
-    const words = `${m[1]}${m[2]}`.trim().split(/[ \t]+/);
-    while (words.length > 1 && NOT_IN_NAME.test(words[0])) words.shift();
-    if (words.length > 1) found.push({ name: asWritten(words), at: m.index, end: m.index + m[0].length });
+    // "Alder & Finch Consulting LLP and Brightwater Foods plc" is two companies, each ending in its form.
+    const all = `${m[1]}${m[2]}`.trim().split(/[ \t]+/);
+    const ends = [...all.keys()].filter((k) => k === all.length - 1 || FORM_WORD.test(all[k]));
+    let from = 0;
+    for (const last of ends) {
+      const words = all.slice(from, last + 1);
+      from = last + 1;
+      // (In a sentence in capitals every word is capitalised: "THIS AGREEMENT IS MADE BETWEEN ACME LIMITED" names "ACME
+      // LIMITED", the words after the last that no name has.)
+      const cut = words.findLastIndex((w, k) => k < words.length - 1 && BEFORE_NAME.test(w));
+      if (cut >= 0) words.splice(0, cut + 1);
+      while (words.length > 1 && NOT_IN_NAME.test(words[0])) words.shift();
+      const at = m.index + Math.max(0, m[0].indexOf(words[0] ?? ""));
+      const end = from === all.length ? m.index + m[0].length : m.index + m[0].indexOf(words.at(-1) ?? "") + (words.at(-1)?.length ?? 0);
+      if (words.length > 1) found.push({ name: asWritten(words), at, end });
+    }
   }
   const byName = new Map<string, Party>();
   const mentions = found.map((f, i) => {

@@ -885,6 +885,18 @@ Title: Finance Director`;
     });
   });
 
+  test("companies named one after another, or in a sentence in capitals, are each its own party", () => {
+    const parties = object({ parties: { type: "array", items: str() } });
+    // (Before: "Alder & Finch Consulting LLP and Brightwater Foods plc" was one party; "THIS AGREEMENT IS MADE BETWEEN
+    // ACME WIDGETS LIMITED" was none, or with its sentence.)
+    expect(filled(parties, finding(70, "pass"), "This agreement is between Alder & Finch Consulting LLP and Brightwater Foods plc.")).toEqual({
+      parties: ["Alder & Finch Consulting LLP", "Brightwater Foods plc"],
+    });
+    expect(filled(parties, finding(70, "pass"), "THIS AGREEMENT IS MADE BETWEEN ACME WIDGETS LIMITED AND BETA LLP.")).toEqual({
+      parties: ["Acme Widgets Limited", "Beta LLP"],
+    });
+  });
+
   test("an NDA's parties by their roles (bold inside the quotes), each with the signatory of its own signature block", () => {
     const nda = `NON-DISCLOSURE AGREEMENT
 
