@@ -2041,6 +2041,86 @@ describe("criteria", () => {
     expect(criteria.map((c) => c.optional ?? false)).toEqual([false, false, true, true]);
   });
 
+  test("checklists as legal teams write them: bold items under 'The checklist', run-in paragraphs, coded items, a Required? column", async () => {
+    const numbered = [
+      "# Photography checklist",
+      "## How to use it",
+      "Items 1 and 2 are required.",
+      "## The checklist",
+      "1. **Scope of the shoot**",
+      "   What is photographed, when and where.",
+      "2. **Copyright assignment**",
+      "   The copyright is assigned to us.",
+      "3. **Retention of raw files** *(nice to have)*",
+      "   Raw files kept for a year.",
+      "## Escalation",
+      "Anything unusual goes to the Head of Legal.",
+    ].join("\n");
+    // (Before: "How to use it", "The checklist" and "Escalation" were the three criteria.)
+    expect((await criteriaOf("photo.md", numbered)).criteria.map((c) => [c.title, c.optional ?? false])).toEqual([
+      ["Scope of the shoot", false],
+      ["Copyright assignment", false],
+      ["Retention of raw files", true],
+    ]);
+    const runIn = [
+      "Subcontract Review Checklist",
+      "The points",
+      "Scope of the works. The subcontract must define our works by reference to listed",
+      "drawings and a specification.",
+      "Retention. Retention must not exceed 5%. Half is released at practical completion.",
+      "Adjudication. Either party must be able to refer a dispute to adjudication at any time.",
+      "Price fluctuations (desirable). A fluctuations mechanism for volatile materials.",
+      "Decision",
+      "Sign when all the required points are met.",
+    ].join("\n");
+    // (Before: no list, table or heading was found, so the generic criteria were used.)
+    expect((await criteriaOf("subcontract.txt", runIn)).criteria.map((c) => [c.title, c.optional ?? false])).toEqual([
+      ["Scope of the works", false],
+      ["Retention", false],
+      ["Adjudication", false],
+      ["Price fluctuations", true],
+    ]);
+    const coded = [
+      "MUST HAVE",
+      "",
+      "A1. Grant amount and payment schedule",
+      "    The amount, and when it is paid.",
+      "",
+      "A2. Repayment limited to misuse or underspend",
+      "    Money back only if it was misused or is unspent.",
+      "",
+      "NICE TO HAVE",
+      "",
+      "B1. Contribution to overheads",
+      "    A share of our overheads is allowed.",
+    ].join("\n");
+    // (Before: "A2. Repayment limited …", seven words with its code, was not taken for a name.)
+    expect((await criteriaOf("grant.txt", coded)).criteria.map((c) => c.optional ?? false)).toEqual([false, false, true]);
+    const table = [
+      "| Clause | What to look for | Required? |",
+      "|---|---|---|",
+      "| Security | Appropriate technical and organisational measures. | Required |",
+      "| Audits | Audits and inspections allowed. | Required |",
+      "| International transfers | No transfer without consent. | If applicable |",
+    ].join("\n");
+    expect((await criteriaOf("dpa.md", table)).criteria.map((c) => c.optional ?? false)).toEqual([false, false, true]);
+  });
+
+  test("a weighted grid: 'Criterion | Weight | 5 | 3 | 1 | Weighted points', each weight a multiplier", async () => {
+    const text = [
+      "Criterion | Weight | 5 | 3 | 1 | Weighted points",
+      "Matter | ×3 | Two developed arguments with evidence. | Some evidence. | Assertions only. | / 15",
+      "Rebuttal | ×2 | Answers every point. | Answers two points. | Mentions the other side. | / 10",
+      "Manner | × 1 | Written to be heard. | Mostly suitable for speaking. | Reads as notes. | / 5",
+    ].join("\n");
+    // (Before: the header was read as a criterion of its own, "Criterion", and the multipliers as nothing.)
+    expect((await criteriaOf("grid.txt", text)).criteria.map((c) => [c.title, c.maxScore, c.weight])).toEqual([
+      ["Matter", 5, 3],
+      ["Rebuttal", 5, 2],
+      ["Manner", 5, 1],
+    ]);
+  });
+
   test("a checklist's asides and the reviewer's notes after its optional terms are no criteria", async () => {
     const text = [
       "Consultancy agreement review checklist",

@@ -399,6 +399,8 @@ describe("abbreviations", () => {
     expect(terms("Four years in the ICU").has(stemWord("intensive"))).toBe(true);
     expect(terms("ML pipelines").has(stemWord("machine"))).toBe(true);
     expect(terms("5 ml of saline").has(stemWord("machine"))).toBe(false);
+    // A person specification's item codes ("E1", "D2") are where an item stands, not a word to look for in the CV.
+    expect([...terms("D2. Cardiac care")]).toEqual([stemWord("cardiac"), stemWord("care")]);
   });
 
   test("a CV written with the abbreviations meets the requirements written out", async () => {

@@ -641,7 +641,7 @@ function listSet(lines: Line[], skipInstructions: boolean): CandidateSet | null 
       !(current && /^\p{Ll}/u.test(given.text)) &&
       // (A line after one that stops mid-sentence goes on with it, an item or an aside: "… if a" / "Part A item is …".)
       !DANGLING.test(previousText) &&
-      (!headed.has(label(heading)) || titleLike(given.text));
+      (!headed.has(label(heading)) || titleLike(uncoded(given.text)));
     const line: Line = bulletless && given.kind === "text" ? { kind: "item", indent: 0, text: given.text } : given;
     if (line.kind === "heading") {
       heading = line.text;
@@ -736,6 +736,37 @@ function listSet(lines: Line[], skipInstructions: boolean): CandidateSet | null 
   return flagged.length >= 2 ? { kind: "list", items: flagged.map((c) => withScale(c)) } : null;
 }
 
+/**
+ * Paragraphs that each open with a short name closed by a stop, the requirement running on after it ("Retention.
+ * Retention must not exceed 5%. …"): a checklist's bold run-in items as a PDF's text gives them, plain lines. Three or
+ * more, each starting a paragraph (after a line that ends a sentence), make a list; a short line of its own
+ * ("Decision") ends the last one.
+ */
+function runInSet(lines: Line[]): CandidateSet | null {
+  const items: Candidate[] = [];
+  let current: Candidate | null = null;
+  let previous = "";
+  for (const line of lines) {
+    if (line.kind === "blank") continue;
+    if (line.kind !== "text") {
+      current = null;
+      previous = "";
+      continue;
+    }
+    const named = previous === "" || /[.:!?)]$/.test(previous) || titleLike(previous) ? runInName(line.text) : null;
+    if (named && named.title.split(/\s+/).length <= 7 && !organising(named.title)) {
+      current = { title: tidyTitle(named.title), description: named.description, points: null };
+      items.push(current);
+    } else if (titleLike(line.text)) current = null;
+    else if (current) current.description += ` ${line.text}`;
+    previous = line.text.trim();
+  }
+  return items.length >= 3 ? { kind: "list", items } : null;
+}
+
+/** An item's name without its code: "A4. Repayment limited to misuse or underspend" is a name of six words. */
+const uncoded = (text: string) => text.replace(/^\s*[A-Z]{1,2}\d{1,2}[.):]?\s+/, "");
+
 /** The requirement sections of plain lines that are names over sentences (see listSet), by label. */
 function headedSections(lines: Line[], label: (heading: string) => string): Set<string> {
   const counts = new Map<string, { names: number; sentences: number; runIn: number }>();
@@ -747,7 +778,7 @@ function headedSections(lines: Line[], label: (heading: string) => string): Set<
       // (Names that run into their description on one line, "Agreed reference. The form of …", make no headed section.)
       const runIn = runInName(l.text);
       if (runIn && runIn.title.split(/\s+/).length <= 6) c.runIn++;
-      else if (titleLike(l.text)) c.names++;
+      else if (titleLike(uncoded(l.text))) c.names++;
       else if (/\.$/.test(l.text)) c.sentences++;
       counts.set(section, c);
     }
@@ -898,6 +929,8 @@ function parseCriteria(sections: Section[], opts: { instructions?: boolean } = {
   }
   let best: CandidateSet | null = null;
   for (const s of candidates) if (s.items.length > 0 && (!best || better(s, best))) best = s;
+  // (No list, table or headings: a PDF's run-in items, each a paragraph of plain text.)
+  best ??= runInSet(lines);
   if (!best) return namedInSentence(sections.map((s) => s.text).join("\n"));
   return collapseScale(best);
 }

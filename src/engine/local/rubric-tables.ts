@@ -312,7 +312,13 @@ function numberedLevels(row: string[]): boolean {
     (HEADER_TITLE.test(row[0] ?? "") || row[0] === "") &&
     row.slice(1).filter((c) => !HEADER_DESC.test(c)).length >= 2 &&
     // (A "Comments" column beside the ratings to tick is not a level, nor one for the marker to fill, "Mark | Weighted".)
-    row.slice(1).every((c) => HEADER_DESC.test(c) || TO_FILL.test(c.trim()) || /^\d{1,3}(?:\.\d+)?(?:\s*(?:points?|pts?|marks?))?$/i.test(c))
+    // (Nor is a weight beside them: "Criterion | Weight | 5 | 3 | 1 | Weighted points".)
+    row
+      .slice(1)
+      .every(
+        (c) =>
+          HEADER_DESC.test(c) || TO_FILL.test(c.trim()) || WEIGHT_COLUMN.test(c) || /^\d{1,3}(?:\.\d+)?(?:\s*(?:points?|pts?|marks?))?$/i.test(c),
+      )
   );
 }
 /** A label over a marker's notes, not over criteria: "Indicative content", "Notes for markers", "Guidance for examiners". */
@@ -341,7 +347,7 @@ function gradeBands(rows: string[][]): boolean {
 // The first header cell of a course's grade breakdown: "Component | Weight", "Assessment | %".
 const BREAKDOWN_FIRST = /^(?:(?:grade |course |assessment )?components?|assessments?|assignments?|coursework|activit(?:y|ies)|tasks?)$/i;
 const GRADE_ROW = /^(?:grades?|points?|marks?|boundar(?:y|ies)|ranges?|percent(?:age)?s?)$/i;
-const TO_FILL = /^(?:marks?|score|weighted(?:\s+(?:score|marks?))?|total|points?\s+awarded|awarded)$/i;
+const TO_FILL = /^(?:marks?|score|weighted(?:\s+(?:score|marks?|points?))?|total|points?\s+awarded|awarded)$/i;
 // A criterion's multiplier in its name, "Content (×3)": its weight in the overall score.
 const MULTIPLIER = /\s*\(\s*[×x]\s*(\d{1,2}(?:\.\d+)?)\s*\)/i;
 // "Excellent (4)", "Proficient (3 pts)", and "Not present 0 pts" (a wiki's cell, "<br/>" before its points).
@@ -686,7 +692,10 @@ function tableCandidates(given: string[][]): Candidate[] {
         .sort((a, b) => a.title.length - b.title.length)[0] ?? null;
     const title = tidyTitle(named?.title ?? parsed.rest);
     if (!title) continue;
-    const weight = weightCol >= 0 ? (cellPoints(row[weightCol] ?? "") ?? undefined) : multiplied ? Number(multiplied[1]) : undefined;
+    // (A weight written as a multiplier, "×3" or "x 2", is that number.)
+    const times = weightCol >= 0 ? /^[×x]\s*(\d{1,2}(?:\.\d+)?)$/i.exec((row[weightCol] ?? "").trim()) : null;
+    const weight =
+      weightCol >= 0 ? (times ? Number(times[1]) : (cellPoints(row[weightCol] ?? "") ?? undefined)) : multiplied ? Number(multiplied[1]) : undefined;
     let points = pointsCol >= 0 && !toRate ? cellPoints(row[pointsCol] ?? "") : null;
     points ??= parsed.points ?? (levelMax > 0 ? levelMax : stated ? Number(stated[1]) : (weight ?? null));
     const parts: string[] = named?.description ? [named.description] : [];
@@ -709,7 +718,9 @@ function tableCandidates(given: string[][]): Candidate[] {
             .map((l) => ({ value: l.value as number, descriptor: [header[l.index], row[l.index]].filter(Boolean).join(": ") }))
             .sort((a, b) => a.value - b.value)
         : undefined;
-    const optional = requiredCol >= 0 && /^(?:no|n|optional|nice to have|preferred|desirable)$/i.test(row[requiredCol]?.trim() ?? "");
+    // ("No", "Optional", "Desirable", "If applicable": a row a contract may lack.)
+    const mark = row[requiredCol]?.trim() ?? "";
+    const optional = requiredCol >= 0 && (/^(?:no|n)$/i.test(mark) || (OPTIONAL_SECTION.test(mark) && mark.split(/\s+/).length <= 4));
     const rated = ratings
       .filter((i) => (row[i] ?? "").trim() !== "" && Number.isFinite(Number(row[i])))
       .map((i) => ({ value: Number(row[i]), descriptor: [row[i - 2], row[i - 1]].filter(Boolean).join(": ") }))

@@ -108,7 +108,7 @@ export interface CandidateSet {
 
 // Headings that organise a rubric rather than name a criterion.
 export const META_HEADING =
-  /^(?:overview|introduction to (?:the )?rubric|instructions?|how to use(?: this| the)? (?:checklist|rubric|guide|form)|directions|notes?|total(?: score| points)?|scoring(?: guide)?|grading(?: scale| guide)?|rubric|marking (?:scheme|guide|rubric)|criteria|assessment criteria|(?:table of )?contents|summary|purpose|background|references|appendix|submission(?: guidelines| instructions)?|format(?:ting)?(?: requirements)?|deadline|due date|levels?|performance levels|scale|key|legend|flag.*|output|what to check.*|check|checklist|decision(?: rules?| criteria| guide)?|outcomes?(?: rules?)?|pass(?:ing)? (?:rules?|marks?)|grade (?:breakdown|distribution|weighting)|(?:course )?grading breakdown|assessment (?:breakdown|weighting)|what we offer|benefits|perks|about (?:us|the (?:role|company|team))|how to apply|compensation|salary(?: and benefits)?)$/i;
+  /^(?:overview|introduction to (?:the )?rubric|instructions?|how to use(?: this| the)? (?:checklist|rubric|guide|form)|directions|notes?|total(?: score| points)?|scoring(?: guide)?|grading(?: scale| guide)?|rubric|marking (?:scheme|guide|rubric)|criteria|assessment criteria|(?:table of )?contents|summary|purpose|background|references|appendix|submission(?: guidelines| instructions)?|format(?:ting)?(?: requirements)?|deadline|due date|levels?|performance levels|scale|key|legend|flag.*|output|what to check.*|check|checklist|decision(?: rules?| criteria| guide)?|outcomes?(?: rules?)?|pass(?:ing)? (?:rules?|marks?)|grade (?:breakdown|distribution|weighting)|(?:course )?grading breakdown|assessment (?:breakdown|weighting)|what we offer|benefits|perks|about (?:us|the (?:role|company|team))|how to apply|compensation|salary(?: and benefits)?|how to use(?: it| this| the)?(?: \w+)?|escalations?(?: notes?| rules?| route)?)$/i;
 /** A label over the reviewer's own notes ("Review record", "Reviewer notes"): what to do, not what to find. */
 export const REVIEW_NOTES =
   /^(?:review(?:er)?(?:['’]?s)? (?:record|notes?|guidance)|notes? (?:for|to) (?:the )?reviewers?|guidance (?:for|to) reviewers?|how to review)$/i;
@@ -144,8 +144,12 @@ export const organising = (title: string) => {
   const name = headingName(title);
   return META_HEADING.test(name) || TASK_HEADING.test(title) || SCORING_NOTE.test(name) || REVIEW_NOTES.test(name);
 };
-/** A heading without the count or total after its name, which says how much, not what: "Checklist (7 clauses)". */
-export const headingName = (title: string) => title.trim().replace(/\s*\(\s*\d+\s*\p{L}*\s*\)$/u, "");
+/** A heading without the count or total after its name, which says how much, not what ("Checklist (7 clauses)"), nor a "The" before it ("The checklist"). */
+export const headingName = (title: string) =>
+  title
+    .trim()
+    .replace(/\s*\(\s*\d+\s*\p{L}*\s*\)$/u, "")
+    .replace(/^the\s+(?=\p{L})/iu, "");
 
 // Words that name a level of a scale rather than a criterion, from best to worst: the order tells which way a scale
 // named only in words runs.

@@ -165,7 +165,8 @@ function tokensOf(text: string): Token[] {
 function isContentWord(word: string): boolean {
   if (word.length < 2 || STOPWORDS.has(word)) return false;
   if (/^\p{N}+$/u.test(word)) return word.length >= 3; // years and figures, not list numbers
-  return true;
+  // A rubric's code for an item ("E1", "D2", "A4") says where it stands, not what to look for.
+  return !/^[a-z]{1,2}\d{1,2}$/.test(word);
 }
 
 /**
