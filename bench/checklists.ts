@@ -33,7 +33,7 @@ if (!root) {
 
 interface Expected {
   product: string;
-  criteria: { title: string; optional: boolean }[];
+  criteria: { title: string; optional: boolean; max?: number }[];
   contracts: Record<string, { kind: string; met: string[]; verdict: string[]; why: string; years?: number }>;
 }
 
@@ -65,9 +65,10 @@ for (const dir of checklistDirs(root)) {
   const reference = await documentOf("ref_checklist", path.join(dir, file));
   const { criteria } = findCriteria([reference.content], null);
   const match = expected.criteria.map((want) => {
-    // A holistic scale the rubric leaves unnamed is the engine's "Overall quality" (expected.json may call it "Holistic score").
-    if (expected.criteria.length === 1 && criteria.length === 1 && criteria[0].title === HOLISTIC_TITLE && /holistic|overall/i.test(want.title))
-      return 0;
+    // A holistic scale the rubric leaves unnamed is the engine's "Overall quality" (expected.json may call it "Holistic score",
+    // or by the mark's name, "Fieldwork mark", with the scale's maximum).
+    const lone = expected.criteria.length === 1 && criteria.length === 1 && criteria[0].title === HOLISTIC_TITLE;
+    if (lone && (/holistic|overall/i.test(want.title) || (want.max !== undefined && criteria[0].maxScore === want.max))) return 0;
     let best = -1;
     let score = 0;
     criteria.forEach((c, i) => {

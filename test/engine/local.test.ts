@@ -2121,6 +2121,53 @@ describe("criteria", () => {
     ]);
   });
 
+  test("a guide whose items are 'NOT scored separately', marked by bands under 'HOW IT IS MARKED': one scale of 30", async () => {
+    const text = [
+      "WHAT I LOOK FOR                 WHAT IT LOOKS LIKE",
+      "Analysis                        Patterns described with the figures.",
+      "Conclusion                      Answers the enquiry question.",
+      "",
+      "HOW IT IS MARKED",
+      "The items above are NOT scored separately. I give ONE mark out of 30.",
+      "",
+      "  25-30  Excellent   Every part done well.",
+      "  15-24  Sound       All main parts present.",
+      "   8-14  Limited     Some results described.",
+      "   1-7   Very limited  A few relevant statements only.",
+    ].join("\n");
+    // (Before: the bands under a scoring label were left out as notes, the right-aligned ones read as the lines of the
+    // one above, and nothing was found: the generic criteria.)
+    expect(await shapeOf("fieldwork.txt", text)).toEqual([["Overall quality", 30, [7, 14, 24, 30]]]);
+  });
+
+  test("a marking guide by question and part: the 'Marked for' column names the criteria, not the '(a)', '(b)' parts", async () => {
+    const text = [
+      "Question | Part | Marked for | What the marker looks for | Marks",
+      "1 |  | Claim | Answer the research question. | 2",
+      "2 | (a) | Data quoted | Quote results from the class data. | 2",
+      "2 | (b) | Trend described | Describe the pattern across the whole range. | 2",
+      "3 |  | Scientific explanation | Explain the result using particles. | 4",
+    ].join("\n");
+    expect(await shapeOf("guide.txt", text)).toEqual([
+      ["Claim", 2, null],
+      ["Data quoted", 2, null],
+      ["Trend described", 2, null],
+      ["Scientific explanation", 4, null],
+    ]);
+  });
+
+  test("a PDF row whose short name is cut ('3. Close' over 'reading and evidence | …') is one criterion", async () => {
+    const text = [
+      "Criterion | Excellent | Good | Points",
+      "1. Comparative thesis | 7–8: An arguable thesis. | 5–6: A clear thesis. | / 8",
+      "2. Close | 9–10: Well- | 7–8: Relevant | / 10",
+      "reading and evidence | chosen short quotations. | quotations with analysis.",
+      "3. Context | 4: Context used to illuminate. | 3: Relevant context. | / 4",
+    ].join("\n");
+    // (Before: "Close" and "reading and evidence" were two criteria.)
+    expect((await shapeOf("comparison.txt", text)).map(([title]) => title)).toEqual(["Comparative thesis", "Close reading and evidence", "Context"]);
+  });
+
   test("a checklist's asides and the reviewer's notes after its optional terms are no criteria", async () => {
     const text = [
       "Consultancy agreement review checklist",

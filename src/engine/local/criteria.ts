@@ -625,6 +625,7 @@ function listSet(lines: Line[], skipInstructions: boolean): CandidateSet | null 
   // items, and the sentences below each (across blank lines) are its description.
   const headed = headedSections(lines, label);
   const scaled = scaledSections(lines, label);
+  const levelled = levelSections(lines, label);
   for (let at = 0; at < lines.length; at++) {
     const given = lines[at];
     const previousText = at > 0 ? lineText(lines[at - 1]) : "";
@@ -675,9 +676,12 @@ function listSet(lines: Line[], skipInstructions: boolean): CandidateSet | null 
     const skip =
       organising(heading) &&
       !/^(?:criteria|assessment criteria|rubric|check|checklist|what to check.*|grading|marking (?:scheme|guide))$/i.test(headingName(heading)) &&
-      !scaled.has(label(heading));
+      !scaled.has(label(heading)) &&
+      !levelled.has(label(heading));
     if (line.kind === "item") {
-      if (blockIndent === null || line.indent <= blockIndent) {
+      // (A scale's levels stand at one level whatever their indent: "  25-30 …" over "   8-14 …", right-aligned.)
+      const levelOfScale = levelled.has(label(heading)) && LEVEL_LINE.test(line.text.trim());
+      if (blockIndent === null || line.indent <= blockIndent || levelOfScale) {
         blockIndent = line.indent;
         current = null;
         if (skip || (skipInstructions && INSTRUCTION_ITEM.test(line.text))) continue;
@@ -692,7 +696,8 @@ function listSet(lines: Line[], skipInstructions: boolean): CandidateSet | null 
         if (current && ((labelled && OPTIONAL_SECTION.test(labelled[1])) || ideally || mark?.optional)) current.optional = true;
         // "36–40 points: need is documented …" is a band of a criterion's levels (read under its heading or point
         // line), not a criterion worth 40: its points do not make this list the rubric.
-        if (current && bandLine(line.text)) current.points = null;
+        // (In a section that is one scale, the band's top is that level's value.)
+        if (current && bandLine(line.text) && !levelled.has(label(heading))) current.points = null;
         if (current && (LEVEL_LINE.test(line.text) || namedLevel(line.text))) current.level = true;
         if (current) {
           items.push(current);
@@ -804,6 +809,24 @@ function scaledSections(lines: Line[], label: (heading: string) => string): Set<
   close();
   return new Set([...scaled].filter(([, n]) => n >= 2).map(([section]) => section));
 }
+/**
+ * Sections whose list is one scale of three levels or more and nothing else ("HOW IT IS MARKED" over "25-30 points:
+ * Excellent …" … "0 points: Nothing worthy of credit"): a holistic rubric's levels, not notes to leave out.
+ */
+function levelSections(lines: Line[], label: (heading: string) => string): Set<string> {
+  const counts = new Map<string, { levels: number; others: number }>();
+  let section = "";
+  for (const l of lines) {
+    if (l.kind === "heading" || (l.kind === "text" && sectionLabel(l.text))) section = label(l.text);
+    else if (l.kind === "item") {
+      const c = counts.get(section) ?? { levels: 0, others: 0 };
+      if (LEVEL_LINE.test(l.text.trim())) c.levels++;
+      else c.others++;
+      counts.set(section, c);
+    }
+  }
+  return new Set([...counts].filter(([, c]) => c.levels >= 3 && c.others === 0).map(([s]) => s));
+}
 /** A line that stops on a word a sentence cannot end with: the next line goes on with it ("… since passing your" / "C+E test"). */
 const DANGLING = /\b(?:your|the|a|an|of|and|or|to|in|on|with|for|from|by|at|as|such as|including)$/i;
 
@@ -861,7 +884,7 @@ function better(a: CandidateSet, b: CandidateSet): boolean {
 
 /** Levels of one holistic scale ("6 – ...", "Excellent: ...") become one criterion scored out of the top level. */
 function collapseScale(set: CandidateSet): Candidate[] {
-  const levelish = set.items.filter((c) => isLevelTitle(c.title)).length;
+  const levelish = set.items.filter((c) => isLevelTitle(c.title) || c.level).length;
   if (set.items.length < 2 || levelish * 5 < set.items.length * 3) return set.items;
   const valued = set.items.map((c) => {
     // A level's value: its number, the top of its band ("A (90–100)"), or just under its bound ("F (below 60)").
@@ -919,6 +942,16 @@ function parseCriteria(sections: Section[], opts: { instructions?: boolean } = {
   const tables = kept.filter((s) => s.kind === "table");
   const others = kept.filter((s) => s.kind !== "table");
   const candidates = tables.length > 1 ? [{ kind: "table" as const, items: tables.flatMap((t) => t.items) }, ...others] : kept;
+  if (process.env.DBG)
+    for (const s of candidates)
+      console.error(
+        s.kind,
+        rank(s),
+        s.items
+          .map((c) => `${c.title} [${c.points}]`)
+          .join(" ; ")
+          .slice(0, 400),
+      );
   // A scale stated once for every criterion ("Each criterion is scored:" over its levels) scores the criteria that state
   // none, so a table of names is a rubric's criteria before the list of that scale is a holistic one.
   const each = scaleListed(sections.map((x) => x.text).join("\n"));

@@ -136,7 +136,12 @@ export function tableSets(lines: Line[]): CandidateSet[] {
       // 22–25: Uses author, | …") is the rest of the row above, which a PDF's line breaks cut: joined to it cell by cell
       // (its name only, when the PDF left out empty cells and the columns cannot be told).
       const last = rows.at(-1);
-      if (last && rows.length >= 2 && cells.length >= 2 && /^\p{Ll}/u.test(cells[0] ?? "") && /[:,]$|\b(?:and|or|of|the)$/.test(last[0] ?? "")) {
+      // (Open: its name ends on a colon or a joining word, or is a short name cut off, "3. Close" over "reading and evidence".)
+      const name = last?.[0] ?? "";
+      const open =
+        /[:,]$|\b(?:and|or|of|the)$/.test(name) ||
+        (/^[\p{Lu}\d]/u.test(name) && name.split(/\s+/).length <= 3 && !/[.!?)]$/.test(name) && (cells[0] ?? "").split(/\s+/).length <= 5);
+      if (last && rows.length >= 2 && cells.length >= 2 && /^\p{Ll}/u.test(cells[0] ?? "") && open) {
         rows[rows.length - 1] = last.map((c, k) => (k === 0 || cells.length === last.length ? [c, cells[k]].filter(Boolean).join(" ") : c));
         continue;
       }
@@ -354,7 +359,7 @@ const MULTIPLIER = /\s*\(\s*[×x]\s*(\d{1,2}(?:\.\d+)?)\s*\)/i;
 const LEVEL_COLUMN_POINTS = /\(\s*\d+(?:[.,]\d+)?(?:\s*[-–]\s*\d+)?\s*(?:points?|pts)?\s*\)|^\p{L}[\p{L} ]{0,30}\s\d{1,3}\s*(?:points?|pts?)$/iu;
 
 const HEADER_TITLE =
-  /criteri|categor|dimension|aspect|trait|element|area|component|skill|requirement|item|question|task|objective|standard|competenc|topic|feature|section|indicator|clause|provision/i;
+  /criteri|categor|dimension|aspect|trait|element|area|component|skill|requirement|item|question|task|objective|standard|competenc|topic|feature|section|indicator|clause|provision|marked for|assessed/i;
 const HEADER_POINTS =
   /^(?:max(?:imum)?\.?\s*)?(?:points?|marks?|pts|score|rating(?=\s*(?:\(|\d|$))|weight(?:ing)?|value|max|%|possible|out of)\b|points?\s*(?:possible|available)|^weight/i;
 /** The top of a scale a column's header states: "Rating (1–5)", "Score (0-4)", "Mark out of 10", "Points /20". */
@@ -637,7 +642,9 @@ function tableCandidates(given: string[][]): Candidate[] {
   }
   // (A column left empty for the marker, "Areas for growth" in a single-point rubric, names no criteria; nor does an
   // "Item" column that numbers the rows.)
-  const holdsNames = (i: number) => col(i).some((c) => c !== "" && !/^\d{1,3}[.)]?$/.test(c));
+  // (Nor does a "Part" column of "(a)", "(b)": a question's parts, named in the next column.)
+  const named = (c: string) => c !== "" && !/^\d{1,3}[.)]?$/.test(c) && !/^\(?[a-h]\)?$|^\(?[ivx]{1,4}\)$/i.test(c);
+  const holdsNames = (i: number) => col(i).some(named);
   // A header that is its column's name ("Criteria (the standard)") names the criteria before one that only mentions a
   // criteria word in its note ("Concerns (working toward the standard)").
   const namesColumn = (h: string, i: number) => HEADER_TITLE.test(h) && !HEADER_POINTS.test(h) && holdsNames(i);
@@ -645,7 +652,7 @@ function tableCandidates(given: string[][]): Candidate[] {
   let titleCol = header.some(headerNames) ? header.findIndex(headerNames) : header.findIndex(namesColumn);
   const scoreCols = [pointsCol, weightCol, scaleCol, levelsCol];
   if (titleCol < 0 || scoreCols.includes(titleCol)) {
-    titleCol = [...Array(width).keys()].find((i) => !scoreCols.includes(i) && col(i).some((c) => c !== "" && cellPoints(c) === null)) ?? 0;
+    titleCol = [...Array(width).keys()].find((i) => !scoreCols.includes(i) && col(i).some((c) => named(c) && cellPoints(c) === null)) ?? 0;
   }
   let descCol = header.findIndex((h, i) => i !== titleCol && !scoreCols.includes(i) && HEADER_DESC.test(h) && col(i).some((c) => c !== ""));
   if (descCol < 0 && !isLevelTable) {
