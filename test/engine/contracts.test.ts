@@ -460,6 +460,36 @@ describe("a clause named only to be excluded", () => {
     expect(out.verdict).toBe("fail");
   });
 
+  test("a clause written the other way round: a permission without consent, copyright kept, non-refundable, pay-when-paid", async () => {
+    const list = [
+      "## Required",
+      "- **Sub-processors** – no sub-processor is engaged without our prior written authorisation.",
+      "- **Copyright** – copyright in the photographs is assigned to us.",
+      "- **Deposit** – the buyer's deposit is held in escrow and refunded if the transfer fails.",
+      "- **Occupants** – who may live at the property, and with whose consent.",
+      "- **Payment** – payment within 30 days, which must not depend on the contractor being paid by the employer.",
+    ].join("\n");
+    const reversed = agreement(
+      "4. Sub-processors. The Processor may engage sub-processors at any time without the Controller's consent.",
+      "5. Copyright. Copyright in all photographs remains with the Photographer; the Client receives a licence to use them.",
+      "6. Deposit. The deposit is paid to the Seller on signing and is non-refundable in all circumstances.",
+      "7. Occupants. No other person may live at the property without the Landlord's written consent.",
+      "8. Payment. The Contractor shall make each payment only once it has itself been paid by the Employer.",
+    );
+    const out = await review(list, reversed);
+    const excluded = (title: string) => out.criteria.find((c) => c.title === title)?.rationale.includes("only to exclude it");
+    // (Before: each scored in full on its clause's words, and the contract passed.) A prohibition with its exception,
+    // "No other person may live … without … consent", is the clause asked for.
+    expect(["Sub-processors", "Copyright", "Deposit", "Occupants", "Payment"].map(excluded)).toEqual([true, true, true, false, true]);
+    expect(out.verdict).not.toBe("pass");
+    // Assigned, with a licence granted back for the photographer's portfolio: the clause asked for.
+    const assigned = agreement(
+      "5. Copyright. The Photographer assigns to the Client all copyright in the photographs. The Client grants back to the Photographer a non-exclusive licence to show ten photographs in a portfolio.",
+    );
+    const kept = await review("## Required\n- **Copyright** – copyright in the photographs is assigned to us.", assigned);
+    expect(kept.criteria[0].rationale).not.toContain("only to exclude it");
+  });
+
   test("'Nothing in this Agreement limits either party's liability' excludes the cap", async () => {
     const uncapped = "9. Liability. Nothing in this Agreement limits either party's liability.";
     const out = await review(checklist, agreement(clauses.probation, clauses.remedies, uncapped, clauses.slavery, clauses.payment));

@@ -45,6 +45,34 @@ const CV_DENIALS: typeof DENIALS = [
   },
 ];
 
+/**
+ * A clause written the other way round from what the checklist asks, by what it asks: a consent or an approval ("no
+ * sub-processor without our prior written authorisation") against a permission without one ("may engage
+ * sub-processors without the Controller's consent", "at its sole discretion"); an assignment of copyright against the
+ * other side keeping it ("The Photographer retains all copyright"); a refund or protected payment against "non-
+ * refundable"; payment that must not depend on being paid by someone else against pay-when-paid.
+ */
+/** `affirms`: a sentence naming the clause that does what is asked ("assigns … all copyright"), so the other is a carve-out. */
+const CONTRARY: { asks: RegExp; says: RegExp; unless?: RegExp; affirms?: RegExp }[] = [
+  {
+    asks: /\b(?:consent|authori[sz](?:ation|e)|approv(?:al|e)|object)\b/i,
+    // (A prohibition with its exception is the clause asked for: "No other person may live at the Property without the
+    // Landlord's written consent".)
+    unless: /\b(?:no|not|never|nobody|none|neither|nor)\b[^.;]*\bwithout\b/i,
+    says: /\bmay\b(?![^.;]{0,60}\bnot\b)[^.;]{0,100}?\bwithout\b[^.;]{0,40}?\b(?:consent|authori[sz]ation|approval|notice|agreement)\b|\b(?:at|in) its (?:sole|absolute|own) discretion\b/i,
+  },
+  {
+    asks: /\bassign|\bexclusive\b/i,
+    affirms: /\bassigns?\b(?![^.;]{0,40}\bnot\b)|\bhereby assign|\bexclusive,?\s+(?:perpetual|worldwide|irrevocable)/i,
+    says: /\bretains?\s+(?:all\s+|the\s+|full\s+|sole\s+)?(?:copyright|ownership|title|intellectual property)\b|\b(?:copyright|ownership|title|intellectual property)\b[^.;]{0,80}\bremains?\s+(?:with|vested in)\b|\bnon[- ]exclusive\s+licen[cs]e\b/i,
+  },
+  { asks: /\brefund|\bescrow\b|\bprotected\b/i, says: /\bnon[- ]?refundable\b/i },
+  {
+    asks: /\bnot (?:depend|be conditional)\b|\bpay[- ]when[- ]paid\b/i,
+    says: /\bonly (?:once|when|after|if)\b[^.;]{0,80}?\b(?:has|have) (?:itself )?been paid\b|\bonly (?:once|when|after|if)\b[^.;]{0,80}?\breceiv(?:es|ed)\b[^.;]{0,20}\bpayment\b|\b(?:on which|when|once)\b[^.;]{0,40}\breceives payment from\b|\bno obligation to pay\b[^.;]{0,100}\bnot paid\b/i,
+  },
+];
+
 /** What turns a denial into a duty: "shall ensure that there is no slavery in its supply chains". */
 const DUTY_BEFORE = /\b(?:ensures?|procures?|warrants?|represents?|undertakes?|confirms?|so)\s+(?:that\s+)?$/i;
 
@@ -79,6 +107,7 @@ export function excludingSentence(
   sentences: Sentence[],
   docCounts: Map<string, number>,
   document: "contract" | "cv" = "contract",
+  asks = "",
 ): string | null {
   const present = subject.filter((stem) => namedByRoot(docCounts, stem));
   if (present.length === 0) return null;
@@ -89,6 +118,12 @@ export function excludingSentence(
   const most = Math.max(0, ...coverage);
   if (most === 0) return null;
   const named = sentences.filter((_, i) => coverage[i] >= most - 1e-9);
+  // A clause written the other way round: one sentence naming it says so.
+  const contrary = document === "contract" ? CONTRARY.filter((c) => c.asks.test(`${title} ${asks}`)) : [];
+  const reversed = named.find((s) =>
+    contrary.some((c) => c.says.test(s.text) && !c.unless?.test(s.text) && !named.some((o) => c.affirms?.test(o.text))),
+  );
+  if (reversed) return reversed.text;
   const denials = document === "cv" ? CV_DENIALS : ASKS_RIGHT.test(title) ? [...DENIALS, { re: RIGHT_DENIED, thing: "after" as const }] : DENIALS;
   if (!named.every((s) => denies(s.text, present, denials))) return null;
   return named[0].text;

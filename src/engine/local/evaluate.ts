@@ -603,6 +603,7 @@ function scoreCriterion(
           sentences,
           docCounts,
           p.clause ? "contract" : "cv",
+          p.criterion.description,
         )
       : null;
   const score = (p.clause && unnamed) || excluding ? Math.min(scaled, atMost(p.criterion, ABSENT)) : scaled;
