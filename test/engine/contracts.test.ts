@@ -488,6 +488,17 @@ describe("a clause named only to be excluded", () => {
     );
     const kept = await review("## Required\n- **Copyright** – copyright in the photographs is assigned to us.", assigned);
     expect(kept.criteria[0].rationale).not.toContain("only to exclude it");
+    // A hard-wrapped sentence is one sentence; an exclusive patent licence beside a non-exclusive one to the know-how is
+    // the exclusivity asked for.
+    const wrapped = agreement(
+      "10.1 The Publisher may assign or transfer this agreement, or any of the rights granted by it, to any person or company\non such terms as it thinks fit, without the Author's consent and without notice to the Author.",
+      "2.1 The University grants an exclusive licence under the Licensed Patents, and a non-exclusive licence to use the Know-how, in the Field.",
+    );
+    const items =
+      "## Required\n- **No assignment without consent** – the publisher may not assign without the author's written consent.\n- **Exclusivity** – the licence is exclusive in the field.";
+    const read = await review(items, wrapped);
+    const excludedHere = (title: string) => read.criteria.find((c) => c.title === title)?.rationale.includes("only to exclude it");
+    expect([excludedHere("No assignment without consent"), excludedHere("Exclusivity")]).toEqual([true, false]);
   });
 
   test("'Nothing in this Agreement limits either party's liability' excludes the cap", async () => {

@@ -2106,6 +2106,61 @@ describe("criteria", () => {
     expect((await criteriaOf("dpa.md", table)).criteria.map((c) => c.optional ?? false)).toEqual([false, false, true]);
   });
 
+  test("more checklist shapes: tick boxes with a last one-line item, a Must/Should column, coded run-ins under Part A and Part B", async () => {
+    const ticks = [
+      "REQUIRED ITEMS",
+      "",
+      "[ ] 1. Equipment schedule. Every machine covered is listed with its make, model and",
+      "       serial number.",
+      "",
+      "[ ] 2. Service records. A written job report after every visit, describing the work",
+      "       done.",
+      "",
+      "OPTIONAL ITEMS",
+      "",
+      "[ ] 3. [OPTIONAL] Cap on price increases. Annual increases are limited to an index.",
+    ].join("\n");
+    // (Before: the last item, on one line ending in a stop, was taken for a sentence after the list.)
+    expect((await criteriaOf("maintenance.txt", ticks)).criteria.map((c) => [c.title, c.optional ?? false])).toEqual([
+      ["Equipment schedule", false],
+      ["Service records", false],
+      ["Cap on price increases", true],
+    ]);
+    const mustShould = [
+      "Item | What we need | Must/Should",
+      "Handover of code | On completion the developer hands over the source code, the | Must",
+      "| database, and all administrator, domain and hosting credentials.",
+      "Hosting | Service levels and fees for hosting are stated. | Should",
+      "Training | Training for our staff. | Should",
+    ].join("\n");
+    // (Before: the wrapped cell's line ended the table, and "Must/Should" marked nothing optional.)
+    expect((await criteriaOf("web.txt", mustShould)).criteria.map((c) => [c.title, c.optional ?? false])).toEqual([
+      ["Handover of code", false],
+      ["Hosting", true],
+      ["Training", true],
+    ]);
+    const parts = [
+      "# Review checklist",
+      "## Instructions for the reviewer",
+      "Record the clause for each item.",
+      "## Part A: Essential",
+      "A1. Licensed rights identified. The patents licensed are listed by number.",
+      "A2. Right to sub-license. We may grant sub-licences to partners.",
+      "A3. Warranty of title. The university warrants that it owns the patents.",
+      "## Part B: Desirable",
+      "B1. Improvements. We are told of the university's improvements.",
+      "## Decision rule",
+      "Recommend signature only if every Part A item is met.",
+    ].join("\n");
+    // (Before: the headings "Instructions for the reviewer", "Part A: Essential" and "Part B: Desirable" were the criteria.)
+    expect((await criteriaOf("licence.md", parts)).criteria.map((c) => [c.title, c.optional ?? false])).toEqual([
+      ["Licensed rights identified", false],
+      ["Right to sub-license", false],
+      ["Warranty of title", false],
+      ["Improvements", true],
+    ]);
+  });
+
   test("a weighted grid: 'Criterion | Weight | 5 | 3 | 1 | Weighted points', each weight a multiplier", async () => {
     const text = [
       "Criterion | Weight | 5 | 3 | 1 | Weighted points",

@@ -50,7 +50,8 @@ const CV_DENIALS: typeof DENIALS = [
  * sub-processor without our prior written authorisation") against a permission without one ("may engage
  * sub-processors without the Controller's consent", "at its sole discretion"); an assignment of copyright against the
  * other side keeping it ("The Photographer retains all copyright"); a refund or protected payment against "non-
- * refundable"; payment that must not depend on being paid by someone else against pay-when-paid.
+ * refundable"; payment that must not depend on being paid by someone else against pay-when-paid. (Not a non-exclusive
+ * licence: a patent licence grants one to the know-how beside the exclusive one asked for.)
  */
 /** `affirms`: a sentence naming the clause that does what is asked ("assigns … all copyright"), so the other is a carve-out. */
 const CONTRARY: { asks: RegExp; says: RegExp; unless?: RegExp; affirms?: RegExp }[] = [
@@ -59,12 +60,12 @@ const CONTRARY: { asks: RegExp; says: RegExp; unless?: RegExp; affirms?: RegExp 
     // (A prohibition with its exception is the clause asked for: "No other person may live at the Property without the
     // Landlord's written consent".)
     unless: /\b(?:no|not|never|nobody|none|neither|nor)\b[^.;]*\bwithout\b/i,
-    says: /\bmay\b(?![^.;]{0,60}\bnot\b)[^.;]{0,100}?\bwithout\b[^.;]{0,40}?\b(?:consent|authori[sz]ation|approval|notice|agreement)\b|\b(?:at|in) its (?:sole|absolute|own) discretion\b/i,
+    says: /\bmay\b(?![^.;]{0,60}\bnot\b)[^.;]{0,200}?\bwithout\b[^.;]{0,40}?\b(?:consent|authori[sz]ation|approval|notice|agreement)\b|\b(?:at|in) its (?:sole|absolute|own) discretion\b/i,
   },
   {
     asks: /\bassign|\bexclusive\b/i,
     affirms: /\bassigns?\b(?![^.;]{0,40}\bnot\b)|\bhereby assign|\bexclusive,?\s+(?:perpetual|worldwide|irrevocable)/i,
-    says: /\bretains?\s+(?:all\s+|the\s+|full\s+|sole\s+)?(?:copyright|ownership|title|intellectual property)\b|\b(?:copyright|ownership|title|intellectual property)\b[^.;]{0,80}\bremains?\s+(?:with|vested in)\b|\bnon[- ]exclusive\s+licen[cs]e\b/i,
+    says: /\bretains?\s+(?:all\s+|the\s+|full\s+|sole\s+)?(?:copyright|ownership|title|intellectual property)\b|\b(?:copyright|ownership|title|intellectual property)\b[^.;]{0,80}\bremains?\s+(?:with|vested in)\b/i,
   },
   { asks: /\brefund|\bescrow\b|\bprotected\b/i, says: /\bnon[- ]?refundable\b/i },
   {
@@ -87,8 +88,10 @@ export interface Sentence {
 
 /** The sentences of the texts that state something (headings left out), with their terms. */
 export function sentencesOf(texts: string[]): Sentence[] {
+  // (A line that goes on in lower case is the same sentence, hard-wrapped: "… to any person or company" / "on such
+  // terms as it thinks fit, without the Author's consent".)
   return texts.flatMap((t) =>
-    [...t.matchAll(SENTENCE)]
+    [...t.replace(/[ \t]*\n[ \t]*(?=\p{Ll})/gu, " ").matchAll(SENTENCE)]
       .map((m) => m[0].trim())
       .filter((s) => s.split(/\s+/).length >= MIN_WORDS)
       .map((text) => ({ text, counts: termCounts(contentTerms(text)) })),

@@ -637,7 +637,8 @@ function listSet(lines: Line[], skipInstructions: boolean): CandidateSet | null 
       given.kind === "text" &&
       REQUIREMENT_SECTION.test(label(heading)) &&
       !sectionLabel(given.text) &&
-      !/[.:][*_]*$/.test(given.text) &&
+      // (A line ending in a stop is a sentence after the list, unless it is numbered as an item: "[ ] 9. … percentage.")
+      (!/[.:][*_]*$/.test(given.text) || /^\s*(?:\[\s?[xX✓✔]?\s?\]\s*)?(?:\d{1,2}|[A-Z]{1,2}\d{1,2})[.)]\s/.test(given.text)) &&
       !LIST_ASIDE.test(given.text) &&
       !(current && /^\p{Ll}/u.test(given.text)) &&
       // (A line after one that stops mid-sentence goes on with it, an item or an aside: "… if a" / "Part A item is …".)
@@ -748,24 +749,42 @@ function listSet(lines: Line[], skipInstructions: boolean): CandidateSet | null 
  * ("Decision") ends the last one.
  */
 function runInSet(lines: Line[]): CandidateSet | null {
-  const items: Candidate[] = [];
+  // Runs of run-in paragraphs one after another; a heading, a short line of its own or a paragraph that is neither an
+  // item nor the rest of one ends a run. The longest run is the list (a letterhead's "Northern Writers' Guild, …" is
+  // no item).
+  const runs: Candidate[][] = [[]];
   let current: Candidate | null = null;
   let previous = "";
+  // ("Part A: Essential" then "Part B: Desirable" between them: one run, the second part's items optional.)
+  let optional = false;
+  const end = () => {
+    current = null;
+    if (runs[runs.length - 1].length > 0) runs.push([]);
+  };
   for (const line of lines) {
     if (line.kind === "blank") continue;
-    if (line.kind !== "text") {
+    const section = line.kind === "heading" || line.kind === "text" ? sectionName(line.text) : "";
+    if ((line.kind === "heading" || line.kind === "text") && REQUIREMENT_SECTION.test(section)) {
+      optional = OPTIONAL_SECTION.test(section);
       current = null;
+      previous = "";
+      continue;
+    }
+    if (line.kind !== "text") {
+      end();
       previous = "";
       continue;
     }
     const named = previous === "" || /[.:!?)]$/.test(previous) || titleLike(previous) ? runInName(line.text) : null;
     if (named && named.title.split(/\s+/).length <= 7 && !organising(named.title)) {
-      current = { title: tidyTitle(named.title), description: named.description, points: null };
-      items.push(current);
-    } else if (titleLike(line.text)) current = null;
-    else if (current) current.description += ` ${line.text}`;
+      current = { title: tidyTitle(named.title), description: named.description, points: null, ...(optional ? { optional } : {}) };
+      runs[runs.length - 1].push(current);
+    } else if (titleLike(line.text)) end();
+    else if (current && !/[.!?]$/.test(previous)) current.description += ` ${line.text}`;
+    else end();
     previous = line.text.trim();
   }
+  const items = runs.reduce((a, b) => (b.length > a.length ? b : a));
   return items.length >= 3 ? { kind: "list", items } : null;
 }
 
@@ -831,7 +850,10 @@ function levelSections(lines: Line[], label: (heading: string) => string): Set<s
 const DANGLING = /\b(?:your|the|a|an|of|and|or|to|in|on|with|for|from|by|at|as|such as|including)$/i;
 
 function itemCandidate(text: string): Candidate | null {
-  const { points, rest } = parsePoints(text);
+  // ("[ ] 1. Equipment schedule. Every machine …", "[ ] 8. [OPTIONAL] Loan equipment. …": a box to tick and a number
+  // before the name, and a mark; the mark is read below.)
+  const optionalMark = /^\s*(?:\[\s?[xX✓✔]?\s?\]\s*)?(?:\d{1,2}[.)]\s+)?\[(?:OPTIONAL|DESIRABLE)\]\s*/i.test(text);
+  const { points, rest } = parsePoints(text.replace(/^\s*\[\s?[xX✓✔]?\s?\]\s*(?:\d{1,2}[.)]\s+)?(?:\[(?:OPTIONAL|DESIRABLE)\]\s*)?/i, ""));
   const bold = /^(?:\*\*|__)(.+?)(?:\*\*|__)\s*[:.\-–—]?\s*(.*)$/.exec(rest);
   let title: string;
   let description: string;
@@ -858,7 +880,7 @@ function itemCandidate(text: string): Candidate | null {
   const mark = LEADING_MARK.exec(description);
   const optional = mark ? OPTIONAL_SECTION.test(mark[1]) : false;
   if (mark) description = description.slice(mark[0].length);
-  return { title, description: description.trim(), points, ...(optional ? { optional } : {}) };
+  return { title, description: description.trim(), points, ...(optional || optionalMark ? { optional: true } : {}) };
 }
 
 /** A requirement mark opening an item's description, after its name: "(optional) — …", "(required): …". */
@@ -962,8 +984,11 @@ function parseCriteria(sections: Section[], opts: { instructions?: boolean } = {
   }
   let best: CandidateSet | null = null;
   for (const s of candidates) if (s.items.length > 0 && (!best || better(s, best))) best = s;
-  // (No list, table or headings: a PDF's run-in items, each a paragraph of plain text.)
-  best ??= runInSet(lines);
+  // A PDF's or a Word document's run-in items, each a paragraph of plain text: the criteria when nothing else is found,
+  // or when they stand under one of the headings found ("Minimum terms" over "Rights granted. The agreement states …").
+  const runIn = runInSet(lines);
+  const grouped = (h: Candidate) => (runIn?.items.filter((r) => h.description.includes(r.title)).length ?? 0) >= 3;
+  if (runIn && (!best || (best.kind === "heading" && best.items.some(grouped)))) best = runIn;
   if (!best) return namedInSentence(sections.map((s) => s.text).join("\n"));
   return collapseScale(best);
 }

@@ -83,6 +83,18 @@ export function tableSets(lines: Line[]): CandidateSet[] {
       // A rule drawn in characters between a plain-text table's rows ("+------+-----+") is no line of text.
       if (!/\p{L}/u.test(line.text)) continue;
       const next = lineAfter(lines, i, ["blank"]);
+      // (A cell's wrapped line a PDF printed with the table's rule before it, "| database, and all administrator …",
+      // goes on with the row above's unfinished cell, however long.)
+      if (next?.kind === "row" && next.cells.length === last.length && /^\s*\|/.test(line.text)) {
+        const open = [...last.keys()].filter((k) => k > 0 && last[k] !== "" && !/[.!?;:)]$/.test(last[k]));
+        // (The cell cut mid-phrase, "… the source code, the", before a short one, "Must".)
+        const cut = open.filter((k) => /(?:,|\b(?:the|a|an|and|or|of|to|in|for|with|on|by|at|from))$/i.test(last[k]));
+        const into = cut.length === 1 ? cut[0] : open.length === 1 ? open[0] : -1;
+        if (into > 0) {
+          last[into] = `${last[into]} ${line.text.replace(/^[\s|]+/, "")}`;
+          continue;
+        }
+      }
       if (next?.kind === "row" && next.cells.length === last.length && line.text.split(/\s+/).length <= 4) {
         const open = [...last.keys()].filter((k) => k > 0 && last[k] !== "" && !/[.!?;:)]$/.test(last[k]));
         if (open.length === 1) {
@@ -674,7 +686,9 @@ function tableCandidates(given: string[][]): Candidate[] {
   const ratings = [...header.keys()].filter((i) => i >= 2 && /^(?:rating )?points$/i.test(header[i].trim()) && /\bname$/i.test(header[i - 2].trim()));
   // "Clause | Required | Notes", "Mandatory (Y/N)": a row marked "No" or "Optional" there is not required.
   const requiredCol = header.findIndex(
-    (h, i) => i !== titleCol && /^(?:required|mandatory|must[- ]have)\??\s*(?:\(\s*(?:y\s*\/\s*n|yes\s*\/\s*no)\s*\))?$/i.test(h.trim()),
+    (h, i) =>
+      i !== titleCol &&
+      /^(?:required|mandatory|must[- ]have|must\s*(?:\/|or)\s*should)\??\s*(?:\(\s*(?:y\s*\/\s*n|yes\s*\/\s*no)\s*\))?$/i.test(h.trim()),
   );
   // A section's row among a marking sheet's criteria ("A | Requirements" over "A1 | User stories … | 10"): its code
   // opens the codes of the rows it heads.
@@ -727,7 +741,7 @@ function tableCandidates(given: string[][]): Candidate[] {
         : undefined;
     // ("No", "Optional", "Desirable", "If applicable": a row a contract may lack.)
     const mark = row[requiredCol]?.trim() ?? "";
-    const optional = requiredCol >= 0 && (/^(?:no|n)$/i.test(mark) || (OPTIONAL_SECTION.test(mark) && mark.split(/\s+/).length <= 4));
+    const optional = requiredCol >= 0 && (/^(?:no|n|should|could)$/i.test(mark) || (OPTIONAL_SECTION.test(mark) && mark.split(/\s+/).length <= 4));
     const rated = ratings
       .filter((i) => (row[i] ?? "").trim() !== "" && Number.isFinite(Number(row[i])))
       .map((i) => ({ value: Number(row[i]), descriptor: [row[i - 2], row[i - 1]].filter(Boolean).join(": ") }))

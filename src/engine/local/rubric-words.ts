@@ -258,7 +258,7 @@ const RUN_IN_NAME = /^(\p{Lu}[^.!?]{2,60})\.\s+\p{Lu}/u;
  * sentence names the item (its name was bold where the text came from); null when the first sentence is no name.
  */
 export function runInName(text: string): { title: string; description: string } | null {
-  const rest = text.replace(/^\d{1,2}[.)]\s+(?=\p{Lu})/u, "");
+  const rest = text.replace(/^(?:\d{1,2}|[A-Z]{1,2}\d{1,2})[.)]\s+(?=\p{Lu})/u, "");
   const lead = RUN_IN_NAME.exec(rest);
   if (!lead || lead[1].split(/\s+/).length > 8) return null;
   return { title: lead[1], description: rest.slice(lead[1].length + 1).trim() };
