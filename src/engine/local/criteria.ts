@@ -964,16 +964,6 @@ function parseCriteria(sections: Section[], opts: { instructions?: boolean } = {
   const tables = kept.filter((s) => s.kind === "table");
   const others = kept.filter((s) => s.kind !== "table");
   const candidates = tables.length > 1 ? [{ kind: "table" as const, items: tables.flatMap((t) => t.items) }, ...others] : kept;
-  if (process.env.DBG)
-    for (const s of candidates)
-      console.error(
-        s.kind,
-        rank(s),
-        s.items
-          .map((c) => `${c.title} [${c.points}]`)
-          .join(" ; ")
-          .slice(0, 400),
-      );
   // A scale stated once for every criterion ("Each criterion is scored:" over its levels) scores the criteria that state
   // none, so a table of names is a rubric's criteria before the list of that scale is a holistic one.
   const each = scaleListed(sections.map((x) => x.text).join("\n"));
