@@ -53,6 +53,56 @@ describe("a job advert's requirements", () => {
     ]);
   });
 
+  test("adverts as employers write them: an NHS person specification table, coded lines, benefits under 'What you'll get'", async () => {
+    const nhs = [
+      "Main duties",
+      "Dispense and label medicines accurately",
+      "Person specification",
+      "",
+      "Criteria | Essential/Desirable | Assessed by",
+      "Registered as a pharmacy technician with the GPhC | Essential | Register check",
+      "Dispensing experience in a hospital or community pharmacy | Essential | Interview",
+      "Accredited Checking Pharmacy Technician (ACPT) qualification | Desirable | Certificates",
+      "",
+      "Working for us",
+      "27 days' annual leave plus bank holidays",
+      "NHS Pension Scheme",
+      "On-site nursery and discounted parking",
+    ].join("\n");
+    // (Before: the benefits under "Working for us" were the requirements, and the table none.)
+    expect((await criteriaOf(nhs, "spec.txt")).map((c) => c.optional ?? false)).toEqual([false, false, true]);
+    const coded = [
+      "# Conveyancing Solicitor",
+      "## Person specification",
+      "### Essential",
+      "E1 Qualified solicitor in England and Wales, holding a current practising certificate.",
+      "E2 At least three years' post-qualification experience as a solicitor in residential conveyancing.",
+      "### Desirable",
+      "D1 Experience of new-build and shared ownership transactions.",
+      "## What you'll get",
+      "- 25 days' holiday plus bank holidays",
+      "- Contributory pension and private medical cover",
+    ].join("\n");
+    // (Before: coded lines ending in a stop were taken for sentences after the list.)
+    expect((await criteriaOf(coded, "spec.md")).map((c) => c.optional ?? false)).toEqual([false, false, true]);
+    const long = [
+      "## What you'll need",
+      "- An NVQ Level 3 in Electrotechnical Services (or an equivalent Level 3 electrotechnical qualification) with the AM2",
+      "- The 18th Edition Wiring Regulations (BS 7671:2018) certificate, kept up to date with amendments",
+      "- A current ECS/JIB Gold Card at Electrician or Approved Electrician grade",
+      "## Nice to have",
+      "- Solar PV and battery storage installation experience",
+    ].join("\n");
+    // (Before: "An NVQ Level 3 in Electrotechnical Services (or", "… Regulations (BS 7671" cut at the figure's colon, and
+    // "… Gold Card at Electrician or".)
+    expect((await criteriaOf(long, "advert.md")).map((c) => c.title)).toEqual([
+      "An NVQ Level 3 in Electrotechnical Services",
+      "The 18th Edition Wiring Regulations (BS 7671:2018) certificate",
+      "A current ECS/JIB Gold Card at Electrician",
+      "Solar PV and battery storage installation experience",
+    ]);
+  });
+
   test("'Essential criteria:' and 'Desirable criteria:' labels in a text file read the same way", async () => {
     const text = [
       "Accountant",

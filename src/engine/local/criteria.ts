@@ -638,7 +638,7 @@ function listSet(lines: Line[], skipInstructions: boolean): CandidateSet | null 
       REQUIREMENT_SECTION.test(label(heading)) &&
       !sectionLabel(given.text) &&
       // (A line ending in a stop is a sentence after the list, unless it is numbered as an item: "[ ] 9. … percentage.")
-      (!/[.:][*_]*$/.test(given.text) || /^\s*(?:\[\s?[xX✓✔]?\s?\]\s*)?(?:\d{1,2}|[A-Z]{1,2}\d{1,2})[.)]\s/.test(given.text)) &&
+      (!/[.:][*_]*$/.test(given.text) || /^\s*(?:\[\s?[xX✓✔]?\s?\]\s*)?(?:\d{1,2}[.)]|[A-Z]{1,2}\d{1,2}[.):]?)\s/.test(given.text)) &&
       !LIST_ASIDE.test(given.text) &&
       !(current && /^\p{Ll}/u.test(given.text)) &&
       // (A line after one that stops mid-sentence goes on with it, an item or an aside: "… if a" / "Part A item is …".)
@@ -870,7 +870,15 @@ function itemCandidate(text: string): Candidate | null {
       title = rest;
       description = "";
     } else {
-      title = `${rest.split(/\s+/).slice(0, 8).join(" ")}…`;
+      // A long requirement's first words name it, up to an aside it opens ("… Services (or an equivalent …") and
+      // without the joining words it stops on ("… at Electrician or").
+      const first = rest.split(/\s+/).slice(0, 8).join(" ");
+      const open = first.lastIndexOf(" (");
+      const name = (open > 0 && !first.slice(open).includes(")") ? first.slice(0, open) : first).replace(
+        /(?:\s+(?:your|the|a|an|of|and|or|to|in|on|with|for|from|by|at|as|since))+$/i,
+        "",
+      );
+      title = `${name.replace(/[,;:]+$/, "")}…`;
       description = rest;
     }
   }

@@ -52,7 +52,9 @@ export function tableSets(lines: Line[]): CandidateSet[] {
       const [first = "", second = ""] = rows[0];
       const breakdown =
         (BREAKDOWN_FIRST.test(first.trim()) && /^(?:weight(?:ing)?|%|percent(?:age)?|share)\b/i.test(second.trim())) || gradeBands(rows);
-      if (items.length > 0) sets.push({ kind: "table", items, ...(breakdown ? { breakdown } : {}) });
+      // (A person specification's table, "Criteria | Essential/Desirable", lists an advert's requirements.)
+      const requirements = rows[0].some((h) => REQUIRED_HEADER.test(h.trim()));
+      if (items.length > 0) sets.push({ kind: "table", items, ...(breakdown ? { breakdown } : {}), ...(requirements ? { requirements } : {}) });
     }
     rows = [];
   };
@@ -338,6 +340,12 @@ function numberedLevels(row: string[]): boolean {
       )
   );
 }
+/**
+ * A column saying whether a row is required: "Required?", "Mandatory (Y/N)", "Must/Should", "Essential/Desirable" (a
+ * person specification's), "E/D".
+ */
+const REQUIRED_HEADER =
+  /^(?:required|mandatory|must[- ]have|must\s*(?:\/|or)\s*should|essential\s*(?:\/|or)\s*desirable|e\s*\/\s*d)\??\s*(?:\(\s*(?:y\s*\/\s*n|yes\s*\/\s*no)\s*\))?$/i;
 /** A label over a marker's notes, not over criteria: "Indicative content", "Notes for markers", "Guidance for examiners". */
 const NOTES_LABEL =
   /^(?:indicative (?:content|answers?)|notes? (?:for|to) (?:markers|examiners)|(?:markers?|examiners?)['’]? notes|guidance (?:for|to) (?:markers|examiners))\b/i;
@@ -685,11 +693,7 @@ function tableCandidates(given: string[][]): Candidate[] {
   // An LMS's export repeats "Rating Name | Rating Description | Rating Points" for each level (Canvas's CSV).
   const ratings = [...header.keys()].filter((i) => i >= 2 && /^(?:rating )?points$/i.test(header[i].trim()) && /\bname$/i.test(header[i - 2].trim()));
   // "Clause | Required | Notes", "Mandatory (Y/N)": a row marked "No" or "Optional" there is not required.
-  const requiredCol = header.findIndex(
-    (h, i) =>
-      i !== titleCol &&
-      /^(?:required|mandatory|must[- ]have|must\s*(?:\/|or)\s*should)\??\s*(?:\(\s*(?:y\s*\/\s*n|yes\s*\/\s*no)\s*\))?$/i.test(h.trim()),
-  );
+  const requiredCol = header.findIndex((h, i) => i !== titleCol && REQUIRED_HEADER.test(h.trim()));
   // A section's row among a marking sheet's criteria ("A | Requirements" over "A1 | User stories … | 10"): its code
   // opens the codes of the rows it heads.
   const section = (row: string[]) =>

@@ -108,7 +108,7 @@ export interface CandidateSet {
 
 // Headings that organise a rubric rather than name a criterion.
 export const META_HEADING =
-  /^(?:overview|introduction to (?:the )?rubric|instructions?|how to use(?: this| the)? (?:checklist|rubric|guide|form)|directions|notes?|total(?: score| points)?|scoring(?: guide)?|grading(?: scale| guide)?|rubric|marking (?:scheme|guide|rubric)|criteria|assessment criteria|(?:table of )?contents|summary|purpose|background|references|appendix|submission(?: guidelines| instructions)?|format(?:ting)?(?: requirements)?|deadline|due date|levels?|performance levels|scale|key|legend|flag.*|output|what to check.*|check|checklist|decision(?: rules?| criteria| guide)?|outcomes?(?: rules?)?|pass(?:ing)? (?:rules?|marks?)|grade (?:breakdown|distribution|weighting)|(?:course )?grading breakdown|assessment (?:breakdown|weighting)|what we offer|benefits|perks|about (?:us|the (?:role|company|team))|how to apply|compensation|salary(?: and benefits)?|how to use(?: it| this| the)?(?: \w+)?|escalations?(?: notes?| rules?| route)?)$/i;
+  /^(?:overview|introduction to (?:the )?rubric|instructions?|how to use(?: this| the)? (?:checklist|rubric|guide|form)|directions|notes?|total(?: score| points)?|scoring(?: guide)?|grading(?: scale| guide)?|rubric|marking (?:scheme|guide|rubric)|criteria|assessment criteria|(?:table of )?contents|summary|purpose|background|references|appendix|submission(?: guidelines| instructions)?|format(?:ting)?(?: requirements)?|deadline|due date|levels?|performance levels|scale|key|legend|flag.*|output|what to check.*|check|checklist|decision(?: rules?| criteria| guide)?|outcomes?(?: rules?)?|pass(?:ing)? (?:rules?|marks?)|grade (?:breakdown|distribution|weighting)|(?:course )?grading breakdown|assessment (?:breakdown|weighting)|what we offer|benefits|perks|about (?:us|the (?:role|company|team))|how to apply|compensation|salary(?: and benefits)?|how to use(?: it| this| the)?(?: \w+)?|escalations?(?: notes?| rules?| route)?|what you(?:['’]ll| will) get|what we(?:['’]ll| will) give you|in return|rewards?|working for us)$/i;
 /** A label over the reviewer's own notes ("Review record", "Reviewer notes"): what to do, not what to find. */
 export const REVIEW_NOTES =
   /^(?:review(?:er)?(?:['’]?s)? (?:record|notes?|guidance)|notes? (?:for|to) (?:the )?reviewers?|guidance (?:for|to) reviewers?|how to review)$/i;
@@ -127,7 +127,7 @@ export const OPTIONAL_SECTION =
   /nice[- ]to[- ]have|bonus|preferred|desir|great if|nice if|a plus|advantage|optional|recommended|(?:if|where) (?:applicable|relevant)|should[- ]have|should (?:include|contain)/i;
 /** The other sections of a job advert: beside one of them, a lone "Requirements" list is the advert's, not a brief's. */
 export const JOB_SECTION =
-  /^(?:(?:key |main )?(?:responsibilities|duties)|what you(?:['’]ll| will) do|(?:the|your) role|about (?:us|the (?:role|company|team|job))|benefits|perks|what we offer|how to apply|compensation|salary(?: and benefits)?|job (?:description|summary|purpose))$/i;
+  /^(?:(?:key |main )?(?:responsibilities|duties)|what you(?:['’]ll| will) do|(?:the|your) role|about (?:us|the (?:role|company|team|job))|benefits|perks|what we offer|what you(?:['’]ll| will) get|what we(?:['’]ll| will) give you|in return|rewards?|working for us|how to apply|compensation|salary(?: and benefits)?|job (?:description|summary|purpose))$/i;
 // "Overall" alone or as "Overall score" sums the rubric; "Overall impression" or "Overall quality" is a criterion.
 // ("Total cost of ownership" is a criterion: "total" names the sum only alone or with what it sums.)
 export const TOTAL_ROW =
@@ -243,7 +243,8 @@ export function isLevelTitle(title: string): boolean {
 export function namedFirst(raw: string): { title: string; description: string } | null {
   // "Criterion A: Argument — …": the label before the name is not the name.
   const text = raw.replace(/^(?:criterion|part|section|question|task)\s+[A-Z0-9]{1,3}\s*[:.)\-–—]\s*/i, "");
-  const sep = /\s*(?::|\s[-–—]\s|\?)\s*/.exec(text);
+  // (Not a colon between figures: "BS 7671:2018", "8:45".)
+  const sep = /\s*(?::(?!\d)|\s[-–—]\s|\?)\s*/.exec(text);
   const head = sep ? text.slice(0, sep.index) : "";
   if (!sep || head.length === 0 || head.length > 70 || head.split(/\s+/).length > 8) return null;
   // A question is its own description.
