@@ -103,6 +103,30 @@ describe("a job advert's requirements", () => {
     ]);
   });
 
+  test("an advert written as prose: each thing its sentences ask for is a requirement, the ones it would like optional", async () => {
+    const prose = [
+      "THE SALTINGS - CHEF DE PARTIE",
+      "",
+      "We are a seafood brasserie on the harbour. You will run the fish section alongside our sous chef.",
+      "",
+      "You will need at least two years' experience as a chef de partie, and you must have run a section on your own during busy services. A professional cookery qualification is essential: an NVQ or a Level 3 Diploma. You must also hold a Level 2 Food Hygiene certificate and have a sound knowledge of the 14 allergens.",
+      "",
+      "It would be a bonus if you also hold a Level 3 Supervising Food Safety certificate, or if you can fillet whole fish.",
+      "",
+      "In return we offer 28 days' holiday and a staff meal before every service.",
+    ].join("\n");
+    // (Before: no list, table or heading, so the generic criteria.)
+    expect((await criteriaOf(prose, "advert.txt")).map((c) => [c.title, c.optional ?? false])).toEqual([
+      ["at least two years' experience as a chef de partie", false],
+      ["run a section on your own during busy services", false],
+      ["A professional cookery qualification", false],
+      ["a Level 2 Food Hygiene certificate", false],
+      ["a sound knowledge of the 14 allergens", false],
+      ["a Level 3 Supervising Food Safety certificate", true],
+      ["fillet whole fish", true],
+    ]);
+  });
+
   test("'Essential criteria:' and 'Desirable criteria:' labels in a text file read the same way", async () => {
     const text = [
       "Accountant",

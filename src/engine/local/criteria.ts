@@ -987,7 +987,11 @@ function parseCriteria(sections: Section[], opts: { instructions?: boolean } = {
   const runIn = runInSet(lines);
   const grouped = (h: Candidate) => (runIn?.items.filter((r) => h.description.includes(r.title)).length ?? 0) >= 3;
   if (runIn && (!best || (best.kind === "heading" && best.items.some(grouped)))) best = runIn;
-  if (!best) return namedInSentence(sections.map((s) => s.text).join("\n"));
+  if (!best) {
+    const text = sections.map((s) => s.text).join("\n");
+    const named = namedInSentence(text);
+    return named.length > 0 ? named : requirementsInSentences(text);
+  }
   return collapseScale(best);
 }
 
@@ -1006,6 +1010,51 @@ function namedInSentence(text: string): Candidate[] {
   if (top <= low || top > 10 || names.length < 2 || names.length > 10 || names.some((n) => n.split(/\s+/).length > 5)) return [];
   const levels = Array.from({ length: top - low + 1 }, (_, i) => ({ value: low + i, descriptor: "" }));
   return names.map((title) => ({ title, description: "", points: top, levels }));
+}
+
+/** A sentence that asks a candidate for something: "You will need …", "you must hold …", "… is essential". */
+const ASKS = /\byou(?:['’]ll| will| must| should)(?: also)? (?:need|have|hold|be able to)\b|\byou must\b|\bis essential\b/i;
+/** One that asks for something a candidate may lack: "It would be a bonus if you …", "Ideally you …". */
+const WOULD_LIKE = /\b(?:it would be (?:a bonus|a plus|great|an advantage)|ideally|is desirable|nice to have)\b/i;
+/** Where one sentence asks for several things: "…, and you must have …", "… and have a sound …", "…, if you can …". */
+const ASK_SPLIT = /,?\s+and\s+(?=(?:you\s+)?(?:must|will|should|have|hold)\b)|,\s*(?:or\s+)?(?=if you\b)|;\s+/i;
+/** The words that ask, before what is asked for. */
+const ASK_LEAD =
+  /^(?:(?:it would be (?:a bonus|a plus|great|an advantage) )?(?:if )?you(?:['’]ll| will| must| should| can)?(?: also)? (?:need(?: to (?:have|hold|be))?|have|hold|be able to|can)|(?:must |also )*(?:have|hold)|ideally,? you (?:will )?(?:have|hold))\s+/i;
+
+/**
+ * A job advert written as prose ("You will need at least two years' experience as a chef de partie, and you must have
+ * run a section on your own …. It would be a bonus if you also hold …"): each thing a sentence asks for is a
+ * requirement, optional where the sentence says it is wanted rather than needed. Three or more, else none.
+ */
+function requirementsInSentences(text: string): Candidate[] {
+  const out: Candidate[] = [];
+  for (const paragraph of text.split(/\n\s*\n/)) {
+    for (const sentence of paragraph.replace(/\s+/g, " ").split(/(?<=[.!?])\s+(?=\p{Lu})/u)) {
+      const optional = WOULD_LIKE.test(sentence);
+      if (!optional && !ASKS.test(sentence)) continue;
+      for (const part of sentence.split(ASK_SPLIT)) {
+        const asked = part
+          .trim()
+          .replace(ASK_LEAD, "")
+          .replace(/[.!?]+$/, "");
+        // "A professional cookery qualification is essential: an NVQ or …": the name is before the colon.
+        const name = asked
+          .replace(/\s+is essential\b.*$/i, "")
+          .split(":")[0]
+          .trim();
+        if (name.split(/\s+/).length < 2 || /^(?:none|we|our|the role|this)\b/i.test(name)) continue;
+        const words = name.split(/\s+/);
+        out.push({
+          title: tidyTitle(words.length > 12 ? `${words.slice(0, 12).join(" ")}…` : name),
+          description: asked,
+          points: null,
+          ...(optional ? { optional } : {}),
+        });
+      }
+    }
+  }
+  return out.length >= 3 ? out : [];
 }
 
 /**
