@@ -67,6 +67,7 @@ export function fillSchema(schema: object, seed: string, source: FillSource): Fi
         if (validate(copy) !== null) copy[key] = kept;
       }
     if (validate(copy) === null) return { value: copy, problem: null };
+    // Back to the original, filled again so the refusals below name its holders, not the copy's.
     root.value = original;
     filler.refused.length = 0;
     filler.fill(schema as JsonSchema, root, "value", fieldOf("", {}), null);
@@ -188,7 +189,7 @@ class Filler {
       return new Map(names.map((n, i) => [n, all[i]]));
     const types = new Set(names.map((n) => [...typesOf(this.resolve(properties[n]) ?? {})].join("|").replace("integer", "number")));
     if (types.size !== 1 || !["number", "string", "boolean"].includes([...types][0])) return null;
-    const criteria = this.source.evaluation.criteria.map((c) => ({ c, words: new Set(wordsOf(c.title)) }));
+    const criteria = all.map((c) => ({ c, words: new Set(wordsOf(c.title)) }));
     const keyed = new Map<string, Criterion>();
     for (const name of names) {
       const words = wordsOf(name).filter((w) => w.length > 2);
@@ -386,11 +387,8 @@ class Filler {
       const words = wordsOf(key);
       const text = words.join(" ");
       let v: string | null = null;
-      // (The block's own "Date:" line first: "signed" stands near every block's date.)
-      const dated = this.facts.label([(l) => l.words.join(" ") === "date"], p) !== null;
-      if (/\b(date|on|when|signed|dated)\b/.test(text)) v = this.facts.dateFor(dated ? [] : [words], p);
-      else if (/\b(title|position|role|capacity|job)\b/.test(text))
-        v = this.facts.label([(l) => /^(?:title|position|capacity|role|job title)$/.test(l.words.join(" "))], p);
+      if (/\b(date|on|when|signed|dated)\b/.test(text)) v = this.signedOn([words], p);
+      else if (/\b(title|position|role|capacity|job)\b/.test(text)) v = this.signatoryTitle(p);
       else if (/\bname\b/.test(text)) v = this.facts.personName(null, p, true);
       if (v !== null && typeof out[key] === "string") out[key] = v;
     }
@@ -565,12 +563,11 @@ class Filler {
     // "Teacher: Ms. Karen Doyle", "Class: 10B": the line whose label the field's own name names.
     const party = this.partyOf(field);
     // In a party's object ("disclosing": {"legal_name", "role"}), its name and role, unless the field is its signatory's.
-    const signing = [field, field.parent].some((f) => f?.own.some((w) => SIGNER.test(w)));
+    const signing = signs(field, field.parent);
     if (party && !signing && field.own.includes("name")) return party.name;
     if (party && !signing && field.own.includes("role") && party.role !== null) return party.role;
     // A signatory's "position" or "capacity" is the "Title:" line of its party's block.
-    if (party && signing && field.own.some((w) => /^(?:position|title|capacity|job|role)$/.test(w)))
-      return this.facts.label([(l) => /^(?:title|position|capacity|role|job title)$/.test(l.words.join(" "))], party) ?? undefined;
+    if (party && signing && field.own.some((w) => /^(?:position|title|capacity|job|role)$/.test(w))) return this.signatoryTitle(party) ?? undefined;
     const own = this.facts.label([(l) => !l.words.every((w) => GENERIC.test(w)) && within(field.own)(l)], party);
     if (own !== null) return own;
     if (
@@ -585,10 +582,19 @@ class Filler {
   /** A date field: the date its own words (else its description's) stand near in the input, else a "Date:" line, else the first. */
   private date(field: Field): string | null {
     const party = this.partyOf(field);
-    // A signatory's date is its own block's "Date:" line ("signed" stands near every block's date).
-    const signing = [field, field.parent].some((f) => f?.own.some((w) => SIGNER.test(w)));
+    const near = [field.own, field.described];
+    return signs(field, field.parent) ? this.signedOn(near, party) : this.facts.dateFor(near, party);
+  }
+
+  /** A signatory's date: its own block's "Date:" line first ("signed" stands near every block's date), else near `words`. */
+  private signedOn(words: string[][], party: Party | null): string | null {
     const dated = party !== null && this.facts.label([(l) => l.words.join(" ") === "date"], party) !== null;
-    return this.facts.dateFor(signing && dated ? [] : [field.own, field.described], party);
+    return this.facts.dateFor(dated ? [] : words, party);
+  }
+
+  /** A signatory's "Title:" (or "Position:", "Capacity:" …) line in its party's block. */
+  private signatoryTitle(party: Party): string | null {
+    return this.facts.label([(l) => /^(?:title|position|capacity|role|job title)$/.test(l.words.join(" "))], party);
   }
 
   /**
@@ -619,8 +625,7 @@ class Filler {
    * names ("Name of the class teacher"), else its parent's; a signatory's when the field or its parents say so.
    */
   private personName(field: Field, party: Party | null): string {
-    const signer = [field, field.parent, field.parent?.parent].some((f) => f?.own.some((w) => SIGNER.test(w)));
-    return this.facts.personName(whoOf(field), party, signer) ?? "";
+    return this.facts.personName(whoOf(field), party, signs(field, field.parent, field.parent?.parent)) ?? "";
   }
 
   /** A list the evaluation gives for a field of strings; `min` items at least where the schema asks for them. */
@@ -836,10 +841,10 @@ function wordsOf(s: string): string[] {
 
 const OUT_OF = /^(?:out[ _-]?of|max(?:imum)?(?:[ _-]?(?:score|marks?|points?))?|(?:marks?|points?)[ _-]?(?:possible|available)|possible)$/i;
 const SCORE_WORDS = /\b(score|grade|point|mark|rating|percent|percentage|total|overall|result|level|band|star)s?\b|%/;
-// Words that say nothing of whose name or which date a field holds.
 /** Words of a field that holds the evaluation's summary. */
 const SUMMARY =
   /\b(summary|overview|comment|comments|feedback|rationale|explanation|reason|reasoning|justification|notes?|assessment|remarks?|evaluation|conclusion)\b/;
+// Words that say nothing of whose name or which date a field holds.
 const GENERIC =
   /^(?:name|names|full|first|last|given|family|display|legal|preferred|of|the|a|an|as|on|in|at|by|for|to|is|their|his|her|its|if|known|date|forenames?|surname|vorname|nachname|prenom|prénom|nom|nombre|apellidos?)$/;
 // Labels too plain to fill a field that merely mentions them in its description.
@@ -848,6 +853,8 @@ const WEAK_LABEL =
 const SIGNER = /^(?:signatory|signatories|signer|signee|representative|signature|signed|signing)$/;
 const ORGANISATION =
   /^(?:company|companies|organi[sz]ations?|org|party|parties|counterparty|provider|client|supplier|customer|employer|vendor|contractor|buyer|seller|purchaser|licensor|licensee|landlord|tenant|lessor|lessee|firm|business|entity|consultant|agency)$/;
+/** Whether any of these fields' own names says it is a signatory's ("signatory", "signed" …). */
+const signs = (...fields: (Field | null | undefined)[]) => fields.some((f) => f?.own.some((w) => SIGNER.test(w)));
 /** A label all of whose words are among `words`. */
 const within = (words: string[]) => (l: Label) => l.words.every((w) => words.includes(w));
 
