@@ -64,6 +64,15 @@ const SUBJECT_LABELS = new Set([
   "nombre",
   "candidato",
   "candidata",
+  // Dutch, Italian
+  "naam",
+  "kandidaat",
+  "sollicitant",
+  "leerling",
+  "nome",
+  "studente",
+  "studentessa",
+  "allievo",
 ]);
 
 const MONTHS = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"];
@@ -176,6 +185,15 @@ export class InputFacts {
     return null;
   }
 
+  /**
+   * An identifier the input states for one of `words` ("student ID 40318826", "Candidate number: 0457", "Ref. no.
+   * QH-2291"): the nearest one after a word of the field, else the only one the input states; null when none.
+   */
+  identifier(words: string[]): string | null {
+    const ids = [...this.text.matchAll(IDENTIFIER)].map((m) => ({ value: m[2], by: m[1]?.toLowerCase() ?? null }));
+    return ids.find((x) => x.by !== null && words.includes(x.by))?.value ?? (ids.length === 1 ? ids[0].value : null);
+  }
+
   /** The party whose defined role is `word` ("provider"), or one of its kind ("supplier" for a "consultant"). */
   partyCalled(word: string): Party | null {
     return this.parties.find((p) => p.role === word) ?? this.parties.find((p) => p.role !== null && sameRole(word, p.role)) ?? null;
@@ -232,7 +250,8 @@ export class InputFacts {
 
   private subject(): string | null {
     const looksLikeName = (s: string) => /^[\p{Lu}][\p{L}'’.-]*(?:[ \t]+[\p{Lu}][\p{L}'’.-]*){0,4}$/u.test(s) && !/\d|@/.test(s);
-    const labelled = this.label([(l) => SUBJECT_LABELS.has(l.words.join(" "))], null);
+    // ("Student: Rowan Achterberg (student ID 40318826)": the name, not what the line adds in brackets.)
+    const labelled = this.label([(l) => SUBJECT_LABELS.has(l.words.join(" "))], null)?.replace(/\s*\([^)]*\)$/, "");
     if (labelled && looksLikeName(labelled)) return labelled;
     // A CV or letter opens with its author's name on a line of its own; a document's heading is not one.
     const first = this.text
@@ -318,6 +337,10 @@ function organisations(text: string): { parties: Party[]; mentions: { party: Par
   const defined = all.filter((p) => p.role !== null);
   return { parties: defined.length > 0 ? defined : all, mentions };
 }
+
+// "student ID 40318826", "Candidate No.: 0457", "reference number QH-2291": an identifier (with a digit) after its name.
+const IDENTIFIER =
+  /\b(?:([A-Za-z]+)[ \t]+)?(?:ID|Id|id|[Nn]umber|[Nn]o\.|[Rr]ef\.?)(?:[ \t]+(?:no\.|number))?[ \t]*[:#]?[ \t]*((?=[A-Z0-9/-]*\d)[A-Z0-9][A-Z0-9/-]{3,19})\b/g;
 
 // Whose name is the input's own person (the student, the candidate), not someone else's (a teacher, a reviewer).
 const SUBJECT =

@@ -520,6 +520,11 @@ class Filler {
       return /[\w.+-]+@[\w-]+(?:\.[\w-]+)+/.exec(labelled ?? "")?.[0] ?? this.facts.email ?? "";
     }
     if (/\b(phone|telephone|mobile)\b/.test(text)) return this.facts.phone ?? "";
+    // "studentId", "candidate_number": the identifier the input states for that person or thing, as the field takes it.
+    if (!c && field.own.some((w) => /^(?:id|number|no|ref|reference)$/.test(w))) {
+      const id = this.facts.identifier([...field.own, ...(field.parent?.own ?? [])]);
+      if (id !== null && (!pattern || pattern.test(id))) return id;
+    }
     // A percentage written as text ("81%"), in the form the field's pattern accepts.
     if (/\b(percent|percentage|pct)\b/.test(text) || (typeof s.pattern === "string" && s.pattern.includes("%"))) {
       const n = c ? 100 * shareOf(c) : e.score;
@@ -528,7 +533,7 @@ class Filler {
     }
     if (c) {
       if (
-        /\b(rationale|reason|comments?|feedback|explanation|justification|notes?|assessment|summary|description|remarks?|details?|findings?|observations?|why)\b/.test(
+        /\b(rationale|reason|comments?|feedback|feed ?forward|next time|advice|explanation|justification|notes?|assessment|summary|description|remarks?|details?|findings?|observations?|why)\b/.test(
           text,
         )
       )
@@ -555,8 +560,9 @@ class Filler {
       const weakest = [...e.criteria].sort((a, b) => shareOf(a) - shareOf(b))[0];
       if (weakest) return weakest.title;
     }
-    if (/\b(strength|strengths|positive)\b/.test(text)) return this.strings(text, null)?.join(" ");
-    if (/\b(weakness|weaknesses|improvement|improvements|gap|gaps|concern|concerns)\b/.test(text)) return this.strings(text, null)?.join(" ");
+    if (new RegExp(String.raw`\b(?:strength|strengths|positive|${WENT_WELL})\b`).test(text)) return this.strings(text, null)?.join(" ");
+    if (new RegExp(String.raw`\b(?:weakness|weaknesses|improvement|improvements|gap|gaps|concern|concerns|${EVEN_BETTER})\b`).test(text))
+      return this.strings(text, null)?.join(" ");
     const company = this.company(field);
     if (company !== undefined) return company;
     if (/\b(grade|letter)\b/.test(text)) return letterGrade(e.score);
@@ -569,7 +575,7 @@ class Filler {
     // A signatory's "position" or "capacity" is the "Title:" line of its party's block.
     if (party && signing && field.own.some((w) => /^(?:position|title|capacity|job|role)$/.test(w))) return this.signatoryTitle(party) ?? undefined;
     const own = this.facts.label([(l) => !l.words.every((w) => GENERIC.test(w)) && within(field.own)(l)], party);
-    if (own !== null) return own;
+    if (own !== null) return /\bname\b/.test(text) ? nameAs(own, field, pattern) : own;
     if (
       (/\b(name|candidate|applicant|student|author|person|full name)\b/.test(text) || field.own.some(isMarker)) &&
       !/\b(file|document|company|employer|school|title|id|number|code)\b/.test(text)
@@ -639,16 +645,16 @@ class Filler {
     const ranked = e.criteria.filter(side).sort((a, b) => shareOf(b) - shareOf(a));
     const atLeast = (list: string[], order: Criterion[], label: string) =>
       list.length >= min ? list : [...list, ...order.slice(list.length, min).map((x) => `${x.title}: ${x.score}/${x.max_score} (${label})`)];
-    if (/\b(strength|strengths|positive|positives)\b/.test(text))
+    if (new RegExp(String.raw`\b(?:strength|strengths|positive|positives|${WENT_WELL})\b`).test(text))
       return atLeast(
         ranked.filter((x) => shareOf(x) >= 0.67).map((x) => `${x.title}: ${x.score}/${x.max_score}`),
         ranked,
         "none reached two thirds; this one scored highest",
       );
     if (
-      /\b(weakness|weaknesses|improvement|improvements|gap|gaps|concern|concerns|missing|unmet|risk|risks|next steps?|suggestions?|recommendations|to improve)\b/.test(
-        text,
-      )
+      new RegExp(
+        String.raw`\b(?:weakness|weaknesses|improvement|improvements|gap|gaps|concern|concerns|missing|unmet|risk|risks|next steps?|suggestions?|recommendations|to improve|${EVEN_BETTER})\b`,
+      ).test(text)
     )
       return atLeast(
         ranked
@@ -796,9 +802,97 @@ const FOREIGN: Record<string, string> = {
   fortalezas: "strengths",
   debilidades: "weaknesses",
   recomendacion: "recommendation",
+  // Dutch
+  naam: "name",
+  voornaam: "first name",
+  achternaam: "last name",
+  kandidaat: "candidate",
+  sollicitant: "applicant",
+  leerling: "student",
+  docent: "teacher",
+  leraar: "teacher",
+  beoordelaar: "assessor",
+  beoordeling: "assessment",
+  cijfer: "grade",
+  punten: "points",
+  totaal: "total",
+  advies: "recommendation",
+  besluit: "decision",
+  uitslag: "result",
+  resultaat: "result",
+  toelichting: "rationale",
+  samenvatting: "summary",
+  opmerkingen: "comments",
+  opmerking: "comment",
+  sterke: "strengths",
+  zwakke: "weaknesses",
+  aandachtspunten: "weaknesses",
+  verbeterpunten: "improvements",
+  eisen: "requirements",
+  eis: "requirement",
+  essentiele: "essential",
+  essentieel: "essential",
+  wenselijke: "desirable",
+  wenselijk: "desirable",
+  voldaan: "met",
+  aantal: "number of",
+  beschikbaar: "available",
+  geslaagd: "passed",
+  bedrijf: "company",
+  opdrachtgever: "client",
+  opdrachtnemer: "supplier",
+  leverancier: "supplier",
+  ondertekenaar: "signatory",
+  handtekening: "signature",
+  ingangsdatum: "effective date",
+  // Italian
+  nome: "name",
+  cognome: "last name",
+  studente: "student",
+  studentessa: "student",
+  allievo: "student",
+  insegnante: "teacher",
+  valutatore: "assessor",
+  valutazione: "assessment",
+  voto: "grade",
+  punteggio: "score",
+  punti: "points",
+  totale: "total",
+  esito: "outcome",
+  commento: "comment",
+  commenti: "comments",
+  sintesi: "summary",
+  riepilogo: "summary",
+  motivazione: "rationale",
+  criteri: "criteria",
+  // (Not "firma", a signature in Italian: in German it is the company.)
+  firmatari: "signatories",
+  firmatario: "signatory",
+  azienda: "company",
+  committente: "client",
+  consulente: "consultant",
+  fornitore: "supplier",
+  clausole: "clauses",
+  clausola: "clause",
+  conformi: "compliant",
+  mancanti: "missing",
+  requisiti: "requirements",
+  requisito: "requirement",
+  essenziali: "essential",
+  desiderabili: "desirable",
+  soddisfatti: "met",
+  numero: "number of",
+  promosso: "passed",
+  decorrenza: "effective",
+  qualifica: "title",
+  carica: "position",
+  forza: "strengths",
+  debolezze: "weaknesses",
+  raccomandazione: "recommendation",
+  disponibile: "available",
 };
 /** Words that mean something else in English ("note", "mention"): read so only beside a word of FOREIGN. */
-const AMBIGUOUS: Record<string, string> = { note: "mark", mention: "grade", total: "total", decision: "decision" };
+const AMBIGUOUS: Record<string, string> = { note: "mark", mention: "grade", total: "total", decision: "decision", data: "date", per: "from" };
 
 /**
  * A person's name as the field keeps it: the first name for "first_name" ("vorname", "forename"), the rest for
@@ -812,9 +906,11 @@ function nameAs(given: string, field: Field, pattern: RegExp | null): string {
     .split(/\s+/)
     .filter(Boolean);
   if (parts.length < 2) return name;
+  // "Tutor's full name, without title": "Miriam Fenwick-Hale", not "Dr. Miriam Fenwick-Hale".
+  if (/\b(?:without|no|excluding|omit(?:ting)?) (?:a |any |the )?(?:title|honorific|prefix)/.test(field.text)) return parts.join(" ");
   const [first, last] = [parts[0], parts.slice(1).join(" ")];
-  if (field.own.some((w) => /^(?:first|given|forenames?|vorname|prenom|prénom)$/.test(w))) return first;
-  if (field.own.some((w) => /^(?:last|surname|family|nachname|apellidos?)$/.test(w))) return last;
+  if (field.own.some((w) => /^(?:first|given|forenames?|vorname|prenom|prénom|voornaam)$/.test(w))) return first;
+  if (field.own.some((w) => /^(?:last|surname|family|nachname|apellidos?|achternaam|cognome)$/.test(w))) return last;
   const reversed = `${last}, ${first}`;
   if ((pattern && !pattern.test(name) && pattern.test(reversed)) || /\bsurname,\s*(?:forename|first name|given name)/.test(field.text))
     return reversed;
@@ -839,6 +935,9 @@ function wordsOf(s: string): string[] {
     .filter((w) => w.length > 0);
 }
 
+// A school's "What went well" (WWW) and "Even better if" (EBI): strengths, and what to work on.
+const WENT_WELL = "went well|www";
+const EVEN_BETTER = "even better if|ebi|targets?|feed ?forward|work on|areas? for development";
 const OUT_OF = /^(?:out[ _-]?of|max(?:imum)?(?:[ _-]?(?:score|marks?|points?))?|(?:marks?|points?)[ _-]?(?:possible|available)|possible)$/i;
 const SCORE_WORDS = /\b(score|grade|point|mark|rating|percent|percentage|total|overall|result|level|band|star)s?\b|%/;
 /** Words of a field that holds the evaluation's summary. */
@@ -846,7 +945,7 @@ const SUMMARY =
   /\b(summary|overview|comment|comments|feedback|rationale|explanation|reason|reasoning|justification|notes?|assessment|remarks?|evaluation|conclusion)\b/;
 // Words that say nothing of whose name or which date a field holds.
 const GENERIC =
-  /^(?:name|names|full|first|last|given|family|display|legal|preferred|of|the|a|an|as|on|in|at|by|for|to|is|their|his|her|its|if|known|date|forenames?|surname|vorname|nachname|prenom|prénom|nom|nombre|apellidos?)$/;
+  /^(?:name|names|full|first|last|given|family|display|legal|preferred|of|the|a|an|as|on|in|at|by|for|to|is|their|his|her|its|if|known|date|forenames?|surname|vorname|nachname|prenom|prénom|nom|nombre|apellidos?|naam|voornaam|achternaam|nome|cognome)$/;
 // Labels too plain to fill a field that merely mentions them in its description.
 const WEAK_LABEL =
   /^(?:name|full|date|title|other|notes?|type|status|summary|description|details?|comments?|id|ref|reference|subject|re|to|from|cc)$/;
@@ -903,11 +1002,11 @@ function typesOf(s: JsonSchema): Set<string> {
 }
 
 const VERDICT_WORDS: Record<Evaluation["verdict"], RegExp> = {
-  pass: /^(?:pass|passed|yes|true|accept|accepted|approve|approved|hire|strong hire|recommend|recommended|shortlist|shortlisted|proceed|advance|interview|qualified|meets|meets expectations|exceeds expectations|strong|strong yes|definitely|good|satisfactory|competent|proficient|adequate|sign|compliant|oui|ja|si|sí|admis|admise|reçu|reçue|bestanden|aprobado|aprobada|apto|suitable|geeignet|y)$/i,
-  fail: /^(?:fail|failed|no|false|reject|rejected|decline|declined|not recommended|do not hire|no hire|not hire|unqualified|does not meet|below expectations|weak|insufficient|unsatisfactory|poor|strong no|strong no hire|definitely not|do not sign|not compliant|non compliant|non|nein|ajourné|ajourne|refusé|nicht bestanden|suspenso|suspendido|reprobado|no apto|unsuitable|not suitable|nicht geeignet|ungeeignet|n)$/i,
+  pass: /^(?:pass|passed|yes|true|accept|accepted|approve|approved|hire|strong hire|recommend|recommended|shortlist|shortlisted|proceed|advance|interview|qualified|meets|meets expectations|exceeds expectations|strong|strong yes|definitely|good|satisfactory|competent|proficient|adequate|sign|compliant|oui|ja|si|sí|admis|admise|reçu|reçue|bestanden|aprobado|aprobada|apto|suitable|geeignet|geslaagd|voldoende|uitnodigen|aannemen|ondertekenen|promosso|promossa|approvato|idoneo|idonea|sufficiente|firmare|colloquio|y)$/i,
+  fail: /^(?:fail|failed|no|false|reject|rejected|decline|declined|not recommended|do not hire|no hire|not hire|unqualified|does not meet|below expectations|weak|insufficient|unsatisfactory|poor|strong no|strong no hire|definitely not|do not sign|not compliant|non compliant|non|nein|ajourné|ajourne|refusé|nicht bestanden|suspenso|suspendido|reprobado|no apto|unsuitable|not suitable|nicht geeignet|ungeeignet|gezakt|niet geslaagd|onvoldoende|afwijzen|bocciato|bocciata|respinto|respinta|non idoneo|non idonea|insufficiente|rifiutare|scartare|non firmare|n)$/i,
   // A person's call: review, escalate or refer it, return it for amendment, negotiate.
   needs_review:
-    /^(?:needs[ _]review|review|further review|maybe|consider|borderline|hold|on hold|uncertain|unsure|partially meets|partially compliant|partly compliant|manual review|undecided|pending|(?:re)?negotiate|amend|revise|resubmit|(?:escalate|escalated|refer|referred|return|returned|send back|sent back)(?: (?:to|for) .+)?|(?:needs|requires) (?:amendment|amendments|changes|revision|negotiation)|conditionally suitable|bedingt geeignet|reserve|hold in reserve|in reserve|reserve list|waitlist|waitlisted|wait list)$/i,
+    /^(?:needs[ _]review|review|further review|maybe|consider|borderline|hold|on hold|uncertain|unsure|partially meets|partially compliant|partly compliant|manual review|undecided|pending|(?:re)?negotiate|amend|revise|resubmit|(?:escalate|escalated|refer|referred|return|returned|send back|sent back)(?: (?:to|for) .+)?|(?:needs|requires) (?:amendment|amendments|changes|revision|negotiation)|conditionally suitable|bedingt geeignet|reserve|hold in reserve|in reserve|reserve list|waitlist|waitlisted|wait list|reservelijst|twijfel|nader beoordelen|in afwachting|da rivedere|in attesa|lista di riserva|(?:restituire|rinviare|inoltrare)(?: .+)?)$/i,
 };
 // Whether a criterion is there at all, in a member's words: above ABSENT is present, at or below it missing.
 const PRESENT_WORD = /^(?:present|found|included|covered|addressed|yes|ok)$/i;
@@ -931,6 +1030,8 @@ function enumChoice(members: unknown[], text: string, e: Evaluation, c: Criterio
     return best[Math.min(best.length - 1, Math.max(0, at))].m;
   }
   const verdict: Evaluation["verdict"] = c ? (shareOf(c) >= MET ? "pass" : "fail") : e.verdict;
+  const degree = degreeClass(strings, share, verdict);
+  if (degree !== undefined) return degree;
   const says = (v: Evaluation["verdict"]) => {
     const all = strings.filter((m) => VERDICT_WORDS[v].test(words(m)));
     // "strong yes", "STRONG_HIRE": for the clearest cases only (a tenth of the scale from either end).
@@ -966,6 +1067,30 @@ function enumChoice(members: unknown[], text: string, e: Evaluation, c: Criterio
     return numbers.reduce((a, b) => (Math.abs(b - target) < Math.abs(a - target) ? b : a));
   }
   return undefined;
+}
+
+// UK degree classes, best first, with the percentage each starts at ("First" at 70 %, "2:2" at 50 %), and a fail.
+const DEGREE_CLASSES: [RegExp, number][] = [
+  [/^(?:first|1st)\b/i, 70],
+  [/^(?:upper second|2[:.]1|two one|2i)\b/i, 60],
+  [/^(?:lower second|2[:.]2|two two|2ii)\b/i, 50],
+  [/^(?:third|3rd)\b/i, 40],
+];
+/**
+ * The class of a UK degree-style scale ("First", "Upper Second (2:1)", "2:2", "Third", "Fail") at the score's
+ * percentage; its fail member where the verdict is a fail. Undefined when the members are no such scale.
+ */
+function degreeClass(members: string[], share: number, verdict: Evaluation["verdict"]): string | undefined {
+  const words = members.map((m) => m.trim().replace(/[_-]+/g, " "));
+  const classes = DEGREE_CLASSES.map(([re, from]) => ({ member: members[words.findIndex((w) => re.test(w))], from }));
+  const fail = members[words.findIndex((w) => /^fail/i.test(w))];
+  const known = (i: number) => DEGREE_CLASSES.some(([re]) => re.test(words[i])) || members[i] === fail;
+  if (members.length < 3 || !classes[0].member || !members.every((_, i) => known(i))) return undefined;
+  const offered = classes.filter((k) => k.member !== undefined);
+  if (verdict === "fail" && fail !== undefined) return fail;
+  const at = offered.find((k) => 100 * share >= k.from);
+  // A pass below every class's start is still a pass: the lowest class.
+  return at?.member ?? (verdict === "pass" || fail === undefined ? offered.at(-1)?.member : fail);
 }
 
 function letterGrade(score: number): string {

@@ -651,6 +651,11 @@ describe("the pass line", () => {
     expect(statedPassShare("The pass mark is 6", 9)).toBeCloseTo(6 / 9);
     expect(statedPassShare("Read the passage twice.", 9)).toBeNull();
     expect(statedPassShare("A pass is 60% of the marks; pass at least 60%.", 9)).toBeCloseTo(0.6);
+    // A condition on what the work scores, in bold as rubrics write it. (Before: no pass mark, so the server's 60 %.)
+    expect(statedPassShare("An essay **passes** if it scores **at least 32 of 80 (40 %)** overall.", 80)).toBeCloseTo(0.4);
+    expect(statedPassShare("The report passes when it gets 18/30 or more.", 30)).toBeCloseTo(0.6);
+    // ("It passes if it scores at least 3 on every criterion" states no overall scale: not read as one.)
+    expect(statedPassShare("It passes if it scores at least 3 on every criterion.", 20)).toBeNull();
   });
 
   test("an article the students read, uploaded beside the rubric, adds no criteria: its sections and lists are material", async () => {

@@ -1877,6 +1877,34 @@ describe("criteria", () => {
     ]);
   });
 
+  test("a degree-class table ('First | 70 % and above | 56–80' … 'Fail | below 40 %, or …') places marks; it adds no criteria", async () => {
+    const text = [
+      "# Source commentary: marking rubric",
+      "",
+      "| # | Criterion | Maximum |",
+      "|---|---|---|",
+      "| 1 | Source Analysis | 20 |",
+      "| 2 | Historical Context | 15 |",
+      "| 3 | Argument and Structure | 20 |",
+      "",
+      "## Grade bands (percentage of 55)",
+      "",
+      "| Band | Percentage | Marks out of 55 |",
+      "|------|-----------|-----------------|",
+      "| First | 70 % and above | 39–55 |",
+      "| Upper Second (2:1) | 60–69 % | 33–38 |",
+      "| Lower Second (2:2) | 50–59 % | 28–32 |",
+      "| Third | 40–49 % | 22–27 |",
+      "| Fail | below 40 %, or below 8 on Source Analysis | 0–21 |",
+    ].join("\n");
+    // (Before: the five classes were read as criteria beside the three, "First" worth 55.)
+    expect(await shapeOf("commentary.md", text)).toEqual([
+      ["Source Analysis", 20, null],
+      ["Historical Context", 15, null],
+      ["Argument and Structure", 20, null],
+    ]);
+  });
+
   test("a levels-of-response mark scheme: each level worth the top of its marks; the indicative content is no criterion", async () => {
     const text = [
       "Question 4: explain why the river flooded. [12 marks]",

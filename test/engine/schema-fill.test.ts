@@ -722,6 +722,67 @@ Date: 5 June 2027`;
     expect(filled(object({ note: str() }), e)).toEqual({ note: e.summary });
   });
 
+  test("fields named in Dutch or Italian mean what their English words do; their verdict words are read", () => {
+    const e = finding(74, "pass", [crit("Rijbewijs B", 8), crit("Ervaring", 9), crit("Excel", 1)]);
+    const cv = "Naam: Katarzyna Ellery (kandidaatnummer 0457)\n\nk.ellery@example.com\n\nBeschikbaar per 3 augustus 2026.";
+    const dutch = object({
+      naam: str("Volledige naam van de kandidaat"),
+      essentiele_eisen_voldaan: { type: "integer", minimum: 0, maximum: 3, description: "Aantal essentiële eisen waaraan is voldaan" },
+      cijfer: { type: "number", minimum: 1, maximum: 10, description: "Rapportcijfer (1-10)" },
+      advies: { enum: ["uitnodigen", "reservelijst", "afwijzen"] },
+      toelichting: str("Korte toelichting op het advies"),
+    });
+    // (Before: "", 0, 1, "uitnodigen" only as the stub's first member, and "". A mark of 1–10 is 1 + 0.74 × 9.)
+    expect(filled(dutch, e, cv)).toEqual({
+      naam: "Katarzyna Ellery",
+      essentiele_eisen_voldaan: 2,
+      cijfer: 7.66,
+      advies: "uitnodigen",
+      toelichting: e.summary,
+    });
+    expect(filled(object({ advies: { enum: ["uitnodigen", "reservelijst", "afwijzen"] } }), finding(50, "needs_review"))).toEqual({
+      advies: "reservelijst",
+    });
+    expect(filled(object({ advies: { enum: ["uitnodigen", "reservelijst", "afwijzen"] } }), finding(20, "fail"))).toEqual({ advies: "afwijzen" });
+    const italian = object({
+      punteggio: { type: "integer", minimum: 0, maximum: 10, description: "Punteggio complessivo (0-10)" },
+      esito: { enum: ["firmare", "restituire per modifiche", "inoltrare all'ufficio legale"] },
+      sintesi: str(),
+    });
+    expect(filled(italian, e)).toEqual({ punteggio: 7, esito: "firmare", sintesi: e.summary });
+    expect(filled(italian, finding(55, "needs_review")).esito).toBe("restituire per modifiche");
+  });
+
+  test("UK degree classes at the score's percentage; identifiers the input states; names without a title; WWW and EBI", () => {
+    const classes = object({
+      classification: { enum: ["First", "Upper Second", "Lower Second", "Third", "Fail"] },
+      band: { enum: ["1st", "2:1", "2:2", "3rd", "Fail"] },
+    });
+    // (Before: "First" and "1st", the stub's first members, whatever the mark.)
+    expect(filled(classes, finding(56, "pass"))).toEqual({ classification: "Lower Second", band: "2:2" });
+    expect(filled(classes, finding(72, "pass"))).toEqual({ classification: "First", band: "1st" });
+    expect(filled(classes, finding(35, "fail"))).toEqual({ classification: "Fail", band: "Fail" });
+    const essay = "**Student:** Rowan Achterberg (student ID 40318826)\n**Tutor:** Dr. Miriam Fenwick-Hale\n\nThe essay.";
+    const schema = object({
+      studentName: str("Full name of the student"),
+      studentId: { type: "string", pattern: "^[0-9]{8}$" },
+      candidate: object({ name: str(), number: str("Student number if shown") }),
+      tutor: str("Tutor's full name, without title"),
+      went_well: { type: "array", items: str(), minItems: 1 },
+      even_better_if: { type: "array", items: str(), minItems: 1 },
+    });
+    const e = finding(70, "pass", [crit("Sources", 9), crit("Context", 4)]);
+    // (Before: the name with its bracket, a random ID, "" for the candidate, "Dr." kept, and [""] twice.)
+    expect(filled(schema, e, essay)).toEqual({
+      studentName: "Rowan Achterberg",
+      studentId: "40318826",
+      candidate: { name: "Rowan Achterberg", number: "40318826" },
+      tutor: "Miriam Fenwick-Hale",
+      went_well: ["Sources: 9/10"],
+      even_better_if: ["Context: 4/10. Context scored 4/10: the reason."],
+    });
+  });
+
   test("names written in capitals, split into first and last, or filed surname first; parties named in capitals", () => {
     const cv = "# MARISOL ACHEAMPONG-REYES\n\nData Analyst\nmarisol@example.com";
     const schema = object({

@@ -351,23 +351,38 @@ const NOTES_LABEL =
   /^(?:indicative (?:content|answers?)|notes? (?:for|to) (?:markers|examiners)|(?:markers?|examiners?)['’]? notes|guidance (?:for|to) (?:markers|examiners))\b/i;
 /** A band of percentages or marks in a cell of its own: "85–100%", "0 - 49 %", "80–100". */
 const PERCENT_BAND = /^(\d{1,3})\s*%?\s*[-–]\s*(\d{1,3})\s*%?$/;
+/** A band open at the top or bottom of a percentage scale: "70 % and above", "70+ %", "below 40 %, or …". */
+const OPEN_TOP = /^(\d{1,3})\s*(?:%\s*(?:and|or)\s+(?:above|over|more)|\+\s*%|%\s*\+)$/i;
+const OPEN_BOTTOM = /^(?:below|under|less than)\s+(\d{1,3})\s*%/i;
+function bandOf(cell: string): { low: number; high: number } | null {
+  const t = cell.trim();
+  const m = PERCENT_BAND.exec(t);
+  if (m) return { low: Number(m[1]), high: Number(m[2]) };
+  const top = OPEN_TOP.exec(t);
+  if (top) return { low: Number(top[1]), high: 100 };
+  const bottom = OPEN_BOTTOM.exec(t);
+  return bottom ? { low: 0, high: Number(bottom[1]) - 1 } : null;
+}
 /**
  * A table of grade bands, "High Distinction | 85–100% | Outstanding …" down to "Fail | 0–49% | …" (or "80–100 | A |
- * Excellent"): each row a grade's short name and its band, the bands tiling the scale without gaps. It says how a mark
- * is placed or converted, not what the criteria are. ("Thesis | 0–10", bands that all start at 0, are points; "Strong
- * | 13–15" down to "Weak | 0–7" under a criterion are its levels.)
+ * Excellent", or "First | 70 % and above | 56–80"): each row a grade's short name and its band, the bands of one column
+ * tiling the scale without gaps. It says how a mark is placed or converted, not what the criteria are. ("Thesis |
+ * 0–10", bands that all start at 0, are points; "Strong | 13–15" down to "Weak | 0–7" under a criterion are its levels.)
  */
 function gradeBands(rows: string[][]): boolean {
-  const bands = rows.flatMap((r) => {
-    const at = r.findIndex((c) => PERCENT_BAND.test(c.trim()));
-    const m = at >= 0 ? PERCENT_BAND.exec(r[at].trim()) : null;
-    const named = r.some((c, k) => k !== at && c.trim() !== "" && c.trim().split(/\s+/).length <= 3);
-    return m && named ? [{ low: Number(m[1]), high: Number(m[2]) }] : [];
-  });
-  if (bands.length < 3 || bands.length < rows.length - 1) return false;
-  // (Bands up to 100, a whole mark in per cent: a criterion's own levels, "Strong | 13–15", are worth its marks.)
-  const sorted = bands.sort((a, b) => b.low - a.low);
-  return sorted[0].high === 100 && sorted.every((b, k) => k === 0 || [0, 1].includes(sorted[k - 1].low - b.high));
+  const width = Math.max(0, ...rows.map((r) => r.length));
+  for (let at = 0; at < width; at++) {
+    const bands = rows.flatMap((r) => {
+      const band = r[at] === undefined ? null : bandOf(r[at]);
+      const named = r.some((c, k) => k !== at && c.trim() !== "" && c.trim().split(/\s+/).length <= 3);
+      return band && named ? [band] : [];
+    });
+    if (bands.length < 3 || bands.length < rows.length - 1) continue;
+    // (Bands up to 100, a whole mark in per cent: a criterion's own levels, "Strong | 13–15", are worth its marks.)
+    const sorted = bands.sort((a, b) => b.low - a.low);
+    if (sorted[0].high === 100 && sorted.every((b, k) => k === 0 || [0, 1].includes(sorted[k - 1].low - b.high))) return true;
+  }
+  return false;
 }
 // The first header cell of a course's grade breakdown: "Component | Weight", "Assessment | %".
 const BREAKDOWN_FIRST = /^(?:(?:grade |course |assessment )?components?|assessments?|assignments?|coursework|activit(?:y|ies)|tasks?)$/i;

@@ -23,11 +23,18 @@ const STATED = [
   new RegExp(String.raw`\bpass\s*(?::|=|>=|≥|at least|at|from)\s*${MARK}(?:${OF})?`, "i"),
   // "passes at 70 percent", "a pass is 60%": with a share ("the pass is 3 miles long" is a mountain's).
   new RegExp(String.raw`\bpass(?:es|ing)?\s*(?::|=|>=|≥|at least|at|from|is)\s*${MARK}${OF}`, "i"),
+  // "An essay passes if it scores at least 32 of 80 (40 %)": a condition on what the work scores, with its scale.
+  new RegExp(
+    String.raw`\bpass(?:es)?\s+(?:if|when|where|provided)\s+(?:it|they|you|the\s+\w+|an?\s+\w+)\s+(?:scores?|gets?|achieves?|reaches?|earns?|receives?|obtains?|totals?|is awarded|are awarded)\s+${MARK}${OF}`,
+    "i",
+  ),
 ];
 
 /** A pass mark a text states, as a share of `total` (the rubric's maximum); null when it states none. */
 export function statedPassShare(text: string, total: number): number | null {
-  const m = STATED.map((re) => re.exec(text)).find((x) => x !== null);
+  // (Emphasis marks a pass rule often wears, "**at least 32 of 80**", are no part of its words.)
+  const plain = text.replace(/\*\*|__/g, "");
+  const m = STATED.map((re) => re.exec(plain)).find((x) => x !== null);
   if (!m) return null;
   const value = Number(m[1]);
   const of = Number(m[3] ?? m[4] ?? m[5] ?? Number.NaN);
