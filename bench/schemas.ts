@@ -153,7 +153,11 @@ function check(want: FieldExpectation, v: unknown, item: number | null, e: Evalu
     case "email":
     case "date": {
       // A field naming several parties lists its acceptable values in the note.
-      const accepted = want.value !== undefined ? [want.value] : (want.note?.match(/[A-Z][\w.]*(?: [A-Z][\w.]*)+/g) ?? []);
+      // (A date field's note lists its dates: "2026-03-24 for Imogen Rathbone-Cole, 2026-03-20 for …".)
+      const accepted =
+        want.value !== undefined
+          ? [want.value]
+          : (want.note?.match(want.means === "date" ? /\d{4}-\d{2}-\d{2}/g : /[A-Z][\w.]*(?: [A-Z][\w.]*)+/g) ?? []);
       // A date its pattern forces day first ("DD/MM/YYYY", as the note says) is the same date.
       const dayFirst =
         want.means === "date" && typeof v === "string" && (/DD\/MM|JJ\/MM/.test(want.note ?? "") || (want.note ?? "").includes(v))
@@ -162,7 +166,18 @@ function check(want: FieldExpectation, v: unknown, item: number | null, e: Evalu
       // A name its pattern forces surname first ("Acheampong-Reyes, Marisol", as the note says) is the same name.
       const surnameFirst =
         want.means === "name" && typeof v === "string" && /surname, forename/i.test(want.note ?? "") ? /^([^,]+),\s*(.+)$/.exec(v) : null;
-      const text = dayFirst ? `${dayFirst[3]}-${dayFirst[2]}-${dayFirst[1]}` : surnameFirst ? `${surnameFirst[2]} ${surnameFirst[1]}` : v;
+      // So is one with its month's name ("03-Aug-2026", as a pattern asks).
+      const named = want.means === "date" && typeof v === "string" ? /^(\d{1,2})[- ]([A-Za-z]{3})[a-z]*[- ](\d{4})$/.exec(v) : null;
+      const month = named
+        ? ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"].indexOf(named[2].toLowerCase()) + 1
+        : 0;
+      const text = dayFirst
+        ? `${dayFirst[3]}-${dayFirst[2]}-${dayFirst[1]}`
+        : named && month > 0
+          ? `${named[3]}-${String(month).padStart(2, "0")}-${named[1].padStart(2, "0")}`
+          : surnameFirst
+            ? `${surnameFirst[2]} ${surnameFirst[1]}`
+            : v;
       return typeof text === "string" &&
         accepted.some((a) =>
           norm(text)

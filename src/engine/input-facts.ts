@@ -142,7 +142,21 @@ export class InputFacts {
     // "Date", "the", a document's name ("the agreement was signed"): no clue to which date.
     const kinds = groups.map((g) => g.filter((w) => w.length > 1 && !DATE_NOISE.test(w) && !DOCUMENT_WORDS.test(w))).filter((g) => g.length > 0);
     const dated = this.label([(l) => l.words.join(" ") === "date"], party);
-    return this.dateNear(kinds) ?? (dated !== null ? isoDate(dated) : null) ?? this.firstDate;
+    return this.dateLabelled(kinds, party) ?? this.dateNear(kinds) ?? (dated !== null ? isoDate(dated) : null) ?? this.firstDate;
+  }
+
+  /**
+   * The date of a "Label: value" line whose label shares a word with the first group that has one ("Available to start:
+   * 3 August 2026" for `available_from`): a labelled date beats one a sentence mentions near the word ("a course
+   * starting 14 September 2026").
+   */
+  private dateLabelled(groups: string[][], party: Party | null): string | null {
+    for (const group of groups) {
+      const stems = group.map(stem);
+      const value = this.label([(l) => l.words.some((w) => stems.some((s) => sameRoot(s, stem(w)))) && isoDate(l.value) !== null], party);
+      if (value !== null) return isoDate(value);
+    }
+    return null;
   }
 
   /**

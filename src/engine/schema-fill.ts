@@ -150,9 +150,14 @@ class Filler {
     if (isPlainObject(current) && Object.keys(properties).length > 0) {
       const keyed = criterion === null ? this.keyedByCriteria(declared) : null;
       const outOf = this.outOf(properties);
+      // An object that names its party in a constant ("role": {"const": "Client"}): its fields are that party's.
+      const role = Object.values(properties)
+        .map((p) => this.resolve(p)?.const)
+        .find((c): c is string => typeof c === "string" && isRole(c.toLowerCase()));
+      const owner = role ? { ...field, own: [...field.own, role.toLowerCase()] } : field;
       for (const [name, sub] of Object.entries(properties)) {
         const subSchema = this.resolve(sub);
-        const subField = { ...fieldOf(name, subSchema ?? {}, field), ...(outOf !== undefined && !OUT_OF.test(name) ? { outOf } : {}) };
+        const subField = { ...fieldOf(name, subSchema ?? {}, owner), ...(outOf !== undefined && !OUT_OF.test(name) ? { outOf } : {}) };
         if (!(name in current)) {
           // An optional field the evaluation can answer is worth adding; the rest stays out.
           if (!subSchema || this.candidate(subSchema, subField, criterion) === undefined) continue;
@@ -166,6 +171,16 @@ class Filler {
       }
     }
     if (!made && Array.isArray(current) && current.length > 0) {
+      // A tuple's objects ("parties": [{"role": {"const": "Client"}, …}, {…}]): each place from its own schema.
+      const tuple = Array.isArray(s.prefixItems) ? s.prefixItems : Array.isArray(s.items) ? s.items : null;
+      if (tuple) {
+        (tuple as (JsonSchema | boolean)[]).forEach((place, i) => {
+          const own = this.resolve(place);
+          if (own && typesOf(own).has("object") && i < current.length)
+            this.fill(own, current as unknown as Holder, String(i), field, criterion, depth + 1);
+        });
+        return;
+      }
       const items = this.resolve((s.items ?? (Array.isArray(s.prefixItems) ? undefined : true)) as JsonSchema | boolean);
       if (!items || !typesOf(items).has("object")) return;
       const itemField = { ...field, name: singular(field.name), own: field.own.map(singular) };
@@ -308,6 +323,14 @@ class Filler {
       if (itemTypes.has("string")) return parties.slice(0, max).map((p) => p.name);
       if (itemTypes.has("object")) return parties.slice(0, max).map((p) => this.partyObject(items, p));
     }
+    // A list of signatories ("signatories", "firmatari"): each party's signature block, in the parties' order.
+    if (!criterion && parties.length > 0 && itemTypes.has("object") && isPlainObject(items.properties) && signs(field)) {
+      const list = parties.slice(0, max).map((p) => {
+        const stub = stubOf(this.root, items, `${this.seed}/${p.name}/signatory`);
+        return isPlainObject(stub) ? this.signatory(items, p, stub) : stub;
+      });
+      if (accepts(withDefs(this.root, s), list)) return list;
+    }
     if (
       itemTypes.has("object") &&
       !criterion &&
@@ -385,7 +408,8 @@ class Filler {
     for (const key of Object.keys(s.properties as object)) {
       if (!(key in out)) continue;
       const words = wordsOf(key);
-      const text = words.join(" ");
+      // (In the field's own language read as English: "data_firma" is a date, "qualifica" a title.)
+      const text = fieldOf(key, {}).text;
       let v: string | null = null;
       if (/\b(date|on|when|signed|dated)\b/.test(text)) v = this.signedOn([words], p);
       else if (/\b(title|position|role|capacity|job)\b/.test(text)) v = this.signatoryTitle(p);
@@ -498,7 +522,8 @@ class Filler {
     const text = field.text;
     const format = typeof s.format === "string" ? s.format : "";
     const pattern = typeof s.pattern === "string" ? safeRegExp(s.pattern) : null;
-    if (format === "date" || format === "date-time" || /\b(date|dob|born|birth|issued|since)\b/.test(text)) {
+    // (A field that spells its date's form, "Available From (DD-MMM-YYYY)", is a date whatever its words.)
+    if (format === "date" || format === "date-time" || /\b(date|dob|born|birth|issued|since|yyyy)\b/.test(text)) {
       const d = this.date(field);
       if (!d) return undefined;
       if (format === "date-time") return `${d}T00:00:00Z`;
@@ -509,7 +534,17 @@ class Filler {
       const dayFirst = [`${day}/${m}/${y}`, `${day}.${m}.${y}`, `${day}-${m}-${y}`];
       const monthFirst = [`${m}/${day}/${y}`, `${m}-${day}-${y}`];
       const order = /\bmm[/.-]dd\b/.test(text) ? [...monthFirst, ...dayFirst] : [...dayFirst, ...monthFirst];
-      return [...order, `${y}/${m}/${day}`, `${y}.${m}.${day}`].find((x) => pattern.test(x));
+      // With the month's name ("03-Aug-2026", "3 August 2026", "Aug 3, 2026"), as the pattern asks.
+      const month = new Date(Date.UTC(Number(y), Number(m) - 1, 1)).toLocaleString("en-GB", { month: "long", timeZone: "UTC" });
+      const mon = month.slice(0, 3);
+      const named = [
+        `${day}-${mon}-${y}`,
+        `${day} ${mon} ${y}`,
+        `${Number(day)} ${month} ${y}`,
+        `${mon} ${Number(day)}, ${y}`,
+        `${month} ${Number(day)}, ${y}`,
+      ];
+      return [...order, `${y}/${m}/${day}`, `${y}.${m}.${day}`, ...named, ...named.map((x) => x.toUpperCase())].find((x) => pattern.test(x));
     }
     // Contacts and names the input does not state are empty, not placeholders (where the schema allows an empty string).
     if (format === "email" || /\be-?mail\b/.test(text)) {
@@ -609,7 +644,8 @@ class Filler {
    * when the field means no organisation, or names a role no party has.
    */
   private company(field: Field): string | undefined {
-    const words = [...field.own, ...field.described];
+    // (A signatory's field is the person's, whatever party its description mentions: "the person who signed for this party".)
+    const words = signs(field) ? field.own : [...field.own, ...field.described];
     if (this.facts.parties.length === 0 || !words.some((w) => ORGANISATION.test(w))) return undefined;
     const party = this.partyOf(field);
     if (party) return party.name;
@@ -623,6 +659,8 @@ class Filler {
         const party = this.facts.partyCalled(w);
         if (party) return party;
       }
+    // ("Date the Client signed": a field whose name says nothing, its description names the party.)
+    for (const w of field.described) if (isRole(w)) return this.facts.partyCalled(w);
     return null;
   }
 

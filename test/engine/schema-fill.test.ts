@@ -783,6 +783,64 @@ Date: 5 June 2027`;
     });
   });
 
+  test("a tuple of parties named by a constant role, a list of signatories, and dates the parties signed", () => {
+    const contract = [
+      'This Agreement is made between Saltmarsh Ferries Ltd (the "Client") and Quillon Hart Consulting Ltd (the "Consultant").',
+      "",
+      "It takes effect on 1 April 2026.",
+      "",
+      "**Signed for and on behalf of Saltmarsh Ferries Ltd (Client)**",
+      "",
+      "Name: Imogen Rathbone-Cole",
+      "Title: Operations Director",
+      "Date: 24 March 2026",
+      "",
+      "**Signed for and on behalf of Quillon Hart Consulting Ltd (Consultant)**",
+      "",
+      "Name: Declan Oyelaran-Frost",
+      "Title: Managing Director",
+      "Date: 20 March 2026",
+    ].join("\n");
+    const party = (role: string) => ({
+      type: "object",
+      required: ["role", "company", "signatory", "signatory_title"],
+      properties: { role: { const: role }, company: str(), signatory: str("Name of the person who signed for this party"), signatory_title: str() },
+    });
+    const schema = object({
+      parties: { type: "array", items: [party("Client"), party("Consultant")], additionalItems: false, minItems: 2 },
+      signature_dates: { type: "array", items: [date("Date the Client signed"), date("Date the Consultant signed")], minItems: 2 },
+      firmatari: {
+        type: "array",
+        minItems: 2,
+        maxItems: 2,
+        items: object({ nome: str("Nome e cognome del firmatario"), qualifica: str(), data_firma: date("Data della firma") }),
+      },
+    });
+    // (Before: the tuple's companies and signatories "", both dates the effective date, and the first signatory twice
+    // with the completion date.)
+    expect(filled(schema, finding(77, "needs_review"), contract)).toEqual({
+      parties: [
+        { role: "Client", company: "Saltmarsh Ferries Ltd", signatory: "Imogen Rathbone-Cole", signatory_title: "Operations Director" },
+        { role: "Consultant", company: "Quillon Hart Consulting Ltd", signatory: "Declan Oyelaran-Frost", signatory_title: "Managing Director" },
+      ],
+      signature_dates: ["2026-03-24", "2026-03-20"],
+      firmatari: [
+        { nome: "Imogen Rathbone-Cole", qualifica: "Operations Director", data_firma: "2026-03-24" },
+        { nome: "Declan Oyelaran-Frost", qualifica: "Managing Director", data_firma: "2026-03-20" },
+      ],
+    });
+  });
+
+  test("a labelled date beats one a sentence mentions near the same word; a date pattern with the month's name", () => {
+    const cv = "Katarzyna Ellery\n\n**Available to start: 3 August 2026** (four weeks' notice)\n\n- NEBOSH course starting 14 September 2026";
+    const schema = object({
+      start_date: date(),
+      "Available From (DD-MMM-YYYY)": { type: "string", pattern: "^[0-3][0-9]-(Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)-[0-9]{4}$" },
+    });
+    // (Before: the course's date, and a random "17-Jan-9166" from the pattern.)
+    expect(filled(schema, finding(80, "pass"), cv)).toEqual({ start_date: "2026-08-03", "Available From (DD-MMM-YYYY)": "03-Aug-2026" });
+  });
+
   test("names written in capitals, split into first and last, or filed surname first; parties named in capitals", () => {
     const cv = "# MARISOL ACHEAMPONG-REYES\n\nData Analyst\nmarisol@example.com";
     const schema = object({
