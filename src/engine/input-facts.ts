@@ -153,7 +153,11 @@ export class InputFacts {
   private dateLabelled(groups: string[][], party: Party | null): string | null {
     for (const group of groups) {
       const stems = group.map(stem);
-      const value = this.label([(l) => l.words.some((w) => stems.some((s) => sameRoot(s, stem(w)))) && isoDate(l.value) !== null], party);
+      // (A plain "Date:" label names no kind of date: it is the fallback, after the words' own dates.)
+      const value = this.label(
+        [(l) => l.words.some((w) => !DATE_NOISE.test(w) && stems.some((s) => sameRoot(s, stem(w)))) && isoDate(l.value) !== null],
+        party,
+      );
       if (value !== null) return isoDate(value);
     }
     return null;
