@@ -85,7 +85,7 @@ const SAYS: [RegExp, Evaluation["verdict"][]][] = [
   [/^(high)/i, ["fail", "needs_review"]],
   [/^(medium|moderate|approaching|developing|c$)/i, ["fail", "needs_review", "pass"]],
   [
-    /^(yes|y$|true|pass|first|1st|upper second|lower second|2[:.][12]|two (?:one|two)|third|3rd|approv|accept|meets|met|hire|proceed|compliant|advance|shortlist|recommend|sign$|go|ok|satisf|strong|proficient|exemplary|exceeds|excellent|good|low|tr[eè]s bien|bien|assez bien|passable|sehr gut|gut|befriedigend|ausreichend|sobresaliente|notable|suficiente|signer|firmar|unterzeichnen|uitnodigen|invite|geslaagd|voldoende|ondertekenen|promoss|approvat|idone|sufficiente|a\*?$|b$)/i,
+    /^(yes|y$|true|pass|first|1st|upper second|lower second|2[:.][12]|two (?:one|two)|third|3rd|approv|accept|meets|met|hire|proceed|compliant|advance|shortlist|recommend|sign$|go|ok|satisf|strong|proficient|exemplary|exceeds|excellent|good|low|tr[eè]s bien|bien|assez bien|passable|sehr gut|gut|befriedigend|ausreichend|sobresaliente|notable|suficiente|signer|firmar|unterzeichnen|distinction|merit|uitnodigen|invite|geslaagd|voldoende|ondertekenen|promoss|approvat|idone|sufficiente|a\*?$|b$)/i,
     ["pass"],
   ],
 ];
@@ -125,7 +125,10 @@ function check(want: FieldExpectation, v: unknown, item: number | null, e: Evalu
         return fits ? null : shown;
       }
       const n = number(v);
-      return typeof n === "number" && near(n, share) ? null : shown;
+      // (With no scale of its own in the expectation, or a note that says so, a row's marks out of the criterion's own
+      // maximum are right.)
+      const own = (want.scale_max === undefined || /\bown maximum\b/i.test(want.note ?? "")) && n === criterion.score;
+      return typeof n === "number" && (near(n, share) || own) ? null : shown;
     }
     case "count": {
       const met = e.criteria.filter((c) => c.max_score > 0 && c.score / c.max_score > 0.2).length;

@@ -443,14 +443,19 @@ class Filler {
         return of.reduce((n, x) => n + x.score, 0);
     }
     if (c) {
-      if (/\b(max|maximum|out of|possible|available)\b/.test(text)) return max !== null ? Math.min(max, c.max_score) : c.max_score;
+      // ("awarded": "Marks awarded (never more than max_marks)" is what the criterion earned, whatever its description names.)
+      const earned = /\b(awarded|achieved|obtained|earned|scored|gained|given|received|got|actual)\b/.test(field.own.join(" "));
+      if (!earned && /\b(max|maximum|out of|possible|available)\b/.test(text)) return max !== null ? Math.min(max, c.max_score) : c.max_score;
       if (
         /\b(score|grade|point|mark|rating|level|result|value|star|awarded|achieved|obtained|earned|scored|gained|given|received)s?\b/.test(text) ||
         text.trim() === ""
       ) {
         const share = shareOf(c);
         if (/\b(percent|percentage)\b|%/.test(text)) return 100 * share;
-        return max !== null && max !== c.max_score ? min + share * (max - min) : c.score;
+        // (One row schema for criteria of several maxima, bounded by the largest: each row's marks as the rubric gives them.)
+        const largest = Math.max(...e.criteria.map((x) => x.max_score));
+        const raw = max === largest && min <= 0 && e.criteria.some((x) => x.max_score !== largest);
+        return max !== null && max !== c.max_score && !raw ? min + share * (max - min) : c.score;
       }
       return undefined;
     }
@@ -1055,6 +1060,13 @@ function enumChoice(members: unknown[], text: string, e: Evaluation, c: Criterio
   const strings = members.filter((m): m is string => typeof m === "string");
   // "NO_HIRE", "meets-expectations": read as the words they are.
   const words = (m: string) => m.trim().replace(/[_-]+/g, " ");
+  if (c) {
+    // A list of the rubric's criteria ("Source Analysis", "Historical Context" …): this criterion's own name; a list of
+    // maxima ([10, 15, 20]) for its maximum: its own.
+    const title = strings.find((m) => m.trim().toLowerCase() === c.title.trim().toLowerCase());
+    if (title !== undefined) return title;
+    if (/\b(max|maximum|out of|possible|available)\b/.test(text) && members.includes(c.max_score)) return c.max_score;
+  }
   // Three or more levels named by quality ("excellent", "good", "fair", "poor"; "exceeds" … "below"): the one at the
   // score's place among them, best first. Severity, priority and risk run the other way: high when the score is low.
   const share = c ? c.score / Math.max(1, c.max_score) : e.score / 100;
@@ -1068,8 +1080,8 @@ function enumChoice(members: unknown[], text: string, e: Evaluation, c: Criterio
     return best[Math.min(best.length - 1, Math.max(0, at))].m;
   }
   const verdict: Evaluation["verdict"] = c ? (shareOf(c) >= MET ? "pass" : "fail") : e.verdict;
-  const degree = degreeClass(strings, share, verdict);
-  if (degree !== undefined) return degree;
+  const uk = ukClass(strings, share, verdict);
+  if (uk !== undefined) return uk;
   const says = (v: Evaluation["verdict"]) => {
     const all = strings.filter((m) => VERDICT_WORDS[v].test(words(m)));
     // "strong yes", "STRONG_HIRE": for the clearest cases only (a tenth of the scale from either end).
@@ -1107,23 +1119,25 @@ function enumChoice(members: unknown[], text: string, e: Evaluation, c: Criterio
   return undefined;
 }
 
-// UK degree classes, best first, with the percentage each starts at ("First" at 70 %, "2:2" at 50 %), and a fail.
-const DEGREE_CLASSES: [RegExp, number][] = [
-  [/^(?:first|1st)\b/i, 70],
-  [/^(?:upper second|2[:.]1|two one|2i)\b/i, 60],
+// Classes of UK marking, best first, with the percentage each starts at: degree classes ("First" at 70 %, "2:2" at
+// 50 %) and a taught course's "Distinction" (70 %) and "Merit" (60 %); "Pass" and "Third" are the lowest passes.
+const UK_CLASSES: [RegExp, number][] = [
+  [/^(?:first|1st|distinction)\b/i, 70],
+  [/^(?:upper second|2[:.]1|two one|2i|merit)\b/i, 60],
   [/^(?:lower second|2[:.]2|two two|2ii)\b/i, 50],
-  [/^(?:third|3rd)\b/i, 40],
+  [/^(?:third|3rd|pass)\b/i, 40],
 ];
 /**
- * The class of a UK degree-style scale ("First", "Upper Second (2:1)", "2:2", "Third", "Fail") at the score's
- * percentage; its fail member where the verdict is a fail. Undefined when the members are no such scale.
+ * The class of a UK scale ("First", "Upper Second (2:1)", "2:2", "Third", "Fail"; "Distinction", "Merit", "Pass",
+ * "Fail") at the score's percentage; its fail member where the verdict is a fail. Undefined when the members are no
+ * such scale.
  */
-function degreeClass(members: string[], share: number, verdict: Evaluation["verdict"]): string | undefined {
+function ukClass(members: string[], share: number, verdict: Evaluation["verdict"]): string | undefined {
   const words = members.map((m) => m.trim().replace(/[_-]+/g, " "));
-  const classes = DEGREE_CLASSES.map(([re, from]) => ({ member: members[words.findIndex((w) => re.test(w))], from }));
+  const classes = UK_CLASSES.map(([re, from]) => ({ member: members[words.findIndex((w) => re.test(w))], from }));
   const fail = members[words.findIndex((w) => /^fail/i.test(w))];
-  const known = (i: number) => DEGREE_CLASSES.some(([re]) => re.test(words[i])) || members[i] === fail;
-  if (members.length < 3 || !classes[0].member || !members.every((_, i) => known(i))) return undefined;
+  const known = (i: number) => UK_CLASSES.some(([re]) => re.test(words[i])) || members[i] === fail;
+  if (members.length < 3 || !classes[0].member || !classes[1].member || !members.every((_, i) => known(i))) return undefined;
   const offered = classes.filter((k) => k.member !== undefined);
   if (verdict === "fail" && fail !== undefined) return fail;
   const at = offered.find((k) => 100 * share >= k.from);

@@ -783,6 +783,25 @@ Date: 5 June 2027`;
     });
   });
 
+  test("rows of one schema for criteria of several maxima: each row's own name, maximum and marks", () => {
+    const e = finding(71, "pass", [crit("Source Analysis", 17, 20), crit("Historical Context", 11, 15), crit("Referencing", 0, 10)]);
+    const row = {
+      type: "object",
+      required: ["criterion", "max_marks", "awarded"],
+      properties: {
+        criterion: { enum: ["Source Analysis", "Historical Context", "Referencing"] },
+        max_marks: { type: "integer", enum: [10, 15, 20], description: "Maximum for this criterion, as printed in the rubric" },
+        awarded: { type: "integer", minimum: 0, maximum: 20, description: "Marks awarded for this criterion (never more than max_marks)" },
+      },
+    };
+    // (Before: every row "Source Analysis" out of 10, and the marks of 15 and 10 scaled up to 20.)
+    expect(filled(object({ criteria: { type: "array", minItems: 3, items: row } }), e).criteria).toEqual([
+      { criterion: "Source Analysis", max_marks: 20, awarded: 17 },
+      { criterion: "Historical Context", max_marks: 15, awarded: 11 },
+      { criterion: "Referencing", max_marks: 10, awarded: 0 },
+    ]);
+  });
+
   test("a tuple of parties named by a constant role, a list of signatories, and dates the parties signed", () => {
     const contract = [
       'This Agreement is made between Saltmarsh Ferries Ltd (the "Client") and Quillon Hart Consulting Ltd (the "Consultant").',
@@ -913,8 +932,9 @@ Date: 5 June 2027`;
       then: { properties: { mark_20: { maximum: 7 }, resubmission_offered: { const: true } }, required: ["resubmission_deadline"] },
       else: { properties: { mark_20: { minimum: 8 }, resubmission_offered: { const: false } }, not: { required: ["resubmission_deadline"] } },
     };
-    // (Before: the stub's Fail held every one of them in place, mark 0.)
-    expect(filled(slip, finding(82, "pass"))).toEqual({ mark_20: 16, grade: "Pass", resubmission_offered: false });
+    // (Before: the stub's Fail held every one of them in place, mark 0.) 82 % is a Distinction (70 % and up).
+    expect(filled(slip, finding(82, "pass"))).toEqual({ mark_20: 16, grade: "Distinction", resubmission_offered: false });
+    expect(filled(slip, finding(55, "pass"))).toEqual({ mark_20: 11, grade: "Pass", resubmission_offered: false });
   });
 
   test("an object keyed by the criteria's names gets each criterion's mark, or its comment", () => {
