@@ -49,7 +49,9 @@ function checklistDirs(dir: string, depth = 0): string[] {
 }
 
 // An expected title is matched to the criterion read whose title (and description's start) shares most of its words.
-const wordsOf = (s: string) => new Set(s.toLowerCase().match(/[a-z0-9]{3,}/g) ?? []);
+// (Words compared by their first five letters, or without a plural's "s": "analysed" is "analysis", "tests" is "test".)
+const wordsOf = (s: string) =>
+  new Set((s.toLowerCase().match(/[a-z0-9]{3,}/g) ?? []).map((w) => (w.length > 5 ? w.slice(0, 5) : w.replace(/s$/, ""))));
 function similarity(a: string, b: string): number {
   const [x, y] = [wordsOf(a), wordsOf(b)];
   let shared = 0;

@@ -53,6 +53,31 @@ describe("a job advert's requirements", () => {
     ]);
   });
 
+  test("a council's job profile: its key facts table is no requirement; 'Essential (E) or Desirable (D)' over E and D", async () => {
+    const profile = [
+      "Job title | Bus Driver (PCV)",
+      "Post reference | PTU-0427",
+      "Grade | Grade 5, £25,412 – £26,918 a year",
+      "Hours | 37 hours a week, Monday to Friday",
+      "Base | Tannery Road Depot, Aldbrook",
+      "Responsible to | Transport Supervisor",
+      "",
+      "3. Person specification",
+      "",
+      "No. | Criteria | Essential (E) or Desirable (D) | How assessed",
+      "1 | Full UK driving licence with category D (PCV) entitlement | E | A, C",
+      "2 | Current Driver Qualification Card (Driver CPC) | E | A, C",
+      "3 | MiDAS or PATS passenger assistant training | D | A, C",
+    ].join("\n");
+    // (Before: the six key facts were requirements beside the three, and none of the three was desirable.)
+    const criteria = await criteriaOf(profile, "profile.txt");
+    expect(criteria.map((c) => [c.title.slice(0, 24), c.optional ?? false])).toEqual([
+      ["Full UK driving licence ", false],
+      ["Current Driver Qualifica", false],
+      ["MiDAS or PATS passenger ", true],
+    ]);
+  });
+
   test("adverts as employers write them: an NHS person specification table, coded lines, benefits under 'What you'll get'", async () => {
     const nhs = [
       "Main duties",

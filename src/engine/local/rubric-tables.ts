@@ -7,6 +7,7 @@ import {
   cellPoints,
   HOLISTIC_TITLE,
   isLevelTitle,
+  JOB_FACT,
   LEADING_POINTS,
   type Level,
   type Line,
@@ -43,6 +44,8 @@ export function tableSets(lines: Line[]): CandidateSet[] {
     const repeat = (r: string[]) => r.length === head.length && r[0] === head[0] && r.every((c, k) => c === head[k] || c.startsWith(`${head[k]} `));
     rows = rows.filter((r, k) => k === 0 || !repeat(r));
     rows = fromHeader(pageBreaksJoined(subCriteria(withMergedHeader(labelledCells(rows)))));
+    // (A job advert's key facts, "Salary | £36,500", "Closing date | …", say what the job is, not what it asks for.)
+    if (rows.length >= 3 && rows.filter((r) => JOB_FACT.test((r[0] ?? "").trim())).length * 5 >= rows.length * 3) rows = [];
     // (A table under "Indicative content" lists what an answer may say, credited within the rubric's own criteria.)
     if (rows.length >= 2 && !notes) {
       const items = tableCandidates(rows);
@@ -345,7 +348,7 @@ function numberedLevels(row: string[]): boolean {
  * person specification's), "E/D".
  */
 const REQUIRED_HEADER =
-  /^(?:required|mandatory|must[- ]have|must\s*(?:\/|or)\s*should|essential\s*(?:\/|or)\s*desirable|e\s*\/\s*d)\??\s*(?:\(\s*(?:y\s*\/\s*n|yes\s*\/\s*no)\s*\))?$/i;
+  /^(?:required|mandatory|must[- ]have|must\s*(?:\/|or)\s*should|essential(?:\s*\(e\))?\s*(?:\/|or)\s*desirable(?:\s*\(d\))?|e\s*\/\s*d)\??\s*(?:\(\s*(?:y\s*\/\s*n|yes\s*\/\s*no)\s*\))?$/i;
 /** A label over a marker's notes, not over criteria: "Indicative content", "Notes for markers", "Guidance for examiners". */
 const NOTES_LABEL =
   /^(?:indicative (?:content|answers?)|notes? (?:for|to) (?:markers|examiners)|(?:markers?|examiners?)['’]? notes|guidance (?:for|to) (?:markers|examiners))\b/i;
@@ -760,7 +763,10 @@ function tableCandidates(given: string[][]): Candidate[] {
         : undefined;
     // ("No", "Optional", "Desirable", "If applicable": a row a contract may lack.)
     const mark = row[requiredCol]?.trim() ?? "";
-    const optional = requiredCol >= 0 && (/^(?:no|n|should|could)$/i.test(mark) || (OPTIONAL_SECTION.test(mark) && mark.split(/\s+/).length <= 4));
+    // ("Essential (E) or Desirable (D)" over "E" and "D": a "D" row is desirable.)
+    const desirable = /desirable/i.test(header[requiredCol] ?? "") && /^d$/i.test(mark);
+    const optional =
+      requiredCol >= 0 && (/^(?:no|n|should|could)$/i.test(mark) || desirable || (OPTIONAL_SECTION.test(mark) && mark.split(/\s+/).length <= 4));
     const rated = ratings
       .filter((i) => (row[i] ?? "").trim() !== "" && Number.isFinite(Number(row[i])))
       .map((i) => ({ value: Number(row[i]), descriptor: [row[i - 2], row[i - 1]].filter(Boolean).join(": ") }))
