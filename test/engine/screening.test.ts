@@ -152,6 +152,30 @@ describe("a job advert's requirements", () => {
     ]);
   });
 
+  test("prose that asks after a lead-in ('To join us you will need'), of 'someone who has', and 'would be lovely, although not essential'", async () => {
+    const prose = [
+      "NURSERY PRACTITIONER (LEVEL 3)",
+      "",
+      "You will be a key person for a small group of children.",
+      "",
+      "To join us you will need a full and relevant Level 3 early years qualification. You will also need a current paediatric first aid certificate, and at least one year's experience in an early years setting. We are looking for someone who has already been a key person. Your safeguarding training must be up to date.",
+      "",
+      "It would be lovely, although it is not essential, if you have worked in a baby room, or if you hold a Level 2 food hygiene certificate.",
+      "",
+      "In return we offer a 50% discount on childcare.",
+    ].join("\n");
+    // (Before: none of these sentences was read as asking, so the generic criteria.)
+    expect((await criteriaOf(prose, "advert.txt")).map((c) => [c.title, c.optional ?? false])).toEqual([
+      ["a full and relevant Level 3 early years qualification", false],
+      ["a current paediatric first aid certificate", false],
+      ["at least one year's experience in an early years setting", false],
+      ["been a key person", false],
+      ["safeguarding training", false],
+      ["worked in a baby room", true],
+      ["a Level 2 food hygiene certificate", true],
+    ]);
+  });
+
   test("'Essential criteria:' and 'Desirable criteria:' labels in a text file read the same way", async () => {
     const text = [
       "Accountant",

@@ -1013,14 +1013,20 @@ function namedInSentence(text: string): Candidate[] {
 }
 
 /** A sentence that asks a candidate for something: "You will need …", "you must hold …", "… is essential". */
-const ASKS = /\byou(?:['’]ll| will| must| should)(?: also)? (?:need|have|hold|be able to)\b|\byou must\b|\bis essential\b/i;
+const ASKS =
+  /\byou(?:['’]ll| will| must| should)(?: also)? (?:need|have|hold|be able to)\b|\byou must\b|\bis essential\b|\bwe(?:['’]re| are) looking for (?:someone|a person|people|candidates?) who\b|^your [\w\s-]{3,40}? must be\b/i;
 /** One that asks for something a candidate may lack: "It would be a bonus if you …", "Ideally you …". */
-const WOULD_LIKE = /\b(?:it would be (?:a bonus|a plus|great|an advantage)|ideally|is desirable|nice to have)\b/i;
+const WOULD_LIKE =
+  /\b(?:it would be (?:a bonus|a plus|great|an advantage|lovely|nice|helpful|useful|good)|ideally|is desirable|nice to have|not essential)\b/i;
 /** Where one sentence asks for several things: "…, and you must have …", "… and have a sound …", "…, if you can …". */
-const ASK_SPLIT = /,?\s+and\s+(?=(?:you\s+)?(?:must|will|should|have|hold)\b)|,\s*(?:or\s+)?(?=if you\b)|;\s+/i;
+const ASK_SPLIT = /,?\s+and\s+(?=(?:you\s+)?(?:must|will|should|have|hold)\b)|,\s+and\s+(?=at least\b)|,\s*(?:or\s+)?(?=if you\b)|;\s+/i;
 /** The words that ask, before what is asked for. */
 const ASK_LEAD =
   /^(?:(?:it would be (?:a bonus|a plus|great|an advantage) )?(?:if )?you(?:['’]ll| will| must| should| can)?(?: also)? (?:need(?: to (?:have|hold|be))?|have|hold|be able to|can)|(?:must |also )*(?:have|hold)|ideally,? you (?:will )?(?:have|hold))\s+/i;
+
+/** A lead-in before the words that ask, within a part: "To join us you will need", "…, if you have", "someone who has". */
+const LEAD_IN =
+  /^.{0,60}?\b(?:(?:if )?you(?:['’]ll| will| must| should)?(?: also)? (?:need|have|hold)|(?:someone|a person|people|candidates?) who (?:has|have|is|are))\s+(?:already\s+)?/i;
 
 /**
  * A job advert written as prose ("You will need at least two years' experience as a chef de partie, and you must have
@@ -1033,14 +1039,21 @@ function requirementsInSentences(text: string): Candidate[] {
     for (const sentence of paragraph.replace(/\s+/g, " ").split(/(?<=[.!?])\s+(?=\p{Lu})/u)) {
       const optional = WOULD_LIKE.test(sentence);
       if (!optional && !ASKS.test(sentence)) continue;
-      for (const part of sentence.split(ASK_SPLIT)) {
+      const parts = sentence.split(ASK_SPLIT);
+      for (const part of parts) {
+        // ("It would be lovely, although it is not essential, | if you have …": the part that only says it is wanted.)
+        if (parts.length > 1 && WOULD_LIKE.test(part) && !/\b(?:you|who)\b/i.test(part)) continue;
+        // ("To join us you will need …", "It would be lovely, although it is not essential, if you have …": the words
+        // that ask may come after a lead-in of their own.)
         const asked = part
           .trim()
           .replace(ASK_LEAD, "")
+          .replace(LEAD_IN, "")
           .replace(/[.!?]+$/, "");
         // "A professional cookery qualification is essential: an NVQ or …": the name is before the colon.
         const name = asked
-          .replace(/\s+is essential\b.*$/i, "")
+          .replace(/\s+(?:is essential|must be)\b.*$/i, "")
+          .replace(/^your\s+/i, "")
           .split(":")[0]
           .trim();
         if (name.split(/\s+/).length < 2 || /^(?:none|we|our|the role|this)\b/i.test(name)) continue;
