@@ -1877,6 +1877,45 @@ describe("criteria", () => {
     ]);
   });
 
+  test("a GCSE question's levels of response and SPaG, each a table of 'Level 4 10–12 marks' under its lettered part", async () => {
+    // As a PDF prints it: the part's heading wrapped inside its brackets, the indicative content and the grade
+    // boundaries lettered as parts too.
+    const text = [
+      "5 (d) 'Religious believers should always forgive people who wrong them.' Evaluate this statement. [12 marks]",
+      "A. Levels of response (AO2: analyse and evaluate aspects of religion",
+      "and belief) — 12 marks",
+      "Read the whole answer first, decide the level that best fits, then choose a mark within the",
+      "level.",
+      "",
+      "Level | Descriptor",
+      "Level 4 10–12 marks | Evaluates the statement in depth, reaching a justified conclusion.",
+      "Level 3 7–9 marks | Considers more than one point of view, with reasoning developed in places.",
+      "Level 2 4–6 marks | Gives reasons for or against the statement, some of them developed.",
+      "Level 1 1–3 marks | States a point of view with simple reasons.",
+      "0 marks | Nothing worthy of credit.",
+      "",
+      "B. Indicative content (not a checklist: credit any relevant, accurate point)",
+      "Jesus told Peter to forgive 'seventy times seven'.",
+      "C. Spelling, punctuation and grammar (SPaG) — 3 marks",
+      "",
+      "Performance | Descriptor",
+      "High — 3 marks | Spelling and punctuation are accurate throughout.",
+      "Intermediate — 2 marks | Spelling and punctuation are mostly accurate.",
+      "Threshold — 1 mark | Spelling and punctuation are reasonably accurate.",
+      "0 marks | Errors make the meaning hard to follow.",
+      "",
+      "D. What your mark means (question total out of 15)",
+      "",
+      "Grade | 9 | 8 | 7 | 6 | 5 | 4 | 3 | 2 | 1",
+      "Minimum mark (out of 15) | 14 | 13 | 12 | 11 | 9 | 7 | 5 | 3 | 2",
+    ].join("\n");
+    // (Before: the levels, "High", "Grade" and "Minimum mark" were thirteen criteria.)
+    expect(await shapeOf("question-5d.txt", text)).toEqual([
+      ["Levels of response (AO2: analyse and evaluate aspects of religion and belief)", 12, [0, 3, 6, 9, 12]],
+      ["Spelling, punctuation and grammar (SPaG)", 3, [0, 1, 2, 3]],
+    ]);
+  });
+
   test("a degree-class table ('First | 70 % and above | 56–80' … 'Fail | below 40 %, or …') places marks; it adds no criteria", async () => {
     const text = [
       "# Source commentary: marking rubric",

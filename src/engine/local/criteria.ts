@@ -13,6 +13,7 @@ import {
   type Level,
   type Line,
   META_HEADING,
+  markersNotes,
   namedFirst,
   OPTIONAL_SECTION,
   organising,
@@ -694,6 +695,8 @@ function listSet(lines: Line[], skipInstructions: boolean): CandidateSet | null 
         const mark = requirementMark(line.text);
         const text = labelled ? line.text.slice(labelled[0].length) : ideally ? line.text.slice(ideally[0].length) : (mark?.rest ?? line.text);
         current = itemCandidate(text);
+        // ("B. Indicative content (not a checklist …)", "D. What your mark means": a mark scheme's notes, lettered as its parts are.)
+        if (current && markersNotes(current.title)) current = null;
         if (current && ((labelled && OPTIONAL_SECTION.test(labelled[1])) || ideally || mark?.optional)) current.optional = true;
         // "36–40 points: need is documented …" is a band of a criterion's levels (read under its heading or point
         // line), not a criterion worth 40: its points do not make this list the rubric.

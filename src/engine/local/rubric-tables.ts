@@ -121,8 +121,14 @@ export function tableSets(lines: Line[]): CandidateSet[] {
       flush();
       if (line.kind === "heading") ended = null;
       notes = NOTES_LABEL.test(line.text.trim());
-      // ("1. Argument Structure (15 marks)", numbered as a list item in a PDF's text, is such a heading too.)
-      if (line.kind === "heading" || ((line.kind === "text" || line.kind === "item") && titleLike(parsePoints(line.text).rest))) above = line.text;
+      // ("1. Argument Structure (15 marks)", numbered as a list item in a PDF's text, is such a heading too; so is one a
+      // PDF wrapped inside its brackets, "A. Levels of response (AO2: analyse …" over "… belief) — 12 marks".)
+      const previous = lines[i - 1];
+      const wrapped =
+        previous?.kind === "text" && /\([^)]*$/.test(previous.text) && /^\p{Ll}[^(]*\)/u.test(line.text) ? `${previous.text} ${line.text}` : null;
+      const named = (text: string) => titleLike(parsePoints(text).rest.replace(/\s*\([^)]*\)/g, ""));
+      if (line.kind === "heading" || ((line.kind === "text" || line.kind === "item") && named(line.text))) above = line.text;
+      else if (wrapped && named(wrapped)) above = wrapped;
       continue;
     }
     if (line.kind === "row") {
@@ -389,7 +395,8 @@ function gradeBands(rows: string[][]): boolean {
 }
 // The first header cell of a course's grade breakdown: "Component | Weight", "Assessment | %".
 const BREAKDOWN_FIRST = /^(?:(?:grade |course |assessment )?components?|assessments?|assignments?|coursework|activit(?:y|ies)|tasks?)$/i;
-const GRADE_ROW = /^(?:grades?|points?|marks?|boundar(?:y|ies)|ranges?|percent(?:age)?s?)$/i;
+const GRADE_ROW =
+  /^(?:grades?|points?|marks?|boundar(?:y|ies)|ranges?|percent(?:age)?s?|(?:minimum|min\.?|lowest|grade) (?:marks?|scores?|points?|boundar(?:y|ies)))(?:\s*\([^)]*\))?$/i;
 const TO_FILL = /^(?:marks?|score|weighted(?:\s+(?:score|marks?|points?))?|total|points?\s+awarded|awarded)$/i;
 // A criterion's multiplier in its name, "Content (×3)": its weight in the overall score.
 const MULTIPLIER = /\s*\(\s*[×x]\s*(\d{1,2}(?:\.\d+)?)\s*\)/i;
@@ -414,6 +421,7 @@ const HEADER_DESC = /descri|detail|expect|look(?:ing)? for|guidance|requirement|
 const NAMED_POINT_LABEL = /^(?:(\d{1,2})\s*[-–:.]\s*\p{L}[\p{L} ]{0,30}|\p{L}[\p{L} ]{0,30}?\s*\(\s*(\d{1,2})\s*(?:points?|pts?)?\s*\))$/u;
 /** A cell of marks: "15", "13–15", "8-12 marks". */
 const POINT_BAND = /^(\d{1,3})(?:\s*[-–]\s*(\d{1,3}))?\s*(?:points?|pts|marks?)?$/i;
+const LEVEL_MARKS = /^(?:(?:level|band|tier)\s*\d{1,2}|\p{L}[\p{L} ]{0,30}?)?\s*[-–—:(]?\s*(?:(\d{1,2})\s*[-–]\s*)?(\d{1,2})\s*marks?\)?$/iu;
 const POINT_LABEL = /^(?:(?:band|level|score)\s*)?(?:(\d{1,2})\s*[-–]\s*)?(\d{1,2})$/i;
 
 /**
@@ -433,6 +441,9 @@ function scaleTable(given: string[][]): Candidate[] | null {
   const pointOf = (label: string) => {
     const plain = POINT_LABEL.exec(label);
     if (plain) return Number(plain[2]);
+    // "Level 4 10–12 marks", "High — 3 marks", "0 marks": a level worth its marks (a band its top).
+    const marked = LEVEL_MARKS.exec(label.trim());
+    if (marked) return Number(marked[2]);
     const labelled = NAMED_POINT_LABEL.exec(label);
     return labelled ? Number(labelled[1] ?? labelled[2]) : null;
   };
@@ -440,7 +451,11 @@ function scaleTable(given: string[][]): Candidate[] | null {
   const data = rows.filter((r) => isPoint(r) && r.slice(1).some((c) => c.length > 0));
   const header = rows[0] && !isPoint(rows[0]) ? rows[0] : null;
   if (data.length < 2 || data.length + (header ? 1 : 0) !== rows.length) return null;
-  if ((header || named) && !/^(?:achievement\s+)?(?:score|level|band|points?|marks?|grade|rating)s?\b/i.test(header?.[0] ?? "")) return null;
+  if (
+    (header || named) &&
+    !/^(?:achievement\s+|performance\s+)?(?:score|level|band|points?|marks?|grade|rating|performance)s?\b/i.test(header?.[0] ?? "")
+  )
+    return null;
   // "Points | Criterion | Description": the points of criteria the next column names, not the levels of one scale.
   if (header?.slice(1).some((h) => /^(?:criteri(?:on|a)|categor(?:y|ies)|dimensions?|traits?|requirements?|items?)$/i.test(h))) return null;
   const byRank = [...(ranks as number[])].sort((a, b) => a - b);
@@ -724,7 +739,11 @@ function tableCandidates(given: string[][]): Candidate[] {
     // (A list's bullet set apart as a cell, "• | −2 per day late", names nothing; nor do a grade table's rows run on
     // under the rubric, "Grade | A | B | C" over "Points | 36–40 | 30–35 | 24–29".)
     if (!rawTitle || !/[\p{L}\p{N}]/u.test(rawTitle) || TOTAL_ROW.test(rawTitle) || cellPoints(rawTitle) !== null || section(row)) continue;
-    if (GRADE_ROW.test(rawTitle.trim()) && row.slice(1).every((c) => c === "" || /^(?:[A-F][+-]?|\d{1,3}\s*[-–]\s*\d{1,3}%?)$/.test(c.trim())))
+    // (Or a grade's boundary, "Grade | 9 | 8 | 7" over "Minimum mark (out of 15) | 14 | 13 | 12".)
+    if (
+      GRADE_ROW.test(rawTitle.trim()) &&
+      row.slice(1).every((c) => c === "" || /^(?:[A-F][+-]?|\d{1,3}\s*[-–]\s*\d{1,3}%?|\d{1,3})$/.test(c.trim()))
+    )
       continue;
     const parsed = parsePoints(rawTitle);
     // A criterion's cell may hold its description too: "Thesis — states a clear, arguable claim".

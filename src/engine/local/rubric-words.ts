@@ -106,9 +106,18 @@ export interface CandidateSet {
   requirements?: boolean;
 }
 
+/**
+ * What a mark scheme tells its markers beside its criteria, as a heading or an item of its own: "Indicative content",
+ * "Notes for markers", "What your mark means", "Grade boundaries".
+ */
+const MARKERS_NOTES = String.raw`indicative (?:content|answers?)|notes? (?:for|to) (?:markers|examiners)|(?:markers?|examiners?)['’]? notes|what (?:your|the|a) (?:mark|score|grade|result)s? means?|(?:grade|mark) boundar(?:y|ies)`;
+// ("Indicative content (not a checklist: credit any relevant point)": what its brackets add is no part of the name.)
+export const markersNotes = (title: string) => new RegExp(`^(?:${MARKERS_NOTES})$`, "i").test(headingName(title).replace(/\s+\([^()]*\)?$/u, ""));
 // Headings that organise a rubric rather than name a criterion.
-export const META_HEADING =
-  /^(?:overview|introduction to (?:the )?rubric|instructions?|how to use(?: this| the)? (?:checklist|rubric|guide|form)|directions|notes?|total(?: score| points)?|scoring(?: guide)?|grading(?: scale| guide)?|rubric|marking (?:scheme|guide|rubric)|criteria|assessment criteria|(?:table of )?contents|summary|purpose|background|references|appendix|submission(?: guidelines| instructions)?|format(?:ting)?(?: requirements)?|deadline|due date|levels?|performance levels|scale|key|legend|flag.*|output|what to check.*|check|checklist|decision(?: rules?| criteria| guide)?|outcomes?(?: rules?)?|pass(?:ing)? (?:rules?|marks?)|grade (?:breakdown|distribution|weighting)|(?:course )?grading breakdown|assessment (?:breakdown|weighting)|what we offer|benefits|perks|about (?:us|the (?:role|company|team))|how to apply|compensation|salary(?: and benefits)?|how to use(?: it| this| the)?(?: \w+)?|escalations?(?: notes?| rules?| route)?|what you(?:['’]ll| will) get|what we(?:['’]ll| will) give you|in return|rewards?|working for us)$/i;
+export const META_HEADING = new RegExp(
+  String.raw`^(?:overview|introduction to (?:the )?rubric|instructions?|how to use(?: this| the)? (?:checklist|rubric|guide|form)|directions|notes?|total(?: score| points)?|scoring(?: guide)?|grading(?: scale| guide)?|rubric|marking (?:scheme|guide|rubric)|criteria|assessment criteria|(?:table of )?contents|summary|purpose|background|references|appendix|submission(?: guidelines| instructions)?|format(?:ting)?(?: requirements)?|deadline|due date|levels?|performance levels|scale|key|legend|flag.*|output|what to check.*|check|checklist|decision(?: rules?| criteria| guide)?|outcomes?(?: rules?)?|pass(?:ing)? (?:rules?|marks?)|grade (?:breakdown|distribution|weighting)|(?:course )?grading breakdown|assessment (?:breakdown|weighting)|what we offer|benefits|perks|about (?:us|the (?:role|company|team))|how to apply|compensation|salary(?: and benefits)?|how to use(?: it| this| the)?(?: \w+)?|escalations?(?: notes?| rules?| route)?|what you(?:['’]ll| will) get|what we(?:['’]ll| will) give you|in return|rewards?|working for us)$|^(?:${MARKERS_NOTES})$`,
+  "i",
+);
 /** A label over the reviewer's own notes ("Review record", "Reviewer notes"): what to do, not what to find. */
 export const REVIEW_NOTES =
   /^(?:review(?:er)?(?:['’]?s)? (?:record|notes?|guidance)|notes? (?:for|to) (?:the )?reviewers?|guidance (?:for|to) reviewers?|how to review)$/i;
