@@ -656,6 +656,20 @@ describe("the pass line", () => {
     expect(statedPassShare("The report passes when it gets 18/30 or more.", 30)).toBeCloseTo(0.6);
     // ("It passes if it scores at least 3 on every criterion" states no overall scale: not read as one.)
     expect(statedPassShare("It passes if it scores at least 3 on every criterion.", 20)).toBeNull();
+    // A band table's "expected standard" row: the pass starts at its band. (Before: no pass mark, the server's 60 %.)
+    const bands =
+      "| Stars for 1–6 | Judgement |\n|---|---|\n| 0–11 | Working towards the expected standard |\n| 12–15 | Working at the expected standard (EXS) |";
+    expect(statedPassShare(bands, 18)).toBeCloseTo(12 / 18);
+    // On the rubric's own scale, out of the criteria the pass is judged on: an optional "Challenge" adds on top.
+    const star = (title: string, optional = false) => ({
+      id: title,
+      title,
+      description: "",
+      maxScore: 3,
+      hasPoints: true,
+      ...(optional ? { optional } : {}),
+    });
+    expect(passLevel([star("Title"), star("Steps"), star("Challenge", true)], null, ["The pass mark is 4."], 60).share).toBeCloseTo(4 / 6);
   });
 
   test("an article the students read, uploaded beside the rubric, adds no criteria: its sections and lists are material", async () => {

@@ -1877,6 +1877,40 @@ describe("criteria", () => {
     ]);
   });
 
+  test("a primary school's 'I can' table scored in stars listed once; its Challenge row optional; its bands of stars no criteria", async () => {
+    const text = [
+      "## Success criteria",
+      "",
+      "| | I can… | Me 😊 😐 ☹️ | Teacher ⭐ |",
+      "|---|---|---|---|",
+      "| 1 | write a **title** that tells the reader what they are making | | |",
+      "| 2 | write my **steps in the right order** and **number** them | | |",
+      "| 3 | use **capital letters and full stops** | | |",
+      '| ⭐ Challenge | add a **"Top tip"** to help my reader | | |',
+      "",
+      "### What the stars mean (Teacher column)",
+      "",
+      "- ⭐⭐⭐ Wow! You did this every time.",
+      "- ⭐⭐ Yes! You did this.",
+      "- ⭐ You have started to do this.",
+      "- (no star) Not yet.",
+      "",
+      "| Stars for 1–3 | Judgement |",
+      "|---|---|",
+      "| 0–5 | Working towards the expected standard (WTS) |",
+      "| 6–8 | Working at the expected standard (EXS) |",
+      "| 9 | Working at greater depth (GDS) |",
+    ].join("\n");
+    // (Before: one holistic "How did I do?" scale, or the band rows as criteria beside the "I can" rows.)
+    const { criteria } = await criteriaOf("success-criteria.md", text);
+    expect(criteria.map((c) => [c.title, c.maxScore, c.levels?.map((l) => l.value) ?? null, c.optional ?? false])).toEqual([
+      ["write a title that tells the reader what they are making", 3, [0, 1, 2, 3], false],
+      ["write my steps in the right order and number them", 3, [0, 1, 2, 3], false],
+      ["use capital letters and full stops", 3, [0, 1, 2, 3], false],
+      ['add a "Top tip" to help my reader', 3, [0, 1, 2, 3], true],
+    ]);
+  });
+
   test("a GCSE question's levels of response and SPaG, each a table of 'Level 4 10–12 marks' under its lettered part", async () => {
     // As a PDF prints it: the part's heading wrapped inside its brackets, the indicative content and the grade
     // boundaries lettered as parts too.

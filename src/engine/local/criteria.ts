@@ -977,7 +977,7 @@ function parseCriteria(sections: Section[], opts: { instructions?: boolean } = {
   const candidates = tables.length > 1 ? [{ kind: "table" as const, items: tables.flatMap((t) => t.items) }, ...others] : kept;
   // A scale stated once for every criterion ("Each criterion is scored:" over its levels) scores the criteria that state
   // none, so a table of names is a rubric's criteria before the list of that scale is a holistic one.
-  const each = scaleListed(sections.map((x) => x.text).join("\n"));
+  const each = scaleListed(sections.map((x) => x.text).join("\n")) ?? starsListed(sections.map((x) => x.text).join("\n"));
   if (each) {
     const top = each[each.length - 1].value;
     for (const set of candidates)
@@ -1253,6 +1253,21 @@ function scaleListed(text: string): Level[] | null {
   const values = levels.map((l) => l.value).sort((a, b) => a - b);
   const steps = values.every((v, i) => i === 0 || v === values[i - 1] + 1);
   return levels.length >= 2 && steps ? levels.sort((a, b) => a.value - b.value) : null;
+}
+
+/** "- ⭐⭐⭐ Wow! You did this every time." … "- (no star) Not yet.": a scale of stars, each star a point, listed once. */
+function starsListed(text: string): Level[] | null {
+  const levels: Level[] = [];
+  for (const raw of text.split("\n")) {
+    const line = raw.replace(/^\s*[-*•+]\s+/, "").trim();
+    const stars = /^([⭐★]{1,5})\uFE0F?\s+(\S.*)$/u.exec(line);
+    const none = /^\((?:no|0) stars?\)\s*(\S.*)$/i.exec(line);
+    if (stars || none) levels.push({ value: stars ? [...stars[1]].length : 0, descriptor: (stars?.[2] ?? none?.[1] ?? "").trim() });
+    else if (levels.length >= 2) break;
+    else if (line !== "") levels.length = 0;
+  }
+  const values = new Set(levels.map((l) => l.value));
+  return levels.length >= 2 && values.size === levels.length ? levels.sort((a, b) => a.value - b.value) : null;
 }
 
 /**

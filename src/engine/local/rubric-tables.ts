@@ -404,7 +404,7 @@ const MULTIPLIER = /\s*\(\s*[×x]\s*(\d{1,2}(?:\.\d+)?)\s*\)/i;
 const LEVEL_COLUMN_POINTS = /\(\s*\d+(?:[.,]\d+)?(?:\s*[-–]\s*\d+)?\s*(?:points?|pts)?\s*\)|^\p{L}[\p{L} ]{0,30}\s\d{1,3}\s*(?:points?|pts?)$/iu;
 
 const HEADER_TITLE =
-  /criteri|categor|dimension|aspect|trait|element|area|component|skill|requirement|item|question|task|objective|standard|competenc|topic|feature|section|indicator|clause|provision|marked for|assessed/i;
+  /criteri|categor|dimension|aspect|trait|element|area|component|skill|requirement|item|question|task|objective|standard|competenc|topic|feature|section|indicator|clause|provision|marked for|assessed|^i can\b|target/i;
 const HEADER_POINTS =
   /^(?:max(?:imum)?\.?\s*)?(?:points?|marks?|pts|score|rating(?=\s*(?:\(|\d|$))|weight(?:ing)?|value|max|%|possible|out of)\b|points?\s*(?:possible|available)|^weight/i;
 /** The top of a scale a column's header states: "Rating (1–5)", "Score (0-4)", "Mark out of 10", "Points /20". */
@@ -589,6 +589,10 @@ function tableCandidates(given: string[][]): Candidate[] {
   if (specification) return specification;
   const scale = scaleTable(rows) ?? ratingRows(rows);
   if (scale) return scale;
+  // A total's bands and what each is called ("0–11 | Working towards …", "12–15 | Working at …"): how a total is
+  // judged, not what is marked.
+  const bandRows = rows.slice(1).filter((r) => /^\d{1,3}\s*[-–]\s*\d{1,3}\b/.test(r[0]?.trim() ?? ""));
+  if (rows.length >= 3 && bandRows.length === rows.length - 1) return [];
   const width = Math.max(...rows.map((r) => r.length));
   const first = rows[0];
   const isHeader =
@@ -784,8 +788,11 @@ function tableCandidates(given: string[][]): Candidate[] {
     const mark = row[requiredCol]?.trim() ?? "";
     // ("Essential (E) or Desirable (D)" over "E" and "D": a "D" row is desirable.)
     const desirable = /desirable/i.test(header[requiredCol] ?? "") && /^d$/i.test(mark);
+    // ("⭐ Challenge | add a 'Top tip'" beside numbered "I can" rows: an extra a pupil may leave out.)
+    const extra = titleCol > 0 && /^(?:[⭐★*]\s*)?(?:challenge|extension|extra|bonus)\b/i.test(row[0]?.trim() ?? "");
     const optional =
-      requiredCol >= 0 && (/^(?:no|n|should|could)$/i.test(mark) || desirable || (OPTIONAL_SECTION.test(mark) && mark.split(/\s+/).length <= 4));
+      extra ||
+      (requiredCol >= 0 && (/^(?:no|n|should|could)$/i.test(mark) || desirable || (OPTIONAL_SECTION.test(mark) && mark.split(/\s+/).length <= 4)));
     const rated = ratings
       .filter((i) => (row[i] ?? "").trim() !== "" && Number.isFinite(Number(row[i])))
       .map((i) => ({ value: Number(row[i]), descriptor: [row[i - 2], row[i - 1]].filter(Boolean).join(": ") }))

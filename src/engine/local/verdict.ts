@@ -23,6 +23,8 @@ const STATED = [
   new RegExp(String.raw`\bpass\s*(?::|=|>=|≥|at least|at|from)\s*${MARK}(?:${OF})?`, "i"),
   // "passes at 70 percent", "a pass is 60%": with a share ("the pass is 3 miles long" is a mountain's).
   new RegExp(String.raw`\bpass(?:es|ing)?\s*(?::|=|>=|≥|at least|at|from|is)\s*${MARK}${OF}`, "i"),
+  // "12–15 | Working at the expected standard (EXS)": the band a total is judged at the standard from starts there.
+  /^[ \t|]*(\d{1,3})\s*[-–]\s*\d{1,3}\b[^\n]{0,40}?\b(?:working at|at|meets?|meeting) the expected standard\b/im,
   // "An essay passes if it scores at least 32 of 80 (40 %)": a condition on what the work scores, with its scale.
   new RegExp(
     String.raw`\bpass(?:es)?\s+(?:if|when|where|provided)\s+(?:it|they|you|the\s+\w+|an?\s+\w+)\s+(?:scores?|gets?|achieves?|reaches?|earns?|receives?|obtains?|totals?|is awarded|are awarded)\s+${MARK}${OF}`,
@@ -238,7 +240,9 @@ export function levelPassShare(criteria: RubricCriterion[]): number | null {
  * states, then the level its descriptors call adequate, then the server's default (ASSAY_PASS_THRESHOLD percent).
  */
 export function passLevel(criteria: RubricCriterion[], prompt: string | null, referenceTexts: string[], defaultPercent: number): PassLevel {
-  const total = criteria.reduce((n, c) => n + c.maxScore, 0);
+  // (A mark on the rubric's own scale is out of what the pass is judged on: the optional criteria and bonuses add on top.)
+  const judged = criteria.filter((c) => !c.optional && !c.bonus);
+  const total = (judged.length > 0 ? judged : criteria).reduce((n, c) => n + c.maxScore, 0);
   const fromPrompt = prompt ? statedPassShare(prompt, total) : null;
   if (fromPrompt !== null) return { share: fromPrompt, source: "prompt" };
   for (const text of referenceTexts) {
