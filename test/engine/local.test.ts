@@ -5,7 +5,7 @@ import path from "node:path";
 import { Document, Packer, Paragraph, Table, TableCell, TableRow, TextRun } from "docx";
 import { findCriteria } from "../../src/engine/local/criteria";
 import { decide } from "../../src/engine/local/evaluate";
-import { overallScore, withWeightsNoted } from "../../src/engine/local/verdict";
+import { outcomeBandsPass, overallScore, passLevel, withWeightsNoted } from "../../src/engine/local/verdict";
 import { placeSections } from "../../src/engine/passages";
 import type { EngineDocument, Evaluation } from "../../src/engine/types";
 import { extract } from "../../src/extract";
@@ -1875,6 +1875,43 @@ describe("criteria", () => {
       ["Use of sources", 35, null],
       ["Writing", 25, null],
     ]);
+  });
+
+  test("a plain-text rubric under 'RUBRIC (100 points)', after a fact sheet; its two outcome bands set the pass", async () => {
+    const text = [
+      "THE ASSIGNMENT",
+      "Write a hard news story (300-500 words) about the board's vote.",
+      "",
+      "FACT SHEET",
+      "  - Vote: 4-3 to replace the natural grass with artificial turf",
+      "  - Cost: $1.4 million, paid from the 2022 facilities bond",
+      "",
+      "RUBRIC (100 points)",
+      "Read the whole story once before you score it.",
+      "",
+      "1. HEADLINE ........................................................ 20 pts",
+      "   Full credit: accurate, present tense, active verb.",
+      "",
+      "2. LEDE ............................................................ 40 pts",
+      "   Full credit: one sentence, 35 words or fewer.",
+      "",
+      "3. SOURCES AND QUOTES .............................................. 40 pts",
+      "   Full credit: three or more named human sources.",
+      "",
+      "WHAT YOUR SCORE MEANS",
+      "  75-100  PUBLISH. Goes to the copy desk.",
+      "  0-74    REWRITE. Comes back to you with my notes.",
+    ].join("\n");
+    // (Before: the task heading held the list under it, so only "RUBRIC" and "WHAT YOUR SCORE MEANS", out of 100.)
+    const { criteria } = await criteriaOf("news.txt", text);
+    expect(criteria.map((c) => [c.title, c.maxScore])).toEqual([
+      ["HEADLINE", 20],
+      ["LEDE", 40],
+      ["SOURCES AND QUOTES", 40],
+    ]);
+    expect(passLevel(criteria, null, [text], 60)).toEqual({ share: 0.75, source: "rubric" });
+    // (Bands whose upper outcome is a fail state no pass: "0-49 Needs work" over "50-100 Not yet".)
+    expect(outcomeBandsPass("50-100  Not yet\n0-49  Needs work")).toBeNull();
   });
 
   test("a primary school's 'I can' table scored in stars listed once; its Challenge row optional; its bands of stars no criteria", async () => {

@@ -595,7 +595,8 @@ function sectionName(text: string): string {
   return mark ? mark[1] : t.replace(/\s*\([^)]*\)$/, "");
 }
 /** A heading of a text file written in capitals: "REQUIREMENTS", "NICE TO HAVE", "ESSENTIAL CRITERIA". */
-const CAPITALS_LABEL = /^(?=.*\p{Lu}{3})[\p{Lu}][\p{Lu}\d &/'’()-]{2,40}$/u;
+// ("RUBRIC (100 points)": what the brackets add may be in lower case.)
+const CAPITALS_LABEL = /^(?=.*\p{Lu}{3})[\p{Lu}][\p{Lu}\d &/'’()-]{2,40}(?:\s*\([^()]{1,40}\))?$/u;
 /** "Preferred: …", "Nice to have: …", "Required: …" at the head of a list item: which kind of requirement it is. */
 const ITEM_LABEL = /^(preferred|desirable|desired|nice[- ]to[- ]have|a plus|optional|required|essential|must[- ]have)\s*:\s+(?=\S)/i;
 /**

@@ -32,6 +32,22 @@ const STATED = [
   ),
 ];
 
+// "75-100  PUBLISH." / "0-74  REWRITE.": a score's two outcomes, each a band of points with its name.
+const OUTCOME_BAND = /^[ \t|*-]*(\d{1,3})\s*[-–]\s*(\d{1,3})\s*(?:%|points?|pts|marks?)?\s*[|:=.—–-]?\s*\**(\p{L}[\p{L} ]{1,30})/gmu;
+const NOT_A_PASS = /\b(?:fail|failed|rewrite|redo|resubmit|revise|not|below|reject|unsatisfactory|insufficient)\b/i;
+
+/**
+ * The pass a text's two outcome bands state (the upper band starts it: "75-100 PUBLISH" over "0-74 REWRITE"), as a share
+ * of the scale they cover; null unless exactly two bands tile it from 0, the upper one named as no fail.
+ */
+export function outcomeBandsPass(text: string): number | null {
+  const bands = [...text.matchAll(OUTCOME_BAND)].map((m) => ({ low: Number(m[1]), high: Number(m[2]), name: m[3] }));
+  if (bands.length !== 2) return null;
+  const [lower, upper] = [...bands].sort((a, b) => a.low - b.low);
+  if (lower.low !== 0 || upper.low !== lower.high + 1 || upper.high <= upper.low || NOT_A_PASS.test(upper.name)) return null;
+  return upper.low / upper.high;
+}
+
 /** A pass mark a text states, as a share of `total` (the rubric's maximum); null when it states none. */
 export function statedPassShare(text: string, total: number): number | null {
   // (Emphasis marks a pass rule often wears, "**at least 32 of 80**", are no part of its words.)
@@ -246,7 +262,7 @@ export function passLevel(criteria: RubricCriterion[], prompt: string | null, re
   const fromPrompt = prompt ? statedPassShare(prompt, total) : null;
   if (fromPrompt !== null) return { share: fromPrompt, source: "prompt" };
   for (const text of referenceTexts) {
-    const s = statedPassShare(text, total);
+    const s = statedPassShare(text, total) ?? outcomeBandsPass(text);
     if (s !== null) return { share: s, source: "rubric" };
   }
   const levels = levelPassShare(criteria);
