@@ -1877,6 +1877,42 @@ describe("criteria", () => {
     ]);
   });
 
+  test("a brief's table ('Task | …', 'Pass mark | …', 'Submission | …'), a grid's classification row and bands by criteria add no criteria", async () => {
+    const text = [
+      "| Task | Write a reflective account of one episode of care. |",
+      "|---|---|",
+      "| Length | 800 words (±10%). |",
+      "| Voice | Write in the first person. |",
+      "| Pass mark | The pass mark for all Level 4 modules is 40%. |",
+      "| Submission | Upload by 12:00 on Friday 15 January 2027. |",
+      "",
+      "## Marking grid",
+      "",
+      "| No. | Criterion | What the marker looks for | Weighting | Criterion mark (0–100) |",
+      "|---|---|---|---|---|",
+      "| 1 | Description and feelings | A clear, concise account of what happened. | 40% | |",
+      "| 2 | Evaluation and analysis | What went well and what did not, and why. | 60% | |",
+      "| | OVERALL MARK | Sum of the weighted marks | 100% | |",
+      "| | Classification band | From the overall mark | | |",
+      "",
+      "## Grade descriptors",
+      "",
+      "| Mark band | Description and feelings (40%) | Evaluation and analysis (60%) |",
+      "|---|---|---|",
+      "| 70–100 First | Concise, well-chosen description. | Insightful analysis. |",
+      "| 40–49 Third (pass) | Adequate description. | Analysis limited. |",
+      "| 30–39 Fail (marginal) | Description unclear. | Little evaluation. |",
+      "| 0–29 Fail | Description missing. | No analysis. |",
+    ].join("\n");
+    // (Before: "Length", "Voice" and the brief's other labels, "Classification band" and the two fail bands were
+    // criteria beside the two.)
+    const { criteria } = await criteriaOf("reflection.md", text);
+    expect(criteria.map((c) => [c.title, c.maxScore, c.weight ?? null])).toEqual([
+      ["Description and feelings", 100, 40],
+      ["Evaluation and analysis", 100, 60],
+    ]);
+  });
+
   test("a plain-text rubric under 'RUBRIC (100 points)', after a fact sheet; its two outcome bands set the pass", async () => {
     const text = [
       "THE ASSIGNMENT",

@@ -44,8 +44,11 @@ export function tableSets(lines: Line[]): CandidateSet[] {
     const repeat = (r: string[]) => r.length === head.length && r[0] === head[0] && r.every((c, k) => c === head[k] || c.startsWith(`${head[k]} `));
     rows = rows.filter((r, k) => k === 0 || !repeat(r));
     rows = fromHeader(pageBreaksJoined(subCriteria(withMergedHeader(labelledCells(rows)))));
-    // (A job advert's key facts, "Salary | £36,500", "Closing date | …", say what the job is, not what it asks for.)
-    if (rows.length >= 3 && rows.filter((r) => JOB_FACT.test((r[0] ?? "").trim())).length * 5 >= rows.length * 3) rows = [];
+    // (A job advert's key facts, "Salary | £36,500", "Closing date | …", say what the job is, not what it asks for; an
+    // assignment brief's, "Task | …", "Submission | …", "Pass mark | …", how the work is set.)
+    const facts = rows.filter((r) => JOB_FACT.test((r[0] ?? "").trim())).length;
+    const brief = rows.filter((r) => r.length === 2 && organising((r[0] ?? "").trim())).length;
+    if (rows.length >= 3 && (facts * 5 >= rows.length * 3 || (brief >= 3 && rows.every((r) => r.length === 2)))) rows = [];
     // (A table under "Indicative content" lists what an answer may say, credited within the rubric's own criteria.)
     if (rows.length >= 2 && !notes) {
       const items = tableCandidates(rows);
@@ -395,6 +398,7 @@ function gradeBands(rows: string[][]): boolean {
 }
 // The first header cell of a course's grade breakdown: "Component | Weight", "Assessment | %".
 const BREAKDOWN_FIRST = /^(?:(?:grade |course |assessment )?components?|assessments?|assignments?|coursework|activit(?:y|ies)|tasks?)$/i;
+const CLASS_ROW = /^(?:(?:degree |overall )?classification(?: band)?|overall (?:grade|band)|grade band)$/i;
 const GRADE_ROW =
   /^(?:grades?|points?|marks?|boundar(?:y|ies)|ranges?|percent(?:age)?s?|(?:minimum|min\.?|lowest|grade) (?:marks?|scores?|points?|boundar(?:y|ies)))(?:\s*\([^)]*\))?$/i;
 const TO_FILL = /^(?:marks?|score|weighted(?:\s+(?:score|marks?|points?))?|total|points?\s+awarded|awarded)$/i;
@@ -743,6 +747,8 @@ function tableCandidates(given: string[][]): Candidate[] {
     // (A list's bullet set apart as a cell, "• | −2 per day late", names nothing; nor do a grade table's rows run on
     // under the rubric, "Grade | A | B | C" over "Points | 36–40 | 30–35 | 24–29".)
     if (!rawTitle || !/[\p{L}\p{N}]/u.test(rawTitle) || TOTAL_ROW.test(rawTitle) || cellPoints(rawTitle) !== null || section(row)) continue;
+    // (Nor is a band's row, "30–39 Fail (marginal)", nor the row the overall mark's class is written in.)
+    if (/^\d{1,3}\s*%?\s*[-–]\s*\d{1,3}\s*%?(?:\s|$)/.test(rawTitle.trim()) || CLASS_ROW.test(rawTitle.trim())) continue;
     // (Or a grade's boundary, "Grade | 9 | 8 | 7" over "Minimum mark (out of 15) | 14 | 13 | 12".)
     if (
       GRADE_ROW.test(rawTitle.trim()) &&
