@@ -1877,6 +1877,51 @@ describe("criteria", () => {
     ]);
   });
 
+  test("a vocational brief: its facts table, a survey's results and a rate card are no criteria; PASS/MERIT/DISTINCTION rows split no table", async () => {
+    const text = [
+      "| Assessor | Mr L. Ashworth | Internal verifier | Ms P. Nwachukwu |",
+      "|---|---|---|---|",
+      "| Issue date | Monday 4 January 2027 | Hand-in deadline | Friday 12 February 2027 |",
+      "| Learning aims covered | A: Investigate the market for a new product. | | |",
+      "",
+      "Market research",
+      "",
+      "| Question | Results | | |",
+      "|---|---|---|---|",
+      "| Q1. Would you buy a flavoured milk at least once a week? | Age 11–15: 38% | 16–24: 46% | 25–44: 27% |",
+      "| Q2. What is the most you would pay for a 330 ml flavoured milk? | Under £1.20: 22% | £1.20–£1.49: 51% | |",
+      "| Q3. Where do you usually buy chilled drinks? | Supermarket: 44% | Corner shop: 29% | Café: 17% |",
+      "",
+      "Rate card for promotional activities",
+      "",
+      "| Activity | Cost |",
+      "|---|---|",
+      "| Sampling stall at the Saturday market | £180 per day |",
+      "| A3 posters, printed | £2.50 each (minimum order 40) |",
+      "| Hart FM radio, 30-second advert | £45 per play |",
+      "",
+      "Assessment criteria",
+      "",
+      "| Criterion | To achieve the criterion, the evidence must show that the learner is able to: | Learning aim | Assessor decision |",
+      "|---|---|---|---|",
+      "PASS",
+      "| A.P1 | Describe the target market for Dairy Dash, using the market research data provided. | A | Achieved / Not yet achieved |",
+      "| B.P3 | Produce a promotional plan that is fully costed and within the budget. | B | Achieved / Not yet achieved |",
+      "MERIT",
+      "| A.M1 | Analyse the market research data to justify the choice of target market. | A | Achieved / Not yet achieved |",
+      "DISTINCTION",
+      "| AB.D1 | Evaluate the likely success of the marketing proposal. | A and B | Achieved / Not yet achieved |",
+    ].join("\n");
+    // (Before: "Assessor", the survey's questions and the rate card's activities were criteria, and each grade's first
+    // row was taken for a header, so A.P1, A.M1 and AB.D1 were lost.)
+    expect((await criteriaOf("brief.md", text)).criteria.map((c) => c.title)).toEqual([
+      "A.P1 Describe the target market for Dairy Dash, using…",
+      "B.P3 Produce a promotional plan that is fully costed…",
+      "A.M1 Analyse the market research data to justify the…",
+      "AB.D1 Evaluate the likely success of the marketing proposal.",
+    ]);
+  });
+
   test("a brief's table ('Task | …', 'Pass mark | …', 'Submission | …'), a grid's classification row and bands by criteria add no criteria", async () => {
     const text = [
       "| Task | Write a reflective account of one episode of care. |",

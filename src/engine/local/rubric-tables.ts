@@ -103,6 +103,9 @@ export function tableSets(lines: Line[]): CandidateSet[] {
           continue;
         }
       }
+      // A grade's section row between rows as wide ("PASS", "MERIT", "DISTINCTION" over a vocational brief's criteria):
+      // the table goes on.
+      if (next?.kind === "row" && next.cells.length >= 2 && rows.length >= 1 && GRADE_SECTION.test(line.text.trim())) continue;
       if (next?.kind === "row" && next.cells.length === last.length && line.text.split(/\s+/).length <= 4) {
         const open = [...last.keys()].filter((k) => k > 0 && last[k] !== "" && !/[.!?;:)]$/.test(last[k]));
         if (open.length === 1) {
@@ -398,6 +401,9 @@ function gradeBands(rows: string[][]): boolean {
 }
 // The first header cell of a course's grade breakdown: "Component | Weight", "Assessment | %".
 const BREAKDOWN_FIRST = /^(?:(?:grade |course |assessment )?components?|assessments?|assignments?|coursework|activit(?:y|ies)|tasks?)$/i;
+const GRADE_SECTION = /^(?:pass|merit|distinction|high distinction|credit)(?:\s+(?:criteria|grade|level))?:?$/i;
+// A criterion named only by its code ("A.P1", "AB.D1", "P3", "E2"): its description says what it is.
+const CODE_ONLY = /^[A-Z]{1,3}(?:\.[A-Z]{0,2}\d{1,2}|\d{1,2})$/;
 const CLASS_ROW = /^(?:(?:degree |overall )?classification(?: band)?|overall (?:grade|band)|grade band)$/i;
 const GRADE_ROW =
   /^(?:grades?|points?|marks?|boundar(?:y|ies)|ranges?|percent(?:age)?s?|(?:minimum|min\.?|lowest|grade) (?:marks?|scores?|points?|boundar(?:y|ies)))(?:\s*\([^)]*\))?$/i;
@@ -589,6 +595,15 @@ function tableCandidates(given: string[][]): Candidate[] {
   // A table of measurements ("Day | Dish A mL | Dish B mL" over rows of numbers) is data the task gives, no rubric.
   const numeric = (c: string) => c.trim() === "" || /^[-+]?\d[\d.,]*\s*(?:%|[a-zµ°]{1,3})?$/i.test(c.trim());
   if (rows.length >= 3 && rows.slice(1).every((r) => r.every(numeric))) return [];
+  // Nor is a survey's results or a price list ("Q2. … | Under £1.20: 22% | …", "Sampling stall | £180 per day"): cells
+  // after the first that state a share or a price, in every row.
+  // (A bare percentage, "30%", is a criterion's weight; "Points Range: 0 (0%) - 5 (12.5%)", a level's points.)
+  const figure = (c: string) =>
+    !/\b(?:points?|pts|marks?)\b/i.test(c) && (/[£$€]\s?\d/.test(c) || (/\d\s*%/.test(c) && !/^\s*\d+(?:[.,]\d+)?\s*%\s*$/.test(c)));
+  const figures = rows.filter(
+    (r) => r.length >= 2 && r.slice(1).some((c) => c.trim() !== "") && r.slice(1).every((c) => c.trim() === "" || figure(c)),
+  );
+  if (rows.length >= 3 && figures.length >= rows.length - 1) return [];
   const specification = personSpecification(rows);
   if (specification) return specification;
   const scale = scaleTable(rows) ?? ratingRows(rows);
@@ -817,9 +832,12 @@ function tableCandidates(given: string[][]): Candidate[] {
       range && Number(range[2]) <= 10
         ? Array.from({ length: Number(range[2]) - Number(range[1]) + 1 }, (_, i) => ({ value: Number(range[1]) + i, descriptor: "" }))
         : undefined;
+    const description = parts.filter(Boolean).join("\n");
+    // ("A.P1 | Describe the target market …": the code, then the first words of what it asks.)
+    const words = description.split(/\s+/).filter(Boolean);
     const candidate: Candidate = {
-      title,
-      description: parts.filter(Boolean).join("\n"),
+      title: CODE_ONLY.test(title) && words.length > 0 ? `${title} ${tidyTitle(words.slice(0, 8).join(" "))}${words.length > 8 ? "…" : ""}` : title,
+      description,
       points: exported ? exported[exported.length - 1].value : points,
       levels: exported ?? listed ?? scale ?? ratingScale,
       ...(weight !== undefined ? { weight } : {}),

@@ -137,9 +137,12 @@ export const OPTIONAL_SECTION =
 /** The other sections of a job advert: beside one of them, a lone "Requirements" list is the advert's, not a brief's. */
 export const JOB_SECTION =
   /^(?:(?:key |main )?(?:responsibilities|duties)|what you(?:['’]ll| will) do|(?:the|your) role|about (?:us|the (?:role|company|team|job))|benefits|perks|what we offer|what you(?:['’]ll| will) get|what we(?:['’]ll| will) give you|in return|rewards?|working for us|how to apply|compensation|salary(?: and benefits)?|job (?:description|summary|purpose))$/i;
-/** A job advert's key facts, each a label beside its value ("Salary | £36,500", "Closing date | 12 January 2027"). */
+/**
+ * A job advert's key facts, each a label beside its value ("Salary | £36,500", "Closing date | 12 January 2027"), and an
+ * assignment brief's ("Assessor | Mr L. Ashworth", "Issue date | …", "Learning aims covered | …").
+ */
 export const JOB_FACT =
-  /^(?:salary|pay|rate of pay|wage|hours|working (?:hours|pattern)|contract(?: type)?|job type|location|base|closing date|interviews?|interview date|start date|job title|post(?: title| reference)?|(?:job |vacancy )?ref(?:erence)?(?: no\.?| number)?|directorate|service|department|team|division|grade|band|responsible to|reports? to|line manager|dbs(?: level| check)?|duration|term|employer|organisation|sector|vacancies|number of posts)$/i;
+  /^(?:assessor|internal verifier|issue date|date issued|hand[- ]in (?:date|deadline)|submission (?:date|deadline)|deadline|learning (?:aims?|outcomes?)(?: covered)?|unit(?: title| number)?|qualification|programme|course|module(?: code| leader| title)?|tutor|lecturer|learner(?: name)?|salary|pay|rate of pay|wage|hours|working (?:hours|pattern)|contract(?: type)?|job type|location|base|closing date|interviews?|interview date|start date|job title|post(?: title| reference)?|(?:job |vacancy )?ref(?:erence)?(?: no\.?| number)?|directorate|service|department|team|division|grade|band|responsible to|reports? to|line manager|dbs(?: level| check)?|duration|term|employer|organisation|sector|vacancies|number of posts)$/i;
 // "Overall" alone or as "Overall score" sums the rubric; "Overall impression" or "Overall quality" is a criterion.
 // ("Total cost of ownership" is a criterion: "total" names the sum only alone or with what it sums.)
 export const TOTAL_ROW =
