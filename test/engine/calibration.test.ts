@@ -670,6 +670,9 @@ describe("the pass line", () => {
       ...(optional ? { optional } : {}),
     });
     expect(passLevel([star("Title"), star("Steps"), star("Challenge", true)], null, ["The pass mark is 4."], 60).share).toBeCloseTo(4 / 6);
+    // Criteria marked out of 100 and weighed 60/40: the whole is out of the weights' 100. (Before: 40 of 200, a 20 % line.)
+    const weighed = (title: string, weight: number) => ({ id: title, title, description: "", maxScore: 100, weight, hasPoints: true });
+    expect(passLevel([weighed("Analysis", 60), weighed("Writing", 40)], null, ["Pass mark 40 (Level 4)."], 60).share).toBeCloseTo(0.4);
   });
 
   test("an article the students read, uploaded beside the rubric, adds no criteria: its sections and lists are material", async () => {

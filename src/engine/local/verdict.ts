@@ -258,7 +258,8 @@ export function levelPassShare(criteria: RubricCriterion[]): number | null {
 export function passLevel(criteria: RubricCriterion[], prompt: string | null, referenceTexts: string[], defaultPercent: number): PassLevel {
   // (A mark on the rubric's own scale is out of what the pass is judged on: the optional criteria and bonuses add on top.)
   const judged = criteria.filter((c) => !c.optional && !c.bonus);
-  const total = (judged.length > 0 ? judged : criteria).reduce((n, c) => n + c.maxScore, 0);
+  // (Where the rubric weighs its criteria, "Weighting 15%" beside marks out of 100, the whole is the weights' sum.)
+  const total = (judged.length > 0 ? judged : criteria).reduce((n, c) => n + weightOf(c), 0);
   const fromPrompt = prompt ? statedPassShare(prompt, total) : null;
   if (fromPrompt !== null) return { share: fromPrompt, source: "prompt" };
   for (const text of referenceTexts) {
