@@ -5,7 +5,7 @@ import path from "node:path";
 import { Document, Packer, Paragraph, Table, TableCell, TableRow, TextRun } from "docx";
 import { findCriteria } from "../../src/engine/local/criteria";
 import { decide } from "../../src/engine/local/evaluate";
-import { outcomeBandsPass, overallScore, passLevel, withWeightsNoted } from "../../src/engine/local/verdict";
+import { boundaryPass, outcomeBandsPass, overallScore, passLevel, withWeightsNoted } from "../../src/engine/local/verdict";
 import { placeSections } from "../../src/engine/passages";
 import type { EngineDocument, Evaluation } from "../../src/engine/types";
 import { extract } from "../../src/extract";
@@ -2061,6 +2061,10 @@ describe("criteria", () => {
       "Grade | 9 | 8 | 7 | 6 | 5 | 4 | 3 | 2 | 1",
       "Minimum mark (out of 15) | 14 | 13 | 12 | 11 | 9 | 7 | 5 | 3 | 2",
     ].join("\n");
+    // The pass: the boundary of the grade the text calls a standard pass. (Before: the server's 60 %.)
+    const { criteria } = await criteriaOf("question-5d.txt", `${text}\nA grade 4 is a standard pass and a grade 5 a strong pass.`);
+    expect(passLevel(criteria, null, [`${text}\nA grade 4 is a standard pass.`], 60)).toEqual({ share: 7 / 15, source: "rubric" });
+    expect(boundaryPass(text)).toBeNull();
     // (Before: the levels, "High", "Grade" and "Minimum mark" were thirteen criteria.)
     expect(await shapeOf("question-5d.txt", text)).toEqual([
       ["Levels of response (AO2: analyse and evaluate aspects of religion and belief)", 12, [0, 3, 6, 9, 12]],

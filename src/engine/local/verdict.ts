@@ -48,6 +48,25 @@ export function outcomeBandsPass(text: string): number | null {
   return upper.low / upper.high;
 }
 
+/**
+ * The pass a grade-boundary table gives where the text names the grade that passes ("A grade 4 is a standard pass"
+ * over "Grade | 9 | 8 | … | 4 | …" and "Minimum mark (out of 15) | 14 | 13 | … | 7 | …"): that grade's minimum mark,
+ * as a share of what it is out of; null otherwise.
+ */
+export function boundaryPass(text: string): number | null {
+  const plain = text.replace(/\*\*|__/g, "");
+  const grade = /\bgrade\s+([0-9A-Z][+*]?)\s+(?:is|=)\s+(?:a|the)\s+(?:standard\s+|minimum\s+)?pass\b/i.exec(plain)?.[1];
+  if (!grade) return null;
+  const cells = (line: string) => line.split("|").map((c) => c.trim());
+  const lines = plain.split("\n").filter((l) => l.includes("|"));
+  const grades = lines.map(cells).find((r) => /^grades?$/i.test(r[0] ?? "") && r.includes(grade));
+  const marks = lines.map(cells).find((r) => /^(?:minimum|min\.?|lowest)\s+(?:marks?|scores?|points?)\b.*\bout of\s+\d+/i.test(r[0] ?? ""));
+  if (!grades || !marks) return null;
+  const mark = Number(marks[grades.indexOf(grade)]);
+  const outOf = Number(/\bout of\s+(\d+)/i.exec(marks[0])?.[1]);
+  return Number.isFinite(mark) && outOf > 0 && mark > 0 && mark <= outOf ? mark / outOf : null;
+}
+
 /** A pass mark a text states, as a share of `total` (the rubric's maximum); null when it states none. */
 export function statedPassShare(text: string, total: number): number | null {
   // (Emphasis marks a pass rule often wears, "**at least 32 of 80**", are no part of its words.)
@@ -263,7 +282,7 @@ export function passLevel(criteria: RubricCriterion[], prompt: string | null, re
   const fromPrompt = prompt ? statedPassShare(prompt, total) : null;
   if (fromPrompt !== null) return { share: fromPrompt, source: "prompt" };
   for (const text of referenceTexts) {
-    const s = statedPassShare(text, total) ?? outcomeBandsPass(text);
+    const s = statedPassShare(text, total) ?? outcomeBandsPass(text) ?? boundaryPass(text);
     if (s !== null) return { share: s, source: "rubric" };
   }
   const levels = levelPassShare(criteria);
