@@ -110,7 +110,8 @@ export interface CandidateSet {
  * What a mark scheme tells its markers beside its criteria, as a heading or an item of its own: "Indicative content",
  * "Notes for markers", "What your mark means", "Grade boundaries".
  */
-const MARKERS_NOTES = String.raw`indicative (?:content|answers?)|notes? (?:for|to) (?:markers|examiners)|(?:markers?|examiners?)['’]? notes|what (?:your|the|a) (?:mark|score|grade|result)s? means?|(?:grade|mark) boundar(?:y|ies)`;
+const MARKERS_NOTES =
+  "indicative (?:content|answers?)|notes? (?:for|to) (?:markers|examiners)|(?:markers?|examiners?)['’]? notes|what (?:your|the|a) (?:mark|score|grade|result)s? means?|(?:grade|mark) boundar(?:y|ies)";
 // ("Indicative content (not a checklist: credit any relevant point)": what its brackets add is no part of the name.)
 export const markersNotes = (title: string) => new RegExp(`^(?:${MARKERS_NOTES})$`, "i").test(headingName(title).replace(/\s+\([^()]*\)?$/u, ""));
 // Headings that organise a rubric rather than name a criterion.
