@@ -1,8 +1,8 @@
 // Request bodies a route reads itself (parse: "none"): size-capped reading, JSON parsing and TypeBox validation
 // that answer exactly like Elysia's own parsing does (invalid_json, validation_error with param, payload_too_large).
-import { type Static, type TSchema, Type } from "@sinclair/typebox";
+import { type ObjectOptions, type Static, type TObject, type TProperties, type TSchema, Type } from "@sinclair/typebox";
 import { Value } from "@sinclair/typebox/value";
-import { ApiError } from "./errors";
+import { ApiError, fieldMessage } from "./errors";
 
 // The one reader of each request body, kept for the whole request (never released): the lingering close reads on
 // exactly where a refusing reader stopped, even one still waiting on a read it will never use.
@@ -176,9 +176,36 @@ export function checkSchema<T extends TSchema>(schema: T, value: unknown): Stati
   const first = Value.Errors(schema, withDefaults).First();
   if (first) {
     const param = first.path.replace(/^\//, "").replaceAll("/", ".") || undefined;
-    throw new ApiError(400, "validation_error", param ? `${param}: ${first.message}` : first.message, param);
+    throw new ApiError(400, "validation_error", fieldMessage(param, first.message), param);
   }
   return withDefaults as Static<T>;
+}
+
+/**
+ * A JSON request body's schema: a field it does not name is refused with 400 validation_error naming it, as Stripe
+ * does, so a misspelt field ("scope" for "scopes", "event" for "events") never quietly falls back to its default.
+ */
+export const RequestBody = <T extends TProperties>(properties: T, options: ObjectOptions = {}) =>
+  Type.Object(properties, { ...options, additionalProperties: false });
+
+/**
+ * A route's JSON body: its schema, and a transform (it runs before validation) that refuses a field the schema does
+ * not name. Elysia's normalize would otherwise drop it unseen.
+ */
+export function strictBody<T extends TObject>(schema: T) {
+  return {
+    body: schema,
+    transform({ body }: { body: unknown }) {
+      refuseUnknownFields(schema, body);
+    },
+  };
+}
+
+/** 400 validation_error naming the first top-level field of `body` that `schema` does not name. */
+function refuseUnknownFields(schema: TObject, body: unknown): void {
+  if (body === null || typeof body !== "object" || Array.isArray(body)) return;
+  const unknown = Object.keys(body).find((key) => !Object.hasOwn(schema.properties, key));
+  if (unknown !== undefined) throw new ApiError(400, "validation_error", fieldMessage(unknown, "Unexpected property"), unknown);
 }
 
 /**

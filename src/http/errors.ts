@@ -69,8 +69,14 @@ function validationParam(err: ThrownLike | undefined, url?: string): { param?: s
   if (options?.length && options.every((o) => o && typeof o === "object" && "const" in o)) {
     message = `must be one of: ${options.map((o) => JSON.stringify(o.const)).join(", ")}`;
   }
-  if (param && !message.includes(param)) message = `${param}: ${message}`;
-  return { param, message };
+  return { param, message: fieldMessage(param, message) };
+}
+
+/** A validation message about `param`: named in it, and a field the request does not take said as such. */
+export function fieldMessage(param: string | undefined, message: string): string {
+  // (TypeBox's "Unexpected property": a misspelt "scope" for "scopes" must be seen, not fall back to a default.)
+  if (param && /^unexpected property$/i.test(message)) return `${param} is not a field of this request`;
+  return param && !message.includes(param) ? `${param}: ${message}` : message;
 }
 
 const STATUS_CODE: Record<number, string> = {

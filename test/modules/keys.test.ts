@@ -49,6 +49,16 @@ describe("POST /v1/keys", () => {
         },
       },
       {
+        // (Before: 201 with all ten scopes, the default the misspelt field fell back to.)
+        name: "a misspelt field is refused by name, never read as its default: 'scope' for 'scopes'",
+        method: "POST",
+        path: "/v1/keys",
+        token: () => u.session,
+        body: { name: "typo", scope: ["runs:read"] },
+        status: 400,
+        expect: { error: { code: "validation_error", param: "scope", message: "scope is not a field of this request" } },
+      },
+      {
         name: "name is required",
         method: "POST",
         path: "/v1/keys",

@@ -257,6 +257,15 @@ describe("reading, updating and deleting", () => {
     expect(Date.parse(renamed.body.updated_at)).toBeGreaterThanOrEqual(Date.parse(renamed.body.created_at));
     expect((await h.call("PATCH", `/v1/workflows/${wfId}`, { token: u.liveKey, body: { name: "n".repeat(201) } })).body.error.param).toBe("name");
     expect((await h.call("PATCH", `/v1/workflows/${wfId}`, { token: u.liveKey, body: { status: "deleted" } })).body.error.param).toBe("status");
+    // A field PATCH does not change is refused by name, not answered 200 as if it were applied. (Before: 200, unchanged.)
+    const unchangeable = await h.call("PATCH", `/v1/workflows/${wfId}`, { token: u.liveKey, body: { output_format: "docx" } });
+    expect([unchangeable.status, unchangeable.body.error.code, unchangeable.body.error.param]).toEqual([400, "validation_error", "output_format"]);
+    // And so is a field a webhook endpoint does not take: "event" for "events" subscribed it to every event.
+    const typo = await h.call("POST", "/v1/webhook-endpoints", {
+      token: u.liveKey,
+      body: { url: "https://example.com/hook", event: ["run.failed"] },
+    });
+    expect([typo.status, typo.body.error.param]).toEqual([400, "event"]);
     expect((await h.call("PATCH", `/v1/workflows/${wfId}`, { token: other.liveKey, body: { name: "mine" } })).status).toBe(404);
   });
 

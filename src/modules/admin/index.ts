@@ -6,6 +6,7 @@ import type { Context } from "../../context";
 import { tx } from "../../db/client";
 import { users, workspaces } from "../../db/schema";
 import { authGuard } from "../../http/auth-guard";
+import { RequestBody, strictBody } from "../../http/body";
 import { ApiError } from "../../http/errors";
 import { routeDocs } from "../../http/openapi";
 import { ListQuery, listPage, Page } from "../../http/pagination";
@@ -27,7 +28,7 @@ const AdminUser = t.Object(
   { title: "AdminUser" },
 );
 
-const CreateUserBody = t.Object({
+const CreateUserBody = RequestBody({
   email: t.String({ minLength: 1, maxLength: 320, examples: ["teacher@example.org"] }),
   password: t.String({ minLength: 8, maxLength: 1024, examples: ["a long passphrase"] }),
   role: t.Optional(t.Union([t.Literal("admin"), t.Literal("member")], { default: "member" })),
@@ -42,7 +43,7 @@ const toAdminUser = (u: typeof users.$inferSelect) => ({
   created_at: new Date(u.createdAt).toISOString(),
 });
 
-const GrantBody = t.Object({
+const GrantBody = RequestBody({
   workspace_id: t.Optional(t.String()),
   email: t.Optional(t.String()),
   amount: t.Number({
@@ -85,7 +86,7 @@ export const adminRoutes = (ctx: Context) =>
           { lock: id },
         );
       },
-      { auth: "admin", body: GrantBody, response: { 200: Balance }, detail: { summary: "Grant (or debit) a workspace's credits" } },
+      { auth: "admin", ...strictBody(GrantBody), response: { 200: Balance }, detail: { summary: "Grant (or debit) a workspace's credits" } },
     )
     .get("/users", async ({ query }) => listPage(ctx.db, ctx.config.secret, users, {}, query, toAdminUser), {
       auth: "admin",
@@ -102,7 +103,7 @@ export const adminRoutes = (ctx: Context) =>
       },
       {
         auth: "admin",
-        body: CreateUserBody,
+        ...strictBody(CreateUserBody),
         response: { 201: AdminUser },
         detail: routeDocs({
           summary: "Create a user (with a workspace of its own and ASSAY_INITIAL_CREDITS), as `assay user create` does",
@@ -127,7 +128,7 @@ export const adminRoutes = (ctx: Context) =>
       },
       {
         auth: "admin",
-        body: t.Object({ role: t.Union([t.Literal("admin"), t.Literal("member")], { examples: ["admin"] }) }),
+        ...strictBody(RequestBody({ role: t.Union([t.Literal("admin"), t.Literal("member")], { examples: ["admin"] }) })),
         response: { 200: AdminUser },
         detail: routeDocs({ summary: "Change a user's role (the last administrator stays one)", "x-errors": ["404", "409"] }),
       },

@@ -4,6 +4,7 @@ import { Elysia, t } from "elysia";
 import type { Context } from "../../context";
 import { users, workspaces } from "../../db/schema";
 import { authGuard } from "../../http/auth-guard";
+import { strictBody } from "../../http/body";
 import { ApiError, ErrorBody } from "../../http/errors";
 import { LoginBody, Me, Session, SetupBody } from "./model";
 import { createUser, hasUsers, login, revokeSession, startSession, toUserJson } from "./service";
@@ -21,7 +22,7 @@ export const authRoutes = (ctx: Context) => {
         const { token, user, expiresAt } = await login(ctx.db, ctx.clock, throttle, { ...body, address });
         return { token, token_type: "Bearer" as const, expires_at: new Date(expiresAt).toISOString(), user: toUserJson(user) };
       },
-      { body: LoginBody, response: { 200: Session, 401: ErrorBody }, detail: { summary: "Log in with email and password" } },
+      { ...strictBody(LoginBody), response: { 200: Session, 401: ErrorBody }, detail: { summary: "Log in with email and password" } },
     )
     .post(
       "/setup",
@@ -36,7 +37,7 @@ export const authRoutes = (ctx: Context) => {
         return { token, token_type: "Bearer" as const, expires_at: new Date(expiresAt).toISOString(), user: toUserJson(user) };
       },
       {
-        body: SetupBody,
+        ...strictBody(SetupBody),
         response: { 201: Session, 401: ErrorBody, 403: ErrorBody },
         detail: {
           summary: "Create the first administrator with the one-time setup token",

@@ -2,6 +2,7 @@
 import { Elysia } from "elysia";
 import type { Context } from "../../context";
 import { authGuard } from "../../http/auth-guard";
+import { strictBody } from "../../http/body";
 import { ErrorBody } from "../../http/errors";
 import { CreateDocumentBody, Document, DocumentText, DocumentUpload, toDocumentJson } from "./model";
 import { completeDocument, createPendingDocument, documentText, getDocument } from "./service";
@@ -22,7 +23,7 @@ export const documentRoutes = (ctx: Context) =>
       },
       {
         auth: "documents:write",
-        body: CreateDocumentBody,
+        ...strictBody(CreateDocumentBody),
         response: { 200: DocumentUpload, 413: ErrorBody },
         detail: {
           summary: "Start an input document upload",

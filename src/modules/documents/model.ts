@@ -2,11 +2,11 @@
 import { t } from "elysia";
 import type { documents } from "../../db/schema";
 import type { ExtractedDocument } from "../../extract/types";
-import { JsonInteger } from "../../http/body";
+import { JsonInteger, RequestBody } from "../../http/body";
 
 export type DocumentRow = typeof documents.$inferSelect;
 
-export const CreateDocumentBody = t.Object({
+export const CreateDocumentBody = RequestBody({
   filename: t.String({ minLength: 1, maxLength: 255, examples: ["contract.pdf"] }),
   mime_type: t.Optional(
     t.String({

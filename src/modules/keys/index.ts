@@ -2,6 +2,7 @@
 import { Elysia, t } from "elysia";
 import type { Context } from "../../context";
 import { authGuard } from "../../http/auth-guard";
+import { strictBody } from "../../http/body";
 import { ErrorBody } from "../../http/errors";
 import { ApiKeySummary, CreateKeyBody, SecretApiKey } from "./model";
 import { createKey, listKeys, revokeKey, toApiKeySummary } from "./service";
@@ -31,7 +32,7 @@ export const keyRoutes = (ctx: Context) =>
         ),
       {
         auth: "session",
-        body: CreateKeyBody,
+        ...strictBody(CreateKeyBody),
         response: { 201: SecretApiKey, 400: ErrorBody, 401: ErrorBody },
         detail: { summary: "Create an API key (the token is shown once)" },
       },

@@ -1,6 +1,6 @@
 // Wire format of API keys: ApiKeySummary, SecretApiKey and the create body (spec §2, CONTRACT.md "API keys").
 import { t } from "elysia";
-import { JsonInteger } from "../../http/body";
+import { JsonInteger, RequestBody } from "../../http/body";
 import { SCOPES } from "../../http/caller";
 
 const Mode = t.Union([t.Literal("live"), t.Literal("test")]);
@@ -41,7 +41,7 @@ export const SecretApiKey = t.Object(
   { title: "SecretApiKey" },
 );
 
-export const CreateKeyBody = t.Object({
+export const CreateKeyBody = RequestBody({
   name: t.String({ minLength: 1, maxLength: 100, examples: ["CI pipeline"] }),
   mode: t.Optional(Mode),
   scopes: t.Optional(t.Array(t.String({ examples: [...SCOPES] }), { description: `Omitted = all: ${SCOPES.join(", ")}` })),

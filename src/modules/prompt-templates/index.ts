@@ -4,6 +4,7 @@ import { promptTemplates } from "../../catalog";
 import type { Context } from "../../context";
 import { generatePrompt } from "../../engine/generate-prompt";
 import { authGuard } from "../../http/auth-guard";
+import { strictBody } from "../../http/body";
 import { ErrorBody } from "../../http/errors";
 import { GenerateBody, GeneratedPrompt, PromptTemplate } from "./model";
 
@@ -17,7 +18,7 @@ export const promptTemplateRoutes = (ctx: Context) =>
     })
     .post("/generate", async ({ body }) => generatePrompt(body, promptTemplates, ctx.config.llm, ctx.log), {
       auth: "workflows:write",
-      body: GenerateBody,
+      ...strictBody(GenerateBody),
       response: { 200: GeneratedPrompt, 400: ErrorBody },
       detail: {
         summary: "Generate an evaluation prompt from a goal",

@@ -1,5 +1,6 @@
 // Wire format of prompt templates and prompt generation (spec §2 PromptTemplate, GeneratedPrompt).
 import { t } from "elysia";
+import { RequestBody } from "../../http/body";
 
 const Category = t.Union([t.Literal("education"), t.Literal("legal"), t.Literal("grading"), t.Literal("hr"), t.Literal("general")]);
 const OutputFormat = t.Union([t.Literal("json"), t.Literal("markdown"), t.Literal("docx"), t.Literal("xlsx"), t.Literal("csv")]);
@@ -18,7 +19,7 @@ export const PromptTemplate = t.Object(
   { title: "PromptTemplate" },
 );
 
-export const GenerateBody = t.Object({
+export const GenerateBody = RequestBody({
   goal: t.String({
     minLength: 1,
     maxLength: 2000,

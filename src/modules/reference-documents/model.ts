@@ -1,7 +1,7 @@
 // Wire format of reference documents (spec §2 ReferenceDocument): create bodies, responses and the row → JSON mapping.
 import { t } from "elysia";
 import type { referenceDocuments } from "../../db/schema";
-import { JsonInteger } from "../../http/body";
+import { JsonInteger, RequestBody } from "../../http/body";
 
 export type ReferenceRow = typeof referenceDocuments.$inferSelect;
 
@@ -31,7 +31,7 @@ export const ReferenceDocumentUpload = t.Object(
 );
 
 /** The presigned (JSON) form of POST /reference-documents. */
-export const CreateReferenceJson = t.Object({
+export const CreateReferenceJson = RequestBody({
   name: t.String({ minLength: 1, maxLength: 200, examples: ["Grading rubric 2026"] }),
   filename: t.String({ minLength: 1, maxLength: 255, examples: ["rubric.pdf"] }),
   mime_type: t.Optional(

@@ -1,7 +1,7 @@
 // Wire format of runs (spec §2 Run, RunUsage, RunOutputFile; §3 Run status).
 import { t } from "elysia";
 import type { runs } from "../../db/schema";
-import { JsonInteger } from "../../http/body";
+import { JsonInteger, RequestBody } from "../../http/body";
 import { iso, isoOrNull } from "../../lib/time";
 
 export type RunRow = typeof runs.$inferSelect;
@@ -69,7 +69,7 @@ export const Run = t.Object(
   { title: "Run" },
 );
 
-export const CreateRunBody = t.Object({
+export const CreateRunBody = RequestBody({
   mode: t.Optional(t.Union([t.Literal("sync"), t.Literal("async")])),
   input_documents: t.Array(t.String(), { minItems: 1, maxItems: 50, description: "Completed documents (POST /v1/documents)" }),
   metadata: t.Optional(t.Record(t.String(), t.Unknown(), { description: "Your own key-values, returned on the run (16 kB at most)" })),

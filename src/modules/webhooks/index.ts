@@ -2,6 +2,7 @@
 import { Elysia } from "elysia";
 import type { Context } from "../../context";
 import { authGuard } from "../../http/auth-guard";
+import { strictBody } from "../../http/body";
 import { ErrorBody } from "../../http/errors";
 import { Page } from "../../http/pagination";
 import { resignDownloadUrls } from "../../storage";
@@ -49,7 +50,7 @@ export const webhookRoutes = (ctx: Context) =>
         ),
       {
         auth: "webhooks:write",
-        body: CreateEndpointBody,
+        ...strictBody(CreateEndpointBody),
         response: { 201: CreatedWebhookEndpoint, 400: ErrorBody, 401: ErrorBody },
         detail: { summary: "Create a webhook endpoint (the signing secret is shown once)" },
       },
@@ -71,7 +72,7 @@ export const webhookRoutes = (ctx: Context) =>
       {
         auth: "webhooks:write",
         params: EndpointParams,
-        body: UpdateEndpointBody,
+        ...strictBody(UpdateEndpointBody),
         response: { 200: WebhookEndpoint, 400: ErrorBody, 401: ErrorBody, 404: ErrorBody },
         detail: { summary: "Update a webhook endpoint's url, events or status" },
       },

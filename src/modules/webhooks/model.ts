@@ -1,7 +1,7 @@
 // Wire format of webhook endpoints and deliveries (spec §2 WebhookEndpoint, §6 Events; CONTRACT.md "Webhooks").
 import { t } from "elysia";
 import type { webhookDeliveries, webhookEndpoints } from "../../db/schema";
-import { JsonInteger } from "../../http/body";
+import { JsonInteger, RequestBody } from "../../http/body";
 import { ListQuery } from "../../http/pagination";
 import { iso } from "../../lib/time";
 import { EVENT_TYPES } from "./events";
@@ -41,7 +41,7 @@ export const CreatedWebhookEndpoint = t.Object(
   { title: "CreatedWebhookEndpoint" },
 );
 
-export const CreateEndpointBody = t.Object({
+export const CreateEndpointBody = RequestBody({
   url: t.String({
     minLength: 1,
     maxLength: 2048,
@@ -51,7 +51,7 @@ export const CreateEndpointBody = t.Object({
   events: t.Optional(EventList),
 });
 
-export const UpdateEndpointBody = t.Object({
+export const UpdateEndpointBody = RequestBody({
   url: t.Optional(t.String({ minLength: 1, maxLength: 2048, examples: ["https://example.com/hooks/assay"] })),
   events: t.Optional(EventList),
   status: t.Optional(EndpointStatus),

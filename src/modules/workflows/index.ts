@@ -2,6 +2,7 @@
 import { Elysia, t } from "elysia";
 import type { Context } from "../../context";
 import { authGuard } from "../../http/auth-guard";
+import { strictBody } from "../../http/body";
 import { ListQuery, Page } from "../../http/pagination";
 import { CreateWorkflowBody, toWorkflowJson, UpdateWorkflowBody, Workflow } from "./model";
 import { createWorkflow, deleteWorkflow, getWorkflow, listWorkflows, updateWorkflow } from "./service";
@@ -19,7 +20,7 @@ export const workflowRoutes = (ctx: Context) =>
     })
     .post("", async ({ auth, body, status }) => status(201, toWorkflowJson(await createWorkflow(ctx, auth.workspaceId, body))), {
       auth: "workflows:write",
-      body: CreateWorkflowBody,
+      ...strictBody(CreateWorkflowBody),
       response: { 201: Workflow },
       detail: { summary: "Create a workflow" },
     })
@@ -33,7 +34,7 @@ export const workflowRoutes = (ctx: Context) =>
       async ({ auth, params, body }) => toWorkflowJson(await updateWorkflow(ctx.db, ctx.clock, auth.workspaceId, params.workflow_id, body)),
       {
         auth: "workflows:write",
-        body: UpdateWorkflowBody,
+        ...strictBody(UpdateWorkflowBody),
         response: { 200: Workflow },
         detail: {
           summary: "Update a workflow's name, status, prompt or output schema",

@@ -1,6 +1,7 @@
 // Wire format of workflows (spec §2 Workflow, §4 Workflows).
 import { t } from "elysia";
 import type { workflows } from "../../db/schema";
+import { RequestBody } from "../../http/body";
 import { iso } from "../../lib/time";
 
 export type WorkflowRow = typeof workflows.$inferSelect;
@@ -41,7 +42,7 @@ const OutputSchema = t.Unknown({
   description: "A JSON Schema (draft 2020-12 or 07) describing an object, which the output must validate against; null = none",
 });
 
-export const CreateWorkflowBody = t.Object(
+export const CreateWorkflowBody = RequestBody(
   {
     product_code: t.String({ minLength: 1, examples: ["education"] }),
     name: t.String({ minLength: 1, maxLength: 200, examples: ["Year 10 persuasive essays"] }),
@@ -78,7 +79,7 @@ export const CreateWorkflowBody = t.Object(
   },
 );
 
-export const UpdateWorkflowBody = t.Object(
+export const UpdateWorkflowBody = RequestBody(
   {
     name: t.Optional(t.String({ minLength: 1, maxLength: 200 })),
     status: t.Optional(Status),
