@@ -3,6 +3,7 @@ import { describe, expect, test } from "bun:test";
 import { count, eq } from "drizzle-orm";
 import { documents, referenceDocuments } from "../../src/db/schema";
 import { ABANDONED_UPLOAD_MS, expireAbandonedUploads } from "../../src/modules/reference-documents/service";
+import { UPLOAD_URL_TTL_S } from "../../src/storage";
 import { harness, signUp, TestClock } from "../helpers";
 
 describe("request bodies", async () => {
@@ -167,7 +168,13 @@ describe("after a crash or a silence", () => {
       body: { name: "never", filename: "r.md", mime_type: "text/markdown", size_bytes: 10 },
     });
     expect(await expireAbandonedUploads(h.ctx)).toBe(0);
-    clock.advance(ABANDONED_UPLOAD_MS + 1);
+    // Past the URL's life, a complete says the URL has expired: PUT to it can no longer work. (Before: "PUT it to
+    // upload_url first", to a URL that answers 403 url_expired.)
+    clock.advance(UPLOAD_URL_TTL_S * 1000 + 1);
+    const late = await h.call("POST", `/v1/reference-documents/${ref.body.id}/complete`, { token: u.liveKey });
+    expect([late.status, late.body.error.code]).toEqual([409, "invalid_state"]);
+    expect(late.body.error.message).toContain("upload URL has expired");
+    clock.advance(ABANDONED_UPLOAD_MS - UPLOAD_URL_TTL_S * 1000);
     expect(await expireAbandonedUploads(h.ctx)).toBe(1);
     const row = (await h.ctx.db.select().from(referenceDocuments).where(eq(referenceDocuments.id, ref.body.id)).limit(1))[0];
     expect(row?.status).toBe("failed");

@@ -6,7 +6,7 @@ import { documents } from "../../db/schema";
 import { ExtractError, type ExtractedDocument, extractInWorker } from "../../extract";
 import { ApiError } from "../../http/errors";
 import { newId } from "../../lib/ids";
-import { bytesStream, MAX_OBJECT_BYTES, objectStore, S3ObjectStore, type SignedUrl, signedUploadUrl } from "../../storage";
+import { bytesStream, MAX_OBJECT_BYTES, objectStore, S3ObjectStore, type SignedUrl, signedUploadUrl, UPLOAD_URL_TTL_S } from "../../storage";
 import { contentTypeRefusal } from "../objects/service";
 import { type DocumentRow, toDocumentJson, toDocumentText } from "./model";
 
@@ -148,7 +148,7 @@ function extractFailure(row: Pick<DocumentRow, "error">): ApiError {
 /** Reads the stored original and extracts it (in a worker, time-limited). Throws ExtractError for bad content. */
 export async function extractStored(ctx: Context, row: DocumentRow): Promise<{ doc: ExtractedDocument; size: number }> {
   const blob = await objectStore(ctx).get(row.objectKey);
-  if (!blob) throw new ApiError(409, "invalid_state", "The file has not been uploaded yet: PUT it to upload_url first");
+  if (!blob) throw notUploaded(ctx, row);
   const bytes = new Uint8Array(await blob.arrayBuffer());
   const size = bytes.length;
   // These bytes are ours alone and not needed afterwards: they move to the worker instead of being copied.
@@ -239,6 +239,21 @@ export async function checkStoredUpload(ctx: Context, row: DocumentRow): Promise
 }
 
 /**
+ * 409 for a complete (or a read) before the bytes arrived: PUT them first, or, once the upload URL has expired and
+ * nothing can arrive any more, start again with a new document.
+ */
+export function notUploaded(ctx: Context, row: Pick<DocumentRow, "createdAt">): ApiError {
+  const expired = ctx.clock.now() > row.createdAt + UPLOAD_URL_TTL_S * 1000;
+  return new ApiError(
+    409,
+    "invalid_state",
+    expired
+      ? "The file was never uploaded and its upload URL has expired: create the document again for a new URL"
+      : "The file has not been uploaded yet: PUT it to upload_url first",
+  );
+}
+
+/**
  * POST /documents/:id/complete. Extracts once: an extracted document is returned as it is, a failed one answers its
  * saved 415/422 again, and one whose bytes have not arrived is 409 invalid_state.
  */
@@ -247,7 +262,7 @@ export async function completeDocument(ctx: Context, workspaceId: string, id: st
   if (row.status === "extracted") return row;
   if (row.status === "failed") throw extractFailure(row);
   const size = await checkStoredUpload(ctx, row);
-  if (size === null) throw new ApiError(409, "invalid_state", "The file has not been uploaded yet: PUT it to upload_url first");
+  if (size === null) throw notUploaded(ctx, row);
   try {
     // Extracted outside the transaction: only the bookkeeping holds the writer.
     const { doc, size: read } = await extractStored(ctx, row);

@@ -9,7 +9,7 @@ import { checkName } from "../../http/names";
 import { listPage } from "../../http/pagination";
 import { newId } from "../../lib/ids";
 import { UPLOAD_URL_TTL_S } from "../../storage";
-import { checkStoredUpload, createPendingDocument, storeUploadedDocument } from "../documents/service";
+import { checkStoredUpload, createPendingDocument, notUploaded, storeUploadedDocument } from "../documents/service";
 import { enqueueJob, findJob, isClaimable } from "./jobs";
 import { type ReferenceRow, toReferenceDocumentJson } from "./model";
 
@@ -112,9 +112,7 @@ export async function completeReference(ctx: Context, workspaceId: string, id: s
   const ref = await getReference(ctx.db, workspaceId, id);
   if (ref.status !== "processing" || (await findJob(ctx.db, INDEX_JOB, ref.id))) return ref;
   const [doc] = await ctx.db.select().from(documents).where(eq(documents.id, ref.documentId)).limit(1);
-  if (!doc || (await checkStoredUpload(ctx, doc)) === null) {
-    throw new ApiError(409, "invalid_state", "The file has not been uploaded yet: PUT it to upload_url first");
-  }
+  if (!doc || (await checkStoredUpload(ctx, doc)) === null) throw notUploaded(ctx, doc ?? ref);
   await tx(ctx.db, async (t) => {
     // Checked again inside the transaction: two concurrent completes queue one job.
     if (await findJob(t, INDEX_JOB, ref.id)) return;
