@@ -2,7 +2,7 @@
 // that answer exactly like Elysia's own parsing does (invalid_json, validation_error with param, payload_too_large).
 import { type ObjectOptions, type Static, type TObject, type TProperties, type TSchema, Type } from "@sinclair/typebox";
 import { Value } from "@sinclair/typebox/value";
-import { ApiError, fieldMessage } from "./errors";
+import { ApiError, fieldMessage, valueErrorMessage } from "./errors";
 
 // The one reader of each request body, kept for the whole request (never released): the lingering close reads on
 // exactly where a refusing reader stopped, even one still waiting on a read it will never use.
@@ -176,7 +176,7 @@ export function checkSchema<T extends TSchema>(schema: T, value: unknown): Stati
   const first = Value.Errors(schema, withDefaults).First();
   if (first) {
     const param = first.path.replace(/^\//, "").replaceAll("/", ".") || undefined;
-    throw new ApiError(400, "validation_error", fieldMessage(param, first.message), param);
+    throw new ApiError(400, "validation_error", fieldMessage(param, valueErrorMessage(first)), param);
   }
   return withDefaults as Static<T>;
 }

@@ -40,7 +40,7 @@ interface ValueErrorLike {
   value?: unknown;
   summary?: string;
   message?: string;
-  schema?: { error?: unknown; anyOf?: { const?: unknown }[] };
+  schema?: { error?: unknown; anyOf?: { const?: unknown; type?: unknown; minimum?: unknown; maximum?: unknown; format?: unknown }[] };
 }
 
 /** Whatever reaches the error hook, seen through the fields this mapper reads. */
@@ -61,15 +61,34 @@ function validationParam(err: ThrownLike | undefined, url?: string): { param?: s
     const params = new URL(url).searchParams;
     for (const [name, value] of params) if (value === String(first.value)) param ??= name;
   }
+  return { param, message: fieldMessage(param, valueErrorMessage(first)) };
+}
+
+/** What a TypeBox value error means, in words: the schema's own error, the values of an enum, or the kinds a union takes. */
+export function valueErrorMessage(first: ValueErrorLike | undefined): string {
   const summary: string | undefined = first?.summary ?? first?.message;
-  let message = summary ? String(summary) : "Invalid request";
-  if (first?.schema?.error) message = String(first.schema.error);
-  // An enum (a union of literals): name the allowed values rather than their types.
+  if (first?.schema?.error) return String(first.schema.error);
   const options = first?.schema?.anyOf;
+  // An enum (a union of literals): name the allowed values rather than their types.
   if (options?.length && options.every((o) => o && typeof o === "object" && "const" in o)) {
-    message = `must be one of: ${options.map((o) => JSON.stringify(o.const)).join(", ")}`;
+    return `must be one of: ${options.map((o) => JSON.stringify(o.const)).join(", ")}`;
   }
-  return { param, message: fieldMessage(param, message) };
+  // Any other union ("integer 1–100000 or null"): what each branch takes, not TypeBox's "'integer', 'null'".
+  // (A query's number also comes as its digits, a string of format "integer": the number branch says it.)
+  const kinds = options?.filter((o) => !(o.type === "string" && (o.format === "integer" || o.format === "numeric"))).map(kindOf);
+  if (kinds?.length) return `must be ${[...new Set(kinds)].join(" or ")}`;
+  return summary ? String(summary) : "Invalid request";
+}
+
+/** A schema branch in words: "an integer from 1 to 100000", "null", "a date-time string". */
+function kindOf(o: { type?: unknown; minimum?: unknown; maximum?: unknown; format?: unknown; const?: unknown }): string {
+  if ("const" in o) return JSON.stringify(o.const);
+  const range = typeof o.minimum === "number" && typeof o.maximum === "number" ? ` from ${o.minimum} to ${o.maximum}` : "";
+  if (o.type === "integer") return `an integer${range}`;
+  if (o.type === "number") return `a number${range}`;
+  if (o.type === "null") return "null";
+  if (o.type === "string") return typeof o.format === "string" ? `a ${o.format} string` : "a string";
+  return typeof o.type === "string" ? `a${/^[aeiou]/.test(o.type) ? "n" : ""} ${o.type}` : "a valid value";
 }
 
 /** A validation message about `param`: named in it, and a field the request does not take said as such. */

@@ -59,6 +59,18 @@ describe("POST /v1/keys", () => {
         expect: { error: { code: "validation_error", param: "scope", message: "scope is not a field of this request" } },
       },
       {
+        // (Before: "should be one of: 'integer', 'null'", wrong for 0, which is an integer.)
+        name: "a rate limit out of range says the range it takes",
+        method: "POST",
+        path: "/v1/keys",
+        token: () => u.session,
+        body: { name: "zero", rate_limit_rpm: 0 },
+        status: 400,
+        expect: {
+          error: { code: "validation_error", param: "rate_limit_rpm", message: "rate_limit_rpm: must be an integer from 1 to 100000 or null" },
+        },
+      },
+      {
         name: "name is required",
         method: "POST",
         path: "/v1/keys",

@@ -284,6 +284,12 @@ for (const backend of BACKENDS) {
         const got = await h.call("GET", `/v1/reference-documents/${created.body.id}`, { token: u.liveKey });
         expect(got.body.status).toBe("failed");
         expect(got.body.failure_reason).toStartWith("This file format is not supported");
+        // Its text: 409 with why, naming the reference, never the document behind it. (Before: "Document doc_… has no
+        // text yet: complete its upload first".)
+        const text = await h.call("GET", `/v1/reference-documents/${created.body.id}/text`, { token: u.liveKey });
+        expect([text.status, text.body.error.code]).toEqual([409, "invalid_state"]);
+        expect(text.body.error.message).toStartWith(`Reference document ${created.body.id} failed: This file format is not supported`);
+        expect(text.body.error.message).not.toContain("doc_");
       });
     });
 

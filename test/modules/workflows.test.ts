@@ -242,6 +242,8 @@ describe("reading, updating and deleting", () => {
     expect(seen).toEqual(all.body.data.map((w: any) => w.id));
     expect((await h.call("GET", "/v1/workflows", { token: other.liveKey })).body.data).toEqual([]);
     expect((await h.call("GET", "/v1/workflows?limit=0", { token: u.liveKey })).status).toBe(400);
+    // Said in words, not as the validator's branches. (Before: "should be one of: 'integer', 'integer'".)
+    expect((await h.call("GET", "/v1/workflows?limit=abc", { token: u.liveKey })).body.error.message).toBe("limit: must be an integer from 1 to 100");
     expect((await h.call("GET", "/v1/workflows?limit=101", { token: u.liveKey })).body.error.param).toBe("limit");
     expect((await h.call("GET", "/v1/workflows?cursor=forged", { token: u.liveKey })).body.error.param).toBe("cursor");
   });

@@ -120,11 +120,15 @@ export async function getDocument(db: Db, workspaceId: string, id: string): Prom
   return row;
 }
 
-/** A document's extracted text as DocumentText; 409 invalid_state before its text is extracted. */
-export async function documentText(db: Db, workspaceId: string, id: string) {
+/**
+ * A document's extracted text as DocumentText; 409 invalid_state before its text is extracted, or when its file could
+ * not be read. `named` is the id the caller knows it by (a reference's ref_…).
+ */
+export async function documentText(db: Db, workspaceId: string, id: string, named = id) {
   const row = await getDocument(db, workspaceId, id);
+  if (row.status === "failed") throw new ApiError(409, "invalid_state", `${named} has no text: its file could not be read`);
   if (row.status !== "extracted" || !row.extracted) {
-    throw new ApiError(409, "invalid_state", `Document ${id} has no text yet: complete its upload first`);
+    throw new ApiError(409, "invalid_state", `${named} has no text yet: complete its upload first`);
   }
   return toDocumentText(row, row.extracted as ExtractedDocument);
 }

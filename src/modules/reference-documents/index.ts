@@ -2,7 +2,7 @@
 import { Elysia, t } from "elysia";
 import type { Context } from "../../context";
 import { authGuard } from "../../http/auth-guard";
-import { ErrorBody } from "../../http/errors";
+import { ApiError, ErrorBody } from "../../http/errors";
 import { routeDocs } from "../../http/openapi";
 import { ListQuery, Page } from "../../http/pagination";
 import { DocumentText } from "../documents/model";
@@ -98,7 +98,13 @@ export const referenceDocumentRoutes = (ctx: Context) =>
     })
     .get(
       "/:ref_id/text",
-      async ({ auth, params }) => documentText(ctx.db, auth.workspaceId, (await readReference(ctx, auth.workspaceId, params.ref_id)).documentId),
+      async ({ auth, params }) => {
+        const ref = await readReference(ctx, auth.workspaceId, params.ref_id);
+        // (A failed reference has no text to wait for; its document's own id is no business of the caller.)
+        if (ref.status === "failed")
+          throw new ApiError(409, "invalid_state", `Reference document ${ref.id} failed: ${ref.failureReason ?? "its file could not be read"}`);
+        return documentText(ctx.db, auth.workspaceId, ref.documentId, ref.id);
+      },
       {
         auth: "reference_documents:read",
         response: { 200: DocumentText, 404: ErrorBody, 409: ErrorBody },
