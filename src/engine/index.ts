@@ -53,6 +53,8 @@ export interface EvaluateResult {
   value: Evaluation | Record<string, unknown>;
   /** True when `value` follows the workflow's own output schema. */
   custom: boolean;
+  /** The evaluation's summary in words, where one was made (not a model's own-schema answer): a report's summary. */
+  summary: string | null;
   usage: RunUsage;
 }
 
@@ -105,6 +107,7 @@ export async function evaluate(input: EvaluateInput): Promise<EvaluateResult> {
 
   input.signal?.throwIfAborted();
   let value: unknown;
+  let summary: string | null = null;
   const usage: RunUsage = { input_tokens: null, output_tokens: null, model: null, rag_strategy: plan.strategy, unresolved_quotes: null };
   if (provider === "test") {
     usage.model = "test";
@@ -135,6 +138,7 @@ export async function evaluate(input: EvaluateInput): Promise<EvaluateResult> {
       input.signal,
     );
     value = evaluation;
+    summary = evaluation.summary;
     if (custom) {
       // No model to write the workflow's own shape: the evaluation is mapped onto its fields by name, type and description.
       const text = input.inputs.map((d) => d.content.text).join("\n\n");
@@ -191,7 +195,8 @@ export async function evaluate(input: EvaluateInput): Promise<EvaluateResult> {
     if (!isPlainObject(value)) throw new EngineError("output_invalid", "The output is not a JSON object; a run's output must be one.");
   }
 
-  return { value: value as Evaluation | Record<string, unknown>, custom, usage };
+  if (!custom) summary = (value as Evaluation).summary;
+  return { value: value as Evaluation | Record<string, unknown>, custom, summary, usage };
 }
 
 function compileOutputSchema(schema: object): (v: unknown) => string | null {

@@ -38,7 +38,8 @@ export function fillSchema(schema: object, seed: string, source: FillSource): Fi
   if (namesNoFields(schema as JsonSchema) && validate(source.evaluation) === null)
     return { value: structuredClone(source.evaluation), problem: null };
   // Fields the evaluation cannot answer keep values that claim nothing: the lowest number allowed, "", false.
-  const root = { value: stubFromSchema(schema, seed, { plain: true }) };
+  // (A string no finding answers but whose minLength asks for text is padded with the summary, never "stub".)
+  const root = { value: stubFromSchema(schema, seed, { plain: true, filler: source.evaluation.summary }) };
   const problem = validate(root.value);
   if (problem !== null) return { value: root.value, problem };
   const filler = new Filler(schema as JsonSchema, seed, source, () => validate(root.value) === null);
@@ -161,7 +162,7 @@ class Filler {
         if (!(name in current)) {
           // An optional field the evaluation can answer is worth adding; the rest stays out.
           if (!subSchema || this.candidate(subSchema, subField, criterion) === undefined) continue;
-          const added = stubOf(this.root, subSchema, `${this.seed}/${name}`);
+          const added = this.stub(subSchema, `${this.seed}/${name}`);
           if (!this.trySet(current, name, added)) continue;
         }
         // (A field named for a criterion means what its object holds for each: "criterion_marks" its marks.)
@@ -308,7 +309,7 @@ class Filler {
         const place = this.resolve(p) ?? {};
         const v = this.candidate(place, fieldOf(named.length === tuple.length ? named[i] : "", place, field), criterion);
         answered ||= v !== undefined;
-        return v === undefined ? stubOf(this.root, place, `${this.seed}/${field.name}/${i}`) : v;
+        return v === undefined ? this.stub(place, `${this.seed}/${field.name}/${i}`) : v;
       });
       return answered ? list : undefined;
     }
@@ -326,7 +327,7 @@ class Filler {
     // A list of signatories ("signatories", "firmatari"): each party's signature block, in the parties' order.
     if (!criterion && parties.length > 0 && itemTypes.has("object") && isPlainObject(items.properties) && signs(field)) {
       const list = parties.slice(0, max).map((p) => {
-        const stub = stubOf(this.root, items, `${this.seed}/${p.name}/signatory`);
+        const stub = this.stub(items, `${this.seed}/${p.name}/signatory`);
         return isPlainObject(stub) ? this.signatory(items, p, stub) : stub;
       });
       if (accepts(withDefs(this.root, s), list)) return list;
@@ -342,7 +343,7 @@ class Filler {
       // One object per criterion: a stub each, filled in that criterion's context by fill(); stubs make up the
       // number when the schema asks for more items than the rubric has criteria.
       const list = this.source.evaluation.criteria.slice(0, max).map((c) => this.criterionObject(items, c));
-      for (let i = list.length; i < min; i++) list.push(stubOf(this.root, items, `${this.seed}/pad/${i}`));
+      for (let i = list.length; i < min; i++) list.push(this.stub(items, `${this.seed}/pad/${i}`));
       return list;
     }
     if (itemTypes.has("string")) {
@@ -367,7 +368,7 @@ class Filler {
   }
 
   private criterionObject(items: JsonSchema, c: Criterion): unknown {
-    const holder: Holder = { v: stubOf(this.root, items, `${this.seed}/${c.id}`) };
+    const holder: Holder = { v: this.stub(items, `${this.seed}/${c.id}`) };
     // Filled here (not via fill()'s array pass) so that each item knows its criterion.
     const saved = this.valid;
     const { validate } = compileSchema(withDefs(this.root, items));
@@ -382,7 +383,7 @@ class Filler {
 
   /** One party as an object: its name in the field named for a name or company, its role where one says role. */
   private partyObject(items: JsonSchema, p: Party): unknown {
-    const value = stubOf(this.root, items, `${this.seed}/${p.name}`);
+    const value = this.stub(items, `${this.seed}/${p.name}`);
     if (!isPlainObject(value) || !isPlainObject(items.properties)) return value;
     const schema = withDefs(this.root, items);
     for (const [key, sub] of Object.entries(items.properties as Record<string, JsonSchema | boolean>)) {
@@ -400,6 +401,11 @@ class Filler {
       if (!accepts(schema, value)) value[key] = old;
     }
     return value;
+  }
+
+  /** A plain value of `s` (the least it allows), its strings padded with the evaluation's summary where they need text. */
+  private stub(s: JsonSchema, seed: string): unknown {
+    return stubOf(this.root, s, seed, this.source.evaluation.summary);
   }
 
   /** A party's signatory as an object: the "Name:", "Title:" and date of that party's signature block. */
@@ -1149,9 +1155,9 @@ function letterGrade(score: number): string {
   return score >= 90 ? "A" : score >= 80 ? "B" : score >= 70 ? "C" : score >= 60 ? "D" : "F";
 }
 
-function stubOf(root: JsonSchema, s: JsonSchema, seed: string): unknown {
+function stubOf(root: JsonSchema, s: JsonSchema, seed: string, filler: string): unknown {
   try {
-    return stubFromSchema(withDefs(root, s), seed, { plain: true });
+    return stubFromSchema(withDefs(root, s), seed, { plain: true, filler });
   } catch {
     return null;
   }

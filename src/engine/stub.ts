@@ -19,14 +19,14 @@ const HARD_DEPTH = 48;
  * last resort is then the first attempt.
  * Throws SchemaError if the schema itself is invalid.
  */
-export function stubFromSchema(schema: object, seed: string, opts: { plain?: boolean } = {}): unknown {
+export function stubFromSchema(schema: object, seed: string, opts: { plain?: boolean; filler?: string } = {}): unknown {
   const { validate } = compileSchema(schema);
   let first: unknown;
   // With the optional properties first; then without them, which an optional property no value satisfies needs (a
   // deprecated field refused by `"then": false`, a reserved list with minItems 1 and maxItems 0).
   for (const optional of [true, false]) {
     for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
-      const generator = new Generator(schema as JsonSchema, `${seed}#${attempt}`, attempt, opts.plain ?? false, optional);
+      const generator = new Generator(schema as JsonSchema, `${seed}#${attempt}`, attempt, opts.plain ?? false, optional, opts.filler);
       const value = generator.value(schema as JsonSchema, "", 0, 0);
       if (validate(value) === null) return value;
       if (attempt === 0 && optional) first = value;
@@ -48,6 +48,8 @@ class Generator {
     private readonly plain = false,
     /** Whether objects get their optional properties too (down to OPTIONAL_DEPTH). */
     private readonly optional = true,
+    /** Plain text that pads a string up to its minLength (a live run's summary), instead of the word "stub". */
+    private readonly filler = "stub",
   ) {
     this.next = mulberry32(hash(seed));
   }
@@ -325,8 +327,8 @@ class Generator {
     // Padded by code points in one pass (re-spreading the string per step was quadratic in minLength).
     const fitted = (t: string) => {
       const chars = [...t];
-      if (chars.length === 0 && min > 0) chars.push(..."stub");
-      while (chars.length < min) chars.push(..." stub");
+      if (chars.length === 0 && min > 0) chars.push(...this.filler);
+      while (chars.length < min) chars.push(..." ", ...this.filler);
       return chars.slice(0, Math.max(min, Math.min(max, chars.length))).join("");
     };
     const formatted = typeof s.format === "string" ? this.formatted(s.format) : null;

@@ -42,17 +42,18 @@ export interface ShapedOutput {
  * json: `output` is the value itself (the evaluation, or the workflow schema's object) and the file is that JSON.
  * markdown, docx, xlsx, csv: the file is the rendered report and `output` is `{format, ...evaluation}`; for a workflow
  * with its own schema it is `{format, summary, data}`, where summary is the value's own string "summary" field when it
- * has one, else "".
+ * has a non-empty one, else the evaluation's (`evaluated`, where one was made), else "".
  */
 export async function shapeOutput(
   format: OutputFormat,
   value: Evaluation | Record<string, unknown>,
   custom: boolean,
   meta: RenderMeta,
+  evaluated: string | null = null,
 ): Promise<ShapedOutput> {
   const file = await render(format, value, meta);
   if (format === "json") return { output: value as Record<string, unknown>, file };
   if (!custom) return { output: { format, ...(value as Evaluation) }, file };
-  const summary = isPlainObject(value) && typeof value.summary === "string" ? value.summary : "";
-  return { output: { format, summary, data: value }, file };
+  const own = isPlainObject(value) && typeof value.summary === "string" ? value.summary : "";
+  return { output: { format, summary: own || (evaluated ?? ""), data: value }, file };
 }

@@ -50,7 +50,7 @@ async function evaluateToFile(over: Over & { format?: OutputFormat } = {}) {
     generatedAt: new Date("2026-11-22T12:00:00Z"),
     documents: [],
   };
-  return { ...r, ...(await shapeOutput(format ?? "json", r.value, r.custom, meta)) };
+  return { ...r, ...(await shapeOutput(format ?? "json", r.value, r.custom, meta, r.summary)) };
 }
 
 async function engineError(p: Promise<unknown>): Promise<EngineError> {
@@ -349,6 +349,23 @@ describe("output", () => {
       expect(r.output.verdict).toMatch(/^(pass|fail|needs_review)$/);
       expect(Array.isArray(r.output.criteria)).toBe(true);
     }
+  });
+
+  test("offline, a schema without a summary field still gets the evaluation's summary; text nothing answers is never 'stub'", async () => {
+    const schema = {
+      type: "object",
+      required: ["Sheet"],
+      properties: {
+        Sheet: { type: "array", minItems: 1, items: { type: "object", required: ["x"], properties: { x: { type: "string", minLength: 300 } } } },
+      },
+    };
+    const r = await evaluateToFile({ schema, format: "xlsx" });
+    // (Before: summary "" and x "stub stub stub …" in a charged live run.)
+    const out = r.output as { summary: string; data: { Sheet: { x: string }[] } };
+    expect(out.summary).toStartWith("Overall ");
+    expect(out.data.Sheet[0].x).not.toContain("stub");
+    expect(out.data.Sheet[0].x.length).toBeGreaterThanOrEqual(300);
+    expect(out.data.Sheet[0].x).toStartWith(out.summary.slice(0, 40));
   });
 
   test("a custom schema with a file format: output is {format, summary, data} and the file holds the data", async () => {

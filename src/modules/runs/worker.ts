@@ -118,13 +118,19 @@ async function evaluateRun(ctx: Context, run: RunRow, references: EngineDocument
     stage("evaluate");
     signal.throwIfAborted();
     const format = workflow.outputFormat as OutputFormat;
-    const { output, file } = await shapeOutput(format, result.value, result.custom, {
-      title: workflow.name,
-      workflowName: workflow.name,
-      runId: run.id,
-      generatedAt: new Date(ctx.clock.now()),
-      documents: [...inputs, ...references].map((d) => ({ id: d.id, name: d.name })),
-    });
+    const { output, file } = await shapeOutput(
+      format,
+      result.value,
+      result.custom,
+      {
+        title: workflow.name,
+        workflowName: workflow.name,
+        runId: run.id,
+        generatedAt: new Date(ctx.clock.now()),
+        documents: [...inputs, ...references].map((d) => ({ id: d.id, name: d.name })),
+      },
+      result.summary,
+    );
     stage("render");
     const outputObjectKey = `runs/${run.workspaceId}/${run.id}/output.${EXTENSION[format] ?? file.extension}`;
     await objectStore(ctx).put(outputObjectKey, bytesStream(file.bytes), { maxBytes: file.bytes.byteLength });
