@@ -258,10 +258,17 @@ describe("PATCH and DELETE", () => {
     expect((await h.call("PATCH", path, { token: readOnly, body: { status: "disabled" } })).status).toBe(403);
   });
 
-  test("DELETE answers {id, object, deleted: true}; the endpoint is then gone", async () => {
+  test("DELETE answers {id, object, deleted: true}; the endpoint is then gone, and no workflow names it", async () => {
     const e = await create({ url: "https://example.com/gone" });
     const path = `/v1/webhook-endpoints/${e.id}`;
+    const wf = await h.call("POST", "/v1/workflows", {
+      token: u.liveKey,
+      body: { product_code: "general", name: "hooked", webhook_endpoint_id: e.id },
+    });
+    expect(wf.body.webhook_endpoint_id).toBe(e.id);
     const del = await h.call("DELETE", path, { token: u.liveKey });
+    // (Before: the workflow went on naming an endpoint that answers 404.)
+    expect((await h.call("GET", `/v1/workflows/${wf.body.id}`, { token: u.liveKey })).body.webhook_endpoint_id).toBeNull();
     expect(del.status).toBe(200);
     expect(del.body).toEqual({ id: e.id, object: "webhook_endpoint", deleted: true });
     expect((await h.call("GET", path, { token: u.liveKey })).status).toBe(404);

@@ -1,7 +1,7 @@
 // Webhook endpoints: create (secret shown once), list, read, update, soft delete; and the delivery log of one endpoint.
 import { and, eq, isNull } from "drizzle-orm";
 import { type Db, tx } from "../../db/client";
-import { webhookDeliveries, webhookEndpoints } from "../../db/schema";
+import { webhookDeliveries, webhookEndpoints, workflows } from "../../db/schema";
 import { ApiError } from "../../http/errors";
 import { listPage } from "../../http/pagination";
 import type { Clock } from "../../lib/clock";
@@ -93,6 +93,11 @@ export async function deleteEndpoint(db: Db, clock: Clock, workspaceId: string, 
     const row = await getEndpoint(t, workspaceId, endpointId);
     const now = clock.now();
     await t.update(webhookEndpoints).set({ deletedAt: now, updatedAt: now }).where(eq(webhookEndpoints.id, row.id));
+    // Workflows that sent their runs' events to it no longer name it: an id that answers 404 is no setting.
+    await t
+      .update(workflows)
+      .set({ webhookEndpointId: null, updatedAt: now })
+      .where(and(eq(workflows.workspaceId, workspaceId), eq(workflows.webhookEndpointId, row.id)));
     await t
       .update(webhookDeliveries)
       .set({ status: "failed", nextAttemptAt: null })
