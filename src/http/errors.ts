@@ -115,7 +115,9 @@ export function mapError(code: string | number, thrown: unknown, requestId: stri
     | ThrownLike
     | undefined;
   if (error instanceof ApiError) {
-    return { status: error.status, body: errorJson(error.code, error.message, requestId, error.param), headers: error.headers };
+    // (A 401 names the scheme it wants, as RFC 6750 asks: a bearer token, a session's or a key.)
+    const headers = error.status === 401 ? { "www-authenticate": 'Bearer realm="assay"', ...error.headers } : error.headers;
+    return { status: error.status, body: errorJson(error.code, error.message, requestId, error.param), headers };
   }
   switch (code) {
     case "VALIDATION": {

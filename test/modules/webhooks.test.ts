@@ -68,6 +68,8 @@ describe("POST /v1/webhook-endpoints", () => {
       post("url is required", { events: ["run.failed"] }, 400, { error: { code: "validation_error", param: "url" } }),
       refused("url must be absolute", "/hooks"),
       refused("url must be http(s)", "ftp://example.com/hooks"),
+      // (Before: accepted, and the password shown in every listing.)
+      refused("url may not carry a user name or password", "http://user:pass@example.com/hooks"),
       refused("javascript: is not a URL we call", "javascript:alert(1)"),
       refused("the link-local metadata address is refused", "http://169.254.169.254/latest/meta-data/"),
       refused("any 169.254.0.0/16 address is refused", "https://169.254.10.20:8443/hook"),
@@ -99,6 +101,8 @@ describe("POST /v1/webhook-endpoints", () => {
         body: { url: "https://example.com/h" },
         status: 401,
         expect: { error: { code: "unauthenticated" } },
+        // The scheme it wants, as RFC 6750 asks.
+        check: ({ headers }) => expect(headers.get("www-authenticate")).toBe('Bearer realm="assay"'),
       },
     ],
   );

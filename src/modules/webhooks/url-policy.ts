@@ -103,6 +103,8 @@ export function urlProblem(raw: string, allowed: readonly string[] | null = null
     return "url is not a valid absolute URL";
   }
   if (url.protocol !== "http:" && url.protocol !== "https:") return "url must use http or https";
+  // (Credentials in a URL would be kept and shown in every listing: the signature is how a receiver knows the sender.)
+  if (url.username || url.password) return "url must not carry a user name or password; verify the X-Service-Signature header instead";
   // WHATWG parsing already turned decimal/hex/short IPv4 forms (http://2852039166/) into dotted quads.
   const host = url.hostname.toLowerCase().replace(/\.$/, "");
   if (!host) return "url has no host";
