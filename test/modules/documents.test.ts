@@ -181,10 +181,14 @@ describe("the presigned flow", () => {
       });
     }
 
-    test("a PNG is 415 unsupported_media_type", async () => {
-      const upload = await start({ filename: "scan.png" });
-      expect(upload.upload_content_type).toBe("image/png");
-      expect((await put(upload, PNG, "image/png")).status).toBe(200);
+    test("a PNG is 415 unsupported_media_type: at once when declared, at complete when named otherwise", async () => {
+      // (Before: 200 and an upload URL for a picture, refused only after its bytes were sent.)
+      for (const declared of [{ filename: "scan.png" }, { filename: "scan", mime_type: "image/png" }, { filename: "setup.exe" }]) {
+        const refused = await h.call("POST", "/v1/documents", { token: u.liveKey, body: declared });
+        expect([refused.status, refused.body.error.code]).toEqual([415, "unsupported_media_type"]);
+      }
+      const upload = await start({ filename: "scan.pdf" });
+      expect((await put(upload, PNG, "application/pdf")).status).toBe(200);
       const r = await h.call("POST", `/v1/documents/${upload.id}/complete`, { token: u.liveKey });
       expect(r.status).toBe(415);
       expect(r.body.error.code).toBe("unsupported_media_type");

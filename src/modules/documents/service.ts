@@ -38,6 +38,21 @@ function resolveMimeType(filename: string, declared?: string | null, param = "mi
   return mime.lookup(filename) || "application/octet-stream";
 }
 
+/** Types no content could make readable: pictures, sound, film, fonts, 3-D models and programs (SVG is XML, and read). */
+const NEVER_READ =
+  /^(?:(?:image|audio|video|font|model)\/(?!svg\+xml$).+|application\/(?:x-msdownload|x-msdos-program|x-dosexec|x-executable|x-sharedlib|x-mach-binary|vnd\.microsoft\.portable-executable|java-archive|vnd\.android\.package-archive|x-apple-diskimage|x-iso9660-image))$/;
+
+/** 415 when the file declares (or its name gives) such a type: refused before the client sends any byte. */
+function checkReadableType(contentType: string): void {
+  if (NEVER_READ.test(contentType)) {
+    throw new ApiError(
+      415,
+      "unsupported_media_type",
+      `${contentType} files are not supported: upload PDF, DOCX, XLSX, XLS, PPTX, plain text, Markdown, CSV, JSON or XML`,
+    );
+  }
+}
+
 function checkSize(sizeBytes: number | undefined, param = "size_bytes"): void {
   if (sizeBytes === undefined) return;
   if (sizeBytes < 1) throw invalid(param, `${param} must be at least 1`);
@@ -89,6 +104,7 @@ export async function createPendingDocument(
 ): Promise<{ row: DocumentRow; upload: SignedUrl & { contentType: string } }> {
   const filename = checkFilename(input.filename);
   const contentType = resolveMimeType(filename, input.mimeType);
+  checkReadableType(contentType);
   checkSize(input.sizeBytes);
   const id = newId("doc");
   const row = newDocumentRow(ctx, {
