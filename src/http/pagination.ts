@@ -70,7 +70,9 @@ export async function listPage<T extends ListTable, J>(
   created: { from?: number; to?: number } = {},
 ) {
   const limit = q.limit ?? 20;
-  const pos = q.cursor ? decodeCursor(secret, q.cursor) : null;
+  // (Signed for this list's table: a /runs cursor is no position in /workflows.)
+  const key = `${secret}:${getTableName(table)}`;
+  const pos = q.cursor ? decodeCursor(key, q.cursor) : null;
   const values = filter as Record<string, string | number | null | undefined>;
   const keys = Object.keys(values)
     .filter((k) => values[k] !== undefined)
@@ -103,5 +105,5 @@ export async function listPage<T extends ListTable, J>(
   );
   // drizzle's select() over a generic table type does not narrow; the rows are the table's.
   const rows = found as unknown as (T["$inferSelect"] & { createdAt: number; id: string })[];
-  return toPage(secret, rows, limit, toJson);
+  return toPage(key, rows, limit, toJson);
 }

@@ -246,6 +246,10 @@ describe("reading, updating and deleting", () => {
     expect((await h.call("GET", "/v1/workflows?limit=abc", { token: u.liveKey })).body.error.message).toBe("limit: must be an integer from 1 to 100");
     expect((await h.call("GET", "/v1/workflows?limit=101", { token: u.liveKey })).body.error.param).toBe("limit");
     expect((await h.call("GET", "/v1/workflows?cursor=forged", { token: u.liveKey })).body.error.param).toBe("cursor");
+    // Another list's cursor is no position here. (Before: 200, a page placed by a run's time and id.)
+    const firstPage = await h.call("GET", "/v1/workflows?limit=1", { token: u.liveKey });
+    const workflowsCursor = firstPage.body.next_cursor as string;
+    expect((await h.call("GET", `/v1/reference-documents?cursor=${workflowsCursor}`, { token: u.liveKey })).body.error.param).toBe("cursor");
   });
 
   test("PATCH moves between every status and renames", async () => {
