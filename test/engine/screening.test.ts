@@ -646,5 +646,17 @@ describe("must-haves", () => {
     expect(cipp?.rationale).toContain("The input names it only to say it is not held:");
     expect(denied.verdict).not.toBe("pass");
     expect(denied.summary).toContain("Said not to be held: A CIPP payroll qualification at Level 3 or above (");
+    // Not held yet, or no longer: still studying for it, or a certificate that has expired. (Before: met 10/10.)
+    for (const line of [
+      "CIPP Level 3 Diploma in Payroll Administration: studying, due 2027.",
+      "I am working towards my CIPP Level 3 payroll qualification.",
+      "CIPP Level 3 payroll qualification, 2019 (expired August 2024).",
+    ]) {
+      const unfinished = (await screen(advert, cv(line))).criteria.find((c) => c.title.startsWith("A CIPP"));
+      expect(unfinished?.score).toBeLessThanOrEqual(2);
+    }
+    // "I do not currently hold" denies as "I don't hold" does.
+    const notNow = await screen(advert, cv("I do not currently hold a CIPP qualification."));
+    expect(notNow.criteria.find((c) => c.title.startsWith("A CIPP"))?.score).toBeLessThanOrEqual(2);
   });
 });

@@ -11,7 +11,7 @@ import { contentTerms, namedByRoot, sameRoot, termCounts, tokenize } from "./ter
  * carve-outs ("nothing in this Agreement limits liability for death or personal injury"), which every limitation
  * clause carries.
  */
-const DENIALS: { re: RegExp; thing: "after" | "before" }[] = [
+const DENIALS: { re: RegExp; thing: "after" | "before" | "either" }[] = [
   { re: /\bthere (?:is|are|will be|shall be) no\b/i, thing: "after" },
   {
     re: /\bno\s+(?:[\w'’-]+,?\s+){0,8}?(?:is|are|shall be|will be)\s+(?:payable|required|provided|given|due|available|offered|granted|applicable)\b/i,
@@ -38,7 +38,16 @@ const ASKS_RIGHT = /\bright(?:s)?\b|\bentitle/i;
  * qualification", "I have not yet taught a GCSE maths class".
  */
 const CV_DENIALS: typeof DENIALS = [
-  { re: /(?:\bnot|n['’]t|\bnever)\s+(?:yet\s+)?(?:hold|held|have|had|got|obtained|completed|passed|taught|been|a|an)\b/i, thing: "after" },
+  {
+    re: /(?:\bnot|n['’]t|\bnever)\s+(?:yet\s+|currently\s+)?(?:hold|held|have|had|got|obtained|completed|passed|taught|been|a|an)\b/i,
+    thing: "after",
+  },
+  // Not held yet, or no longer: "studying for my CIPD Level 5", "AAT Level 3: in progress, due 2027", "First Aid, 2021
+  // (expired August 2024)", "a provisional licence".
+  {
+    re: /\b(?:studying|working towards|in progress|currently (?:studying|completing|taking)|due (?:to (?:complete|finish) )?(?:in )?(?:\p{L}+ )?20\d\d|expected (?:in )?(?:\p{L}+ )?20\d\d|expired|lapsed|provisional)\b/iu,
+    thing: "either",
+  },
   {
     re: /\b(?:no|without (?:a|an|any))\s+(?:formal\s+)?(?:licen[cs]e|qualification|certificate|certification|degree|registration)\b/i,
     thing: "after",
@@ -140,7 +149,7 @@ function denies(sentence: string, stems: string[], denials: typeof DENIALS): boo
   return denials.some(({ re, thing }) => {
     const m = re.exec(sentence);
     if (!m || DUTY_BEFORE.test(sentence.slice(Math.max(0, m.index - 40), m.index))) return false;
-    return thing === "after" ? places.some((at) => at >= m.index) : places.some((at) => at < m.index);
+    return thing === "either" ? places.length > 0 : thing === "after" ? places.some((at) => at >= m.index) : places.some((at) => at < m.index);
   });
 }
 
