@@ -655,6 +655,21 @@ describe("must-haves", () => {
       const unfinished = (await screen(advert, cv(line))).criteria.find((c) => c.title.startsWith("A CIPP"));
       expect(unfinished?.score).toBeLessThanOrEqual(2);
     }
+    // A limit the CV passes: "9 points" against "no more than 6 penalty points". (Before: met 7/10.)
+    const driving = ["## Requirements", "- Full UK driving licence with no more than 6 penalty points", "- At least 2 years driving a bus"].join(
+      "\n",
+    );
+    const licence = (points: string) =>
+      [
+        "Bus driver, Aldbrook Coaches, Jan 2018 – Present",
+        "Driving a bus on school routes every day.",
+        "Licence | Details",
+        "Driving licence | Full UK driving licence, categories B and D",
+        `Penalty points | ${points}`,
+      ].join("\n");
+    const over = (await screen(driving, licence("9 points (three speeding offences)"))).criteria[0];
+    expect(over.score).toBeLessThanOrEqual(2);
+    expect((await screen(driving, licence("3 points"))).criteria[0].score).toBeGreaterThan(2);
     // "I do not currently hold" denies as "I don't hold" does.
     const notNow = await screen(advert, cv("I do not currently hold a CIPP qualification."));
     expect(notNow.criteria.find((c) => c.title.startsWith("A CIPP"))?.score).toBeLessThanOrEqual(2);

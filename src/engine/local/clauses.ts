@@ -2,7 +2,7 @@
 // right to apply for an injunction", "nothing in this Lease shall confer on the Tenant any option to break"; a CV's
 // requirement named only to be denied, "I don't yet hold a CIPP qualification". A lexical reader finds the words
 // there, as in a clause or a CV that has the thing; these sentences say the opposite.
-import { contentTerms, namedByRoot, sameRoot, termCounts, tokenize } from "./terms";
+import { contentTerms, namedByRoot, sameRoot, stemWord, termCounts, tokenize } from "./terms";
 
 /**
  * Sentence shapes that deny a thing exists or applies, and where that thing stands: after the denial ("There is no
@@ -139,6 +139,26 @@ export function excludingSentence(
   const denials = document === "cv" ? CV_DENIALS : ASKS_RIGHT.test(title) ? [...DENIALS, { re: RIGHT_DENIED, thing: "after" as const }] : DENIALS;
   if (!named.every((s) => denies(s.text, present, denials))) return null;
   return named[0].text;
+}
+
+// "no more than 6 penalty points", "at most 2 days": a limit a requirement sets on a count of something.
+const LIMIT = /\b(?:no more than|not more than|at most|a maximum of|fewer than|less than)\s+(\d{1,4})\s+((?:[a-z-]+\s+)?[a-z]+)/i;
+
+/**
+ * The line stating more of what the requirement limits ("Penalty points | 9 points" against "no more than 6 penalty
+ * points"), where the requirement sets such a limit; else null. Lines, not sentences: a CV states it in a table row.
+ */
+export function overLimit(requirement: string, texts: string[]): string | null {
+  const limit = LIMIT.exec(requirement);
+  if (!limit) return null;
+  const most = Number(limit[1]) - (/fewer|less/i.test(limit[0]) ? 1 : 0);
+  // The counted thing's last word, stemmed ("points", "days"): "9 points", "9 penalty points".
+  const unit = stemWord(limit[2].split(/\s+/).at(-1) ?? "");
+  const stated = /\b(\d{1,4})\s+(?:[a-z-]+\s+)?([a-z]+)\b/gi;
+  for (const line of texts.flatMap((t) => t.split("\n"))) {
+    for (const m of line.matchAll(stated)) if (Number(m[1]) > most && stemWord(m[2]) === unit) return line.trim();
+  }
+  return null;
 }
 
 /** Whether the sentence denies the thing the stems name: a denial with one of them on its side of it. */

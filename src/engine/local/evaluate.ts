@@ -2,7 +2,7 @@
 import { type Chunk, chunkDocument, rankChunksMany } from "../../retrieval";
 import { type Passage, passagesOf } from "../passages";
 import type { Criterion, EngineDocument, Evaluation, Evidence } from "../types";
-import { excludingSentence, otherKind, type Sentence, sentencesOf } from "./clauses";
+import { excludingSentence, otherKind, overLimit, type Sentence, sentencesOf } from "./clauses";
 import type { RubricCriterion } from "./criteria";
 import { type YearsShown, yearsAskedBy, yearsShown } from "./experience";
 import { HOLISTIC_TITLE, TASK_HEADING, TASK_LABEL } from "./rubric-words";
@@ -186,7 +186,8 @@ export function evaluateLocally(input: LocalInput): Evaluation {
 
   // A contract's sentences, where a clause named only to be excluded is looked for.
   const sentences = prepared.some((p) => p.titleSubject.length > 0) ? sentencesOf(prose) : [];
-  const scores = prepared.map((p) => scoreCriterion(p, docCounts, passageTerms, signals, relevance, years, sentences));
+  const lines = writing.map((w) => w.lines);
+  const scores = prepared.map((p) => scoreCriterion(p, docCounts, passageTerms, signals, relevance, years, sentences, lines));
   const scored: Criterion[] = prepared.map((p, i) => {
     const s = scores[i];
     const evidence = pickEvidence(p, passages, passageTerms, ranked[i], relevance.topic, markers);
@@ -515,6 +516,7 @@ function scoreCriterion(
   relevance: Relevance,
   years: YearsShown | null,
   sentences: Sentence[],
+  lines: string[],
 ): CriterionScore {
   const gate = relevance.gate;
   const content = p.terms.filter((t) => !t.craft);
@@ -593,18 +595,19 @@ function scoreCriterion(
   const scaled = toScale(p.criterion, served < 1 ? Math.min(fraction, MEETS_TOP) * served : fraction);
   // A clause the contract never names ("Insurance" with no word of insurance) is taken as missing, however many of its
   // description's words ("evidence", "levels") the contract uses elsewhere: a person checks it is not worded otherwise.
-  // So is one it names only to exclude it ("There is no probationary period"), and a job's requirement a CV names only
-  // to deny it ("I don't yet hold a CIPP qualification").
+  // So is one it names only to exclude it ("There is no probationary period"), a job's requirement a CV names only
+  // to deny it ("I don't yet hold a CIPP qualification"), and one whose limit the CV passes ("9 points" against "no
+  // more than 6 penalty points").
   const excluding =
     p.titleSubject.length > 0 && !unnamed
-      ? excludingSentence(
+      ? (excludingSentence(
           p.criterion.title,
           p.titleSubject.map((n) => n.stem),
           sentences,
           docCounts,
           p.clause ? "contract" : "cv",
           p.criterion.description,
-        )
+        ) ?? (p.clause ? null : overLimit(`${p.criterion.title} ${p.criterion.description}`, lines)))
       : null;
   const score = (p.clause && unnamed) || excluding ? Math.min(scaled, atMost(p.criterion, ABSENT)) : scaled;
 
