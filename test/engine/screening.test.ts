@@ -426,6 +426,16 @@ describe("years of experience", () => {
     expect(yearsShown(cv, now)).toEqual({ years: 10.8, from: "dates" });
     expect(yearsShown("Junior Developer, WebWorks, June 2025 to current", now)).toEqual({ years: 1.5, from: "dates" });
     expect(yearsShown("Shift lead at Northway Logistics since March 2022.", now)).toEqual({ years: 4.8, from: "dates" });
+    // What one holds since a date is no work, nor is a "Driving licence" section. (Before: 30.9 years from 1996.)
+    const licence = [
+      "Driving licence",
+      "Full UK driving licence, categories B and D1, held since 1996.",
+      "",
+      "Experience",
+      "Minibus Driver, Heronsgate, Oct 2019 – Present",
+    ];
+    expect(yearsShown(licence.join("\n"), now)).toEqual({ years: 7.2, from: "dates" });
+    expect(yearsShown("Member since 2012 of the Aldbrook Drivers' Club.\nDriver, Vale Cars, 2020 – 2024", now)).toEqual({ years: 4, from: "dates" });
     // Without section headings a line that names a degree or a school is study.
     expect(yearsShown("Nurse, St Mary's, 2020 - 2024\nBSN, King's College, 2016 - 2020", now)).toEqual({ years: 4, from: "dates" });
   });

@@ -51,7 +51,11 @@ const DATE = String.raw`(?:${MONTH}\s+(?:${YEAR}|['’]\d\d)|\d{1,2}[/.]${YEAR}|
 const ONGOING = "(?:present|current(?:ly)?|now|today|to date|date|ongoing)";
 const ONGOING_ALONE = new RegExp(`^${ONGOING}$`, "i");
 // "Jan 2019 – Present", "2015-2018", "June 2021 to current"; "since March 2020" runs to today.
-const RANGE = new RegExp(String.raw`(?:(${DATE})\s*(?:–|—|-|to|until|till)\s*(${DATE}|${ONGOING})|\bsince\s+(${DATE}))\b`, "gi");
+// (Not what one holds since a date: "licence held since 1996", "member since 2012".)
+const RANGE = new RegExp(
+  String.raw`(?:(${DATE})\s*(?:–|—|-|to|until|till)\s*(${DATE}|${ONGOING})|(?<!\b(?:held|issued|obtained|registered|licensed|qualified|member|chartered)\s+)\bsince\s+(${DATE}))\b`,
+  "gi",
+);
 
 /** A date as a count of months, and whether it names its month (a bare year counts from its January). */
 function monthOf(text: string, current: number): { months: number; month: boolean } | null {
@@ -71,7 +75,7 @@ function monthOf(text: string, current: number): { months: number; month: boolea
 // A CV's sections that are not work: their dates are study, awards or volunteering, not experience. (Either half of a
 // bilingual heading, "Ausbildung / Education", names it.)
 const NOT_WORK_HEADING =
-  /^(?:#{1,6}\s*)?(?:\*\*|__)?(?:education|academic|qualifications?|certifications?|licen[cs]es?|training|courses?|degrees?|schooling|publications?|interests|hobbies|references|languages|volunteer(?:ing)?|community|fellowships?|awards?|honou?rs|grants|scholarships)\b/i;
+  /^(?:#{1,6}\s*)?(?:\*\*|__)?(?:education|academic|qualifications?|certifications?|(?:driving\s+)?licen[cs]es?|training|courses?|degrees?|schooling|publications?|interests|hobbies|references|languages|volunteer(?:ing)?|community|fellowships?|awards?|honou?rs|grants|scholarships)\b/i;
 // "Experience", "Research experience", "Work history", "Employment", "Positions held".
 const WORK_HEADING = /\b(?:experience|employment|history|career|positions?(?: held)?|roles?|appointments?)\s*:?(?:\*\*|__)?$/i;
 /** A line of a work history that is no work: "Career break — Jun 2020 – Mar 2022". */
