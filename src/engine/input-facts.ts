@@ -64,6 +64,15 @@ const SUBJECT_LABELS = new Set([
   "nombre",
   "candidato",
   "candidata",
+  // Polish, Swedish, Portuguese
+  "uczeń",
+  "uczen",
+  "uczennica",
+  "imię i nazwisko",
+  "kandydat",
+  "namn",
+  "aluno",
+  "aluna",
   // Dutch, Italian
   "naam",
   "kandidaat",
@@ -85,9 +94,9 @@ const DATE = new RegExp(
 
 // "Kestrel Data Services Ltd", "Bank of Scotland plc", "Smith & Jones LLP": capitalised words before a company form.
 // (In capitals too, as a contract's parties block writes them: "QUILLON SYSTEMS LIMITED".)
-const COMPANY_FORM = String.raw`Ltd\.?|LTD\.?|Limited|LIMITED|INC\.?|INCORPORATED|CORP\.?|CORPORATION|LLC|L\.L\.C\.|LLP|Inc\.?|Incorporated|plc|PLC|GmbH|AG|Corp\.?|Corporation|S\.A\.|B\.V\.|BV|N\.V\.|Pty\.? Ltd\.?|S\.r\.l\.|SAS|SARL|S\.p\.A\.|SpA`;
+const COMPANY_FORM = String.raw`CIC|C\.I\.C\.|CIO|Ltd\.?|LTD\.?|Limited|LIMITED|INC\.?|INCORPORATED|CORP\.?|CORPORATION|LLC|L\.L\.C\.|LLP|Inc\.?|Incorporated|plc|PLC|GmbH|AG|Corp\.?|Corporation|S\.A\.|B\.V\.|BV|N\.V\.|Pty\.? Ltd\.?|S\.r\.l\.|SAS|SARL|S\.p\.A\.|SpA`;
 const COMPANY = new RegExp(
-  String.raw`(?<![\p{L}\d])((?:[\p{Lu}][\p{L}\d&'’.-]*[ \t]+(?:(?:&|and|of|for|de|du|der|van|von)[ \t]+)?){1,6})(${COMPANY_FORM})(?![\p{L}\d])`,
+  String.raw`(?<![\p{L}\d])((?:\(?[\p{Lu}][\p{L}\d&'’.-]*\)?[ \t]+(?:(?:&|and|of|for|de|du|der|van|von)[ \t]+)?){1,6})(${COMPANY_FORM})(?![\p{L}\d])`,
   "gu",
 );
 const FORM_WORD = new RegExp(`^(?:${COMPANY_FORM})$`);
@@ -251,10 +260,11 @@ export class InputFacts {
       const line = raw.replace(/\*\*|__|\r$/g, "");
       const m = /^[ \t>]*(?:[-*•][ \t]+)?([\p{L}][\p{L}'’.]*(?:[ \t]+[\p{L}][\p{L}'’.]*){0,2})[ \t]*:[ \t]+(\S.{0,79})$/u.exec(line);
       if (m) {
-        // The party named earlier in its paragraph, or on the short line just above it ("Signed for and on behalf of X"
-        // over a blank line, then "Name: …").
+        // The party named earlier in its paragraph, or in the short paragraphs just above it ("Signed for and on behalf
+        // of X", then "Signature: …", "Name: …", "Title: …", "Date: …", each a paragraph of its own): up to five back.
         const paragraph = this.paragraphOf(at);
-        const above = paragraph > 0 && this.paragraphs[paragraph] - this.paragraphs[paragraph - 1] <= 200 ? paragraph - 1 : paragraph;
+        let above = paragraph;
+        while (above > 0 && paragraph - above < 5 && this.paragraphs[above] - this.paragraphs[above - 1] <= 200) above--;
         const owner =
           mentions.filter((x) => x.at < at && this.paragraphOf(x.at) >= above && this.paragraphOf(x.at) <= paragraph).at(-1)?.party ?? null;
         const words = m[1].toLowerCase().replace(/\./g, "").split(/\s+/);
@@ -310,11 +320,16 @@ function isoOf(m: RegExpMatchArray): string | null {
   return `${y}-${String(month).padStart(2, "0")}-${String(day).padStart(2, "0")}`;
 }
 
-const FORM_IN_CAPITALS = new Set(["LLC", "LLP", "PLC", "AG", "SA", "BV", "NV", "SAS", "SARL", "GMBH", "SPA"]);
+const FORM_IN_CAPITALS = new Set(["LLC", "LLP", "PLC", "AG", "SA", "BV", "NV", "SAS", "SARL", "GMBH", "SPA", "CIC", "CIO"]);
 /** A name written in capitals ("QUILLON SYSTEMS LIMITED") as a name is written ("Quillon Systems Limited"). */
 function asWritten(words: string[]): string {
   if (words.some((w) => /\p{Ll}/u.test(w))) return words.join(" ");
-  return words.map((w) => (FORM_IN_CAPITALS.has(w.replace(/\./g, "")) ? w : w.charAt(0) + w.slice(1).toLowerCase())).join(" ");
+  // ("(WEXMOOR)", a place in brackets in the name, is "(Wexmoor)".)
+  return words
+    .map((w) =>
+      FORM_IN_CAPITALS.has(w.replace(/\./g, "")) ? w : w.replace(/^(\(?.)(.*)$/su, (_, head: string, rest: string) => head + rest.toLowerCase()),
+    )
+    .join(" ");
 }
 
 /** Organisations named in the text (a name ending in Ltd, LLC, GmbH …), each with the role the text defines for it. */
@@ -332,9 +347,11 @@ function organisations(text: string): { parties: Party[]; mentions: { party: Par
       from = last + 1;
       // (In a sentence in capitals every word is capitalised: "THIS AGREEMENT IS MADE BETWEEN ACME LIMITED" names "ACME
       // LIMITED", the words after the last that no name has.)
-      const cut = words.findLastIndex((w, k) => k < words.length - 1 && BEFORE_NAME.test(w));
+      // ("THE CORN EXCHANGE HALLS (WEXMOOR) LTD" in capitals from its first word: "The" is part of the name.)
+      const named = (w: string, k: number) => k === 0 && w === "THE" && m.index === plain.lastIndexOf("THE", m.index + 3);
+      const cut = words.findLastIndex((w, k) => k < words.length - 1 && BEFORE_NAME.test(w) && !named(w, k));
       if (cut >= 0) words.splice(0, cut + 1);
-      while (words.length > 1 && NOT_IN_NAME.test(words[0])) words.shift();
+      while (words.length > 1 && NOT_IN_NAME.test(words[0]) && !named(words[0], 0)) words.shift();
       const at = m.index + Math.max(0, m[0].indexOf(words[0] ?? ""));
       const end = from === all.length ? m.index + m[0].length : m.index + m[0].indexOf(words.at(-1) ?? "") + (words.at(-1)?.length ?? 0);
       if (words.length > 1) found.push({ name: asWritten(words), at, end });
@@ -368,8 +385,8 @@ const MARKER = /^(?:marker|tutor|teacher|lecturer|instructor|assessor|examiner|g
 export const isMarker = (word: string) => MARKER.test(word);
 // Roles that name the same side of an agreement.
 const ROLES = [
-  ["provider", "supplier", "vendor", "contractor", "seller", "consultant", "licensor", "lessor", "landlord", "agency"],
-  ["client", "customer", "buyer", "purchaser", "licensee", "lessee", "tenant"],
+  ["provider", "supplier", "vendor", "contractor", "seller", "consultant", "licensor", "lessor", "landlord", "agency", "owner", "venue"],
+  ["client", "customer", "buyer", "purchaser", "licensee", "lessee", "tenant", "hirer"],
   // A non-disclosure agreement's sides.
   ["discloser", "disclosing"],
   ["recipient", "receiving", "receiver"],

@@ -939,6 +939,57 @@ const FOREIGN: Record<string, string> = {
   debolezze: "weaknesses",
   raccomandazione: "recommendation",
   disponibile: "available",
+  // Polish
+  uczen: "student",
+  uczennica: "student",
+  kandydat: "candidate",
+  imie: "first name",
+  nazwisko: "last name",
+  ocena: "grade",
+  slownie: "words",
+  punkty: "points",
+  wynik: "result",
+  zaliczone: "passed",
+  zaliczony: "passed",
+  oddania: "submitted",
+  uzasadnienie: "rationale",
+  komentarz: "comment",
+  podsumowanie: "summary",
+  kryteria: "criteria",
+  kryterium: "criterion",
+  decyzja: "decision",
+  // Swedish
+  kandidat: "candidate",
+  namn: "name",
+  krav: "requirement",
+  skakrav: "essential requirements",
+  meriterande: "desirable",
+  uppfyllda: "met",
+  uppfyllt: "met",
+  antal: "number of",
+  belagg: "evidence",
+  beslut: "decision",
+  motivering: "rationale",
+  sammanfattning: "summary",
+  tilltrade: "start date",
+  betyg: "grade",
+  poang: "points",
+  // Portuguese
+  aluno: "student",
+  aluna: "student",
+  proprietario: "owner",
+  locatario: "hirer",
+  locador: "owner",
+  contratante: "client",
+  contratada: "supplier",
+  vigencia: "effective",
+  parecer: "recommendation",
+  resumo: "summary",
+  justificativa: "rationale",
+  pontuacao: "score",
+  aprovado: "passed",
+  assinatura: "signature",
+  signatario: "signatory",
 };
 /** Words that mean something else in English ("note", "mention"): read so only beside a word of FOREIGN. */
 const AMBIGUOUS: Record<string, string> = { note: "mark", mention: "grade", total: "total", decision: "decision", data: "date", per: "from" };
@@ -1000,7 +1051,7 @@ const WEAK_LABEL =
   /^(?:name|full|date|title|other|notes?|type|status|summary|description|details?|comments?|id|ref|reference|subject|re|to|from|cc)$/;
 const SIGNER = /^(?:signatory|signatories|signer|signee|representative|signature|signed|signing)$/;
 const ORGANISATION =
-  /^(?:company|companies|organi[sz]ations?|org|party|parties|counterparty|provider|client|supplier|customer|employer|vendor|contractor|buyer|seller|purchaser|licensor|licensee|landlord|tenant|lessor|lessee|firm|business|entity|consultant|agency)$/;
+  /^(?:company|companies|organi[sz]ations?|org|party|parties|counterparty|provider|client|supplier|customer|employer|vendor|contractor|buyer|seller|purchaser|licensor|licensee|landlord|tenant|lessor|lessee|firm|business|entity|consultant|agency|owner|hirer|venue)$/;
 /** Whether any of these fields' own names says it is a signatory's ("signatory", "signed" …). */
 const signs = (...fields: (Field | null | undefined)[]) => fields.some((f) => f?.own.some((w) => SIGNER.test(w)));
 /** A label all of whose words are among `words`. */
@@ -1051,11 +1102,11 @@ function typesOf(s: JsonSchema): Set<string> {
 }
 
 const VERDICT_WORDS: Record<Evaluation["verdict"], RegExp> = {
-  pass: /^(?:pass|passed|yes|true|accept|accepted|approve|approved|hire|strong hire|recommend|recommended|shortlist|shortlisted|proceed|advance|interview|qualified|meets|meets expectations|exceeds expectations|strong|strong yes|definitely|good|satisfactory|competent|proficient|adequate|sign|compliant|oui|ja|si|sí|admis|admise|reçu|reçue|bestanden|aprobado|aprobada|apto|suitable|geeignet|geslaagd|voldoende|uitnodigen|aannemen|ondertekenen|promosso|promossa|approvato|idoneo|idonea|sufficiente|firmare|colloquio|y)$/i,
-  fail: /^(?:fail|failed|no|false|reject|rejected|decline|declined|not recommended|do not hire|no hire|not hire|unqualified|does not meet|below expectations|weak|insufficient|unsatisfactory|poor|strong no|strong no hire|definitely not|do not sign|not compliant|non compliant|non|nein|ajourné|ajourne|refusé|nicht bestanden|suspenso|suspendido|reprobado|no apto|unsuitable|not suitable|nicht geeignet|ungeeignet|gezakt|niet geslaagd|onvoldoende|afwijzen|bocciato|bocciata|respinto|respinta|non idoneo|non idonea|insufficiente|rifiutare|scartare|non firmare|n)$/i,
+  pass: /^(?:pass|passed|yes|true|accept|accepted|approve|approved|hire|strong hire|recommend|recommended|shortlist|shortlisted|proceed|advance|interview|qualified|meets|meets expectations|exceeds expectations|strong|strong yes|definitely|good|satisfactory|competent|proficient|adequate|sign|compliant|oui|ja|si|sí|admis|admise|reçu|reçue|bestanden|aprobado|aprobada|apto|suitable|geeignet|geslaagd|voldoende|uitnodigen|aannemen|ondertekenen|promosso|promossa|approvato|idoneo|idonea|sufficiente|firmare|colloquio|green|kalla till intervju|intervju|godkänd|godkand|underteckna|zaliczone|zaliczony|zaliczona|zdał|zdal|podpisać|podpisac|aprovado|aprovada|assinar|aprovar|entrevista|y)$/i,
+  fail: /^(?:fail|failed|no|false|reject|rejected|decline|declined|not recommended|do not hire|no hire|not hire|unqualified|does not meet|below expectations|weak|insufficient|unsatisfactory|poor|strong no|strong no hire|definitely not|do not sign|not compliant|non compliant|non|nein|ajourné|ajourne|refusé|nicht bestanden|suspenso|suspendido|reprobado|no apto|unsuitable|not suitable|nicht geeignet|ungeeignet|gezakt|niet geslaagd|onvoldoende|afwijzen|bocciato|bocciata|respinto|respinta|non idoneo|non idonea|insufficiente|rifiutare|scartare|non firmare|red|avslag|avslå|avsla|underkänd|underkand|niezaliczone|odrzucić|odrzucic|reprovado|reprovada|recusar|rejeitar|não assinar|nao assinar|n)$/i,
   // A person's call: review, escalate or refer it, return it for amendment, negotiate.
   needs_review:
-    /^(?:needs[ _]review|review|further review|maybe|consider|borderline|hold|on hold|uncertain|unsure|partially meets|partially compliant|partly compliant|manual review|undecided|pending|(?:re)?negotiate|amend|revise|resubmit|(?:escalate|escalated|refer|referred|return|returned|send back|sent back)(?: (?:to|for) .+)?|(?:needs|requires) (?:amendment|amendments|changes|revision|negotiation)|conditionally suitable|bedingt geeignet|reserve|hold in reserve|in reserve|reserve list|waitlist|waitlisted|wait list|reservelijst|twijfel|nader beoordelen|in afwachting|da rivedere|in attesa|lista di riserva|(?:restituire|rinviare|inoltrare)(?: .+)?)$/i,
+    /^(?:needs[ _]review|review|further review|maybe|consider|borderline|hold|on hold|uncertain|unsure|partially meets|partially compliant|partly compliant|manual review|undecided|pending|(?:re)?negotiate|amend|revise|resubmit|(?:escalate|escalated|refer|referred|return|returned|send back|sent back)(?: (?:to|for) .+)?|(?:needs|requires) (?:amendment|amendments|changes|revision|negotiation)|conditionally suitable|bedingt geeignet|reserve|hold in reserve|in reserve|reserve list|waitlist|waitlisted|wait list|reservelijst|twijfel|nader beoordelen|in afwachting|da rivedere|in attesa|lista di riserva|(?:restituire|rinviare|inoltrare)(?: .+)?|amber|yellow|reserv|reservlista|negociar|renegociar|rever|em revisão|em revisao|do weryfikacji|rezerwa|lista rezerwowa)$/i,
 };
 // Whether a criterion is there at all, in a member's words: above ABSENT is present, at or below it missing.
 const PRESENT_WORD = /^(?:present|found|included|covered|addressed|yes|ok)$/i;

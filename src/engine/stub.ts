@@ -48,7 +48,7 @@ class Generator {
     private readonly plain = false,
     /** Whether objects get their optional properties too (down to OPTIONAL_DEPTH). */
     private readonly optional = true,
-    /** Plain text that pads a string up to its minLength (a live run's summary), instead of the word "stub". */
+    /** Plain text that pads a string up to a minLength over 10 (a live run's summary), instead of the word "stub". */
     private readonly filler = "stub",
   ) {
     this.next = mulberry32(hash(seed));
@@ -325,10 +325,12 @@ class Generator {
     const min = typeof s.minLength === "number" ? s.minLength : 0;
     const max = typeof s.maxLength === "number" ? s.maxLength : Number.POSITIVE_INFINITY;
     // Padded by code points in one pass (re-spreading the string per step was quadratic in minLength).
+    // (A plain value a field needs a little of, a name no one stated, says so; one that needs text gets the filler.)
+    const pad = !this.plain ? "stub" : min > 10 ? this.filler : "not stated";
     const fitted = (t: string) => {
       const chars = [...t];
-      if (chars.length === 0 && min > 0) chars.push(...this.filler);
-      while (chars.length < min) chars.push(..." ", ...this.filler);
+      if (chars.length === 0 && min > 0) chars.push(...pad);
+      while (chars.length < min) chars.push(..." ", ...pad);
       return chars.slice(0, Math.max(min, Math.min(max, chars.length))).join("");
     };
     const formatted = typeof s.format === "string" ? this.formatted(s.format) : null;

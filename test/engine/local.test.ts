@@ -5,7 +5,15 @@ import path from "node:path";
 import { Document, Packer, Paragraph, Table, TableCell, TableRow, TextRun } from "docx";
 import { findCriteria } from "../../src/engine/local/criteria";
 import { decide } from "../../src/engine/local/evaluate";
-import { boundaryPass, outcomeBandsPass, overallScore, passLevel, withWeightsNoted } from "../../src/engine/local/verdict";
+import {
+  adequateBandPass,
+  boundaryPass,
+  outcomeBandsPass,
+  overallScore,
+  passLevel,
+  statedPassShare,
+  withWeightsNoted,
+} from "../../src/engine/local/verdict";
 import { placeSections } from "../../src/engine/passages";
 import type { EngineDocument, Evaluation } from "../../src/engine/types";
 import { extract } from "../../src/extract";
@@ -1993,6 +2001,39 @@ describe("criteria", () => {
     expect(passLevel(criteria, null, [text], 60)).toEqual({ share: 0.75, source: "rubric" });
     // (Bands whose upper outcome is a fail state no pass: "0-49 Needs work" over "50-100 Not yet".)
     expect(outcomeBandsPass("50-100  Not yet\n0-49  Needs work")).toBeNull();
+  });
+
+  test("grade boundaries down the page, decimal bands, a band list in a sentence: no criteria, and the pass they state", async () => {
+    const rubric = [
+      "| Criterion | Level 1 | Level 2 | Level 3 | Level 4 |",
+      "|---|---|---|---|---|",
+      "| Task completion | Few parts | Some parts | Most parts | All parts |",
+      "| Vocabulary | Very limited | Limited | Varied | Rich |",
+    ].join("\n");
+    const down = ["Grade boundaries", "", "Grade | Total mark (out of 8)", "5 | 7–8", "4 | 5–6", "3 | 3–4", "U | 0–2", "Grade 4 is a standard pass."];
+    const decimals = [
+      "Overall level",
+      "",
+      "| Average | Overall level |",
+      "|---|---|",
+      "| 3.5 – 4.0 | Advanced |",
+      "| 2.5 – 3.4 | Proficient |",
+      "| 1.5 – 2.4 | Developing |",
+      "| below 1.5 | Beginning |",
+    ];
+    // (Before: "Grade", "U", "Average" and "1.0" were criteria beside the two.)
+    for (const extra of [down, decimals]) {
+      const text = `${rubric}\n\n${extra.join("\n")}`;
+      const { criteria } = await criteriaOf("spanish.md", text);
+      expect(criteria.map((c) => c.title)).toEqual(["Task completion", "Vocabulary"]);
+    }
+    // The pass: the passing grade's band start (5 of 8), the "Proficient" band's start (2.5 of 4), the "Secure" band's.
+    expect(boundaryPass(down.join("\n"))).toBeCloseTo(5 / 8);
+    expect(adequateBandPass(decimals.join("\n"))).toBeCloseTo(2.5 / 4);
+    expect(adequateBandPass("Overall judgement: Beyond 16–18 · Secure 12–15 · Developing 7–11 · Emerging 0–6.")).toBeCloseTo(12 / 18);
+    // "Pass mark for all Level 4 modules: 40" and "40 is a pass" name 40, not the level's 4.
+    expect(statedPassShare("Pass mark for all Level 4 modules: 40. Candidate number:", 100)).toBeCloseTo(0.4);
+    expect(statedPassShare("4. 40 is a pass. Scripts marked 35–45 are second-marked.", 100)).toBeCloseTo(0.4);
   });
 
   test("a primary school's 'I can' table scored in stars listed once; its Challenge row optional; its bands of stars no criteria", async () => {

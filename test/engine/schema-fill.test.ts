@@ -753,6 +753,71 @@ Date: 5 June 2027`;
     expect(filled(italian, finding(55, "needs_review")).esito).toBe("restituire per modifiche");
   });
 
+  test("Polish, Swedish and Portuguese fields and verdict words; a RAG status; a name no one stated says so, never 'stub'", () => {
+    const e = finding(74, "pass", [crit("Analiza", 8), crit("Kontekst", 7)]);
+    const text = "Uczeń: Imogen Achterberg\n\nSubmitted: 3 March 2026\n\nThe essay.";
+    const polish = object({
+      uczen: str(),
+      ocena_slownie: { enum: ["niedostateczny", "dopuszczający", "dostateczny", "dobry", "bardzo dobry", "celujący"] },
+      zaliczone: { type: "boolean" },
+      data_oddania: date(),
+      uzasadnienie: str(),
+    });
+    // (Before: "", the first grade word whatever the mark, false, the first date, "".)
+    expect(filled(polish, e, text)).toEqual({
+      uczen: "Imogen Achterberg",
+      ocena_slownie: "bardzo dobry",
+      zaliczone: true,
+      data_oddania: "2026-03-03",
+      uzasadnienie: e.summary,
+    });
+    // The school grades are a ladder, 6 down to 1.
+    expect(filled(polish, finding(8, "fail"), text).ocena_slownie).toBe("niedostateczny");
+    const swedish = object({ beslut: { enum: ["kalla till intervju", "reserv", "avslag"] }, motivering: str() });
+    expect(filled(swedish, finding(80, "pass"))).toEqual({ beslut: "kalla till intervju", motivering: finding(80, "pass").summary });
+    expect(filled(swedish, finding(40, "fail")).beslut).toBe("avslag");
+    const portuguese = object({ parecer: { enum: ["assinar", "negociar", "recusar"] } });
+    expect(filled(portuguese, finding(60, "needs_review")).parecer).toBe("negociar");
+    const rag = object({ status: { enum: ["RED", "AMBER", "GREEN"] } });
+    expect([
+      filled(rag, finding(80, "pass")).status,
+      filled(rag, finding(62, "needs_review")).status,
+      filled(rag, finding(20, "fail")).status,
+    ]).toEqual(["GREEN", "AMBER", "RED"]);
+    expect(filled(object({ referee: { type: "string", minLength: 1 } }), e).referee).toBe("not stated");
+  });
+
+  test("a venue hire's parties: a CIC, a name in capitals that starts with THE, the roles it defines, and signature blocks line by line", () => {
+    const contract = [
+      '(1) **THE CORN EXCHANGE HALLS (WEXMOOR) LTD**, whose registered office is at 2 Market Square (the **"Venue Owner"**); and',
+      "",
+      '(2) **BRIGHTWICK SCIENCE FESTIVAL CIC**, a community interest company (the **"Hirer"**).',
+      "",
+      "**Signed** for and on behalf of **THE CORN EXCHANGE HALLS (WEXMOOR) LTD**",
+      "",
+      "Signature: *M. Oduya-Fensham*",
+      "",
+      "Name: Marguerite Oduya-Fensham",
+      "",
+      "Date: 12 January 2026",
+      "",
+      "**Signed** for and on behalf of **BRIGHTWICK SCIENCE FESTIVAL CIC**",
+      "",
+      "Signature: *C. Throssell*",
+      "",
+      "Name: Callum Throssell",
+      "",
+      "Date: 15 January 2026",
+    ].join("\n");
+    const side = object({ legal_name: str(), signatory: object({ name: str(), signed_on: date() }) });
+    // (Before: no party found (a CIC; a name with a place in brackets), and no block's lines tied to its party.)
+    expect(filled(object({ venue_owner: side, hirer: side, locatario: str() }), finding(70, "pass"), contract)).toEqual({
+      venue_owner: { legal_name: "The Corn Exchange Halls (Wexmoor) Ltd", signatory: { name: "Marguerite Oduya-Fensham", signed_on: "2026-01-12" } },
+      hirer: { legal_name: "Brightwick Science Festival CIC", signatory: { name: "Callum Throssell", signed_on: "2026-01-15" } },
+      locatario: "Brightwick Science Festival CIC",
+    });
+  });
+
   test("UK degree classes at the score's percentage; identifiers the input states; names without a title; WWW and EBI", () => {
     const classes = object({
       classification: { enum: ["First", "Upper Second", "Lower Second", "Third", "Fail"] },

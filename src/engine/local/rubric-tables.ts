@@ -608,9 +608,11 @@ function tableCandidates(given: string[][]): Candidate[] {
   if (specification) return specification;
   const scale = scaleTable(rows) ?? ratingRows(rows);
   if (scale) return scale;
-  // A total's bands and what each is called ("0–11 | Working towards …", "12–15 | Working at …"): how a total is
-  // judged, not what is marked.
-  const bandRows = rows.slice(1).filter((r) => /^\d{1,3}\s*[-–]\s*\d{1,3}\b/.test(r[0]?.trim() ?? ""));
+  // A total's bands and what each is called ("0–11 | Working towards …", "3.5 – 4.0 | Advanced", "below 1.0 |
+  // Incomplete"), or a grade beside its marks ("9 | 29–32" … "U | 0–2"): how a total is judged, not what is marked.
+  const band = (c: string) => /^(?:\d{1,3}(?:\.\d+)?\s*[-–]\s*\d{1,3}(?:\.\d+)?|(?:below|under|less than)\s+\d)/i.test(c.trim());
+  const gradeAndBand = (r: string[]) => r.length === 2 && /^(?:[0-9]|[A-F][+*-]?|U)$/.test(r[0]?.trim() ?? "") && band(r[1] ?? "");
+  const bandRows = rows.slice(1).filter((r) => band(r[0] ?? "") || gradeAndBand(r));
   if (rows.length >= 3 && bandRows.length === rows.length - 1) return [];
   const width = Math.max(...rows.map((r) => r.length));
   const first = rows[0];

@@ -18,7 +18,10 @@ const OF = String.raw`\s*(%|percent\b|\/\s*(\d{1,4})|out of\s*(\d{1,4})|of\s*(\d
 const LINK = String.raw`\s*(?:is|:|=|at|of|from|>=|≥)?\s*`;
 const STATED = [
   // "pass mark is 6", "passing score: 60%": named as a mark, any number.
-  new RegExp(String.raw`\bpass(?:ing)?\s+(?:mark|score|level|threshold|grade|line)${LINK}${MARK}(?:${OF})?`, "i"),
+  // ("Pass mark for all Level 4 modules: 40": who it is for may come between.)
+  new RegExp(String.raw`\bpass(?:ing)?\s+(?:mark|score|level|threshold|grade|line)(?:\s+for\s+[^:.\n]{1,40}:)?${LINK}${MARK}(?:${OF})?`, "i"),
+  // "40 is a pass", "60% is the pass mark".
+  /(?<![\d.])(\d{1,4}(?:\.\d+)?)(\s*%|\s*percent\b)?\s+is\s+(?:a|the)\s+pass(?:\s+mark)?\b/i,
   // "Pass at 16", "Pass: 16/24": the word itself, then the number.
   new RegExp(String.raw`\bpass\s*(?::|=|>=|≥|at least|at|from)\s*${MARK}(?:${OF})?`, "i"),
   // "passes at 70 percent", "a pass is 60%": with a share ("the pass is 3 miles long" is a mountain's).
@@ -57,14 +60,49 @@ export function boundaryPass(text: string): number | null {
   const plain = text.replace(/\*\*|__/g, "");
   const grade = /\bgrade\s+([0-9A-Z][+*]?)\s+(?:is|=)\s+(?:a|the)\s+(?:standard\s+|minimum\s+)?pass\b/i.exec(plain)?.[1];
   if (!grade) return null;
-  const cells = (line: string) => line.split("|").map((c) => c.trim());
-  const lines = plain.split("\n").filter((l) => l.includes("|"));
-  const grades = lines.map(cells).find((r) => /^grades?$/i.test(r[0] ?? "") && r.includes(grade));
-  const marks = lines.map(cells).find((r) => /^(?:minimum|min\.?|lowest)\s+(?:marks?|scores?|points?)\b.*\bout of\s+\d+/i.test(r[0] ?? ""));
-  if (!grades || !marks) return null;
-  const mark = Number(marks[grades.indexOf(grade)]);
-  const outOf = Number(/\bout of\s+(\d+)/i.exec(marks[0])?.[1]);
-  return Number.isFinite(mark) && outOf > 0 && mark > 0 && mark <= outOf ? mark / outOf : null;
+  const rows = plain
+    .split("\n")
+    .filter((l) => l.includes("|"))
+    .map((line) =>
+      line
+        .replace(/^\s*\||\|\s*$/g, "")
+        .split("|")
+        .map((c) => c.trim()),
+    );
+  const share = (mark: number, outOf: number) => (Number.isFinite(mark) && outOf > 0 && mark > 0 && mark <= outOf ? mark / outOf : null);
+  // Across: "Grade | 9 | 8 | … | 4" over "Minimum mark (out of 15) | 14 | 13 | … | 7".
+  const grades = rows.find((r) => /^grades?$/i.test(r[0] ?? "") && r.includes(grade));
+  const marks = rows.find((r) => /^(?:minimum|min\.?|lowest)\s+(?:marks?|scores?|points?)\b.*\bout of\s+\d+/i.test(r[0] ?? ""));
+  if (grades && marks) return share(Number(marks[grades.indexOf(grade)]), Number(/\bout of\s+(\d+)/i.exec(marks[0])?.[1]));
+  // Down: "Grade | Total mark (out of 32)" over "4 | 14–16": the band's start.
+  const header = rows.find((r) => /^grades?$/i.test(r[0] ?? "") && /\bout of\s+\d+/i.test(r[1] ?? ""));
+  const row = header ? rows.find((r) => r[0] === grade && /^\d{1,3}\s*[-–]/.test(r[1] ?? "")) : undefined;
+  if (!header || !row) return null;
+  return share(Number(/^\d{1,3}/.exec(row[1])?.[0]), Number(/\bout of\s+(\d+)/i.exec(header[1])?.[1]));
+}
+
+/**
+ * The pass a table of bands gives where one band's name is the adequate level ("2.5 – 3.4 | Proficient" among "3.5 –
+ * 4.0 | Advanced" … "1.0 – 1.4 | Beginning"): that band's start as a share of the top band's end; null otherwise.
+ */
+export function adequateBandPass(text: string): number | null {
+  const plain = text.replace(/\*\*|__/g, "");
+  // A table's rows ("2.5 – 3.4 | Proficient"), or a list of names with their bands ("Beyond 16–18 · Secure 12–15 · …").
+  const rows = [...plain.matchAll(/^[ \t|]*(\d{1,3}(?:\.\d+)?)\s*[-–]\s*(\d{1,3}(?:\.\d+)?)\s*\|\s*([^|\n]{2,60})/gm)].map((m) => ({
+    low: Number(m[1]),
+    high: Number(m[2]),
+    name: m[3].trim(),
+  }));
+  const listed = [...plain.matchAll(/(?:^|[·•;:])\s*(\p{Lu}[\p{L} ]{1,30}?)\s+(\d{1,3})\s*[-–]\s*(\d{1,3})(?=\s*(?:[·•;.]|$))/gmu)].map((m) => ({
+    low: Number(m[2]),
+    high: Number(m[3]),
+    name: m[1].trim(),
+  }));
+  const bands = rows.length >= 3 ? rows : listed;
+  if (bands.length < 3) return null;
+  const top = Math.max(...bands.map((b) => b.high));
+  const adequate = bands.filter((b) => ADEQUATE.test(b.name) && !NEGATED.test(b.name)).sort((a, b) => a.low - b.low)[0];
+  return adequate && top > 0 && adequate.low > 0 ? adequate.low / top : null;
 }
 
 /** A pass mark a text states, as a share of `total` (the rubric's maximum); null when it states none. */
@@ -85,7 +123,7 @@ export function statedPassShare(text: string, total: number): number | null {
 }
 
 // The level a descriptor calls good enough: "Adequate command…", "Proficient", "Meets expectations", "Satisfactory".
-const ADEQUATE_WORDS = "adequate|adequately|proficient|meets|satisfactory|competent|sufficient|acceptable|pass";
+const ADEQUATE_WORDS = "adequate|adequately|proficient|meets|satisfactory|competent|sufficient|acceptable|pass|secure";
 const ADEQUATE = new RegExp(`\\b(?:${ADEQUATE_WORDS})\\b`, "i");
 // A level that says what falls short of adequate ("does not meet", "lacks adequate support", "too brief to provide
 // sufficient development": ASAP's set 2 guide, level 2 of 6) is not the adequate level.
@@ -282,7 +320,7 @@ export function passLevel(criteria: RubricCriterion[], prompt: string | null, re
   const fromPrompt = prompt ? statedPassShare(prompt, total) : null;
   if (fromPrompt !== null) return { share: fromPrompt, source: "prompt" };
   for (const text of referenceTexts) {
-    const s = statedPassShare(text, total) ?? outcomeBandsPass(text) ?? boundaryPass(text);
+    const s = statedPassShare(text, total) ?? outcomeBandsPass(text) ?? boundaryPass(text) ?? adequateBandPass(text);
     if (s !== null) return { share: s, source: "rubric" };
   }
   const levels = levelPassShare(criteria);
