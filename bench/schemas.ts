@@ -67,7 +67,11 @@ function keyedItem(pointer: string, e: Evaluation, filled: unknown): number | nu
     const keys = Object.keys((at(filled, parts.slice(0, codeAt).join("/"))[0]?.v ?? {}) as object);
     if (keys.length === e.criteria.length) return keys.indexOf(parts[codeAt]);
   }
-  const key = norm(pointer.split("/").at(-1) ?? "").replace(/_/g, " ");
+  // (A spreadsheet header's scale after the name, "Visual Analysis (0-5)", is no part of it.)
+  const key = norm(pointer.split("/").at(-1) ?? "")
+    .replace(/_/g, " ")
+    .replace(/\s*\([^)]*\)$/, "")
+    .replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
   const hits = e.criteria.flatMap((c, i) => (key.length > 2 && new RegExp(`\\b${key}\\b`).test(norm(c.title)) ? [i] : []));
   return hits.length === 1 ? hits[0] : null;
 }

@@ -167,7 +167,10 @@ class Filler {
         }
         // (A field named for a criterion means what its object holds for each: "criterion_marks" its marks.)
         const own = keyed?.get(name);
-        if (own) this.fill(sub, current, name, { ...subField, text: `${subField.text} ${field.own.join(" ")}` }, own, depth + 1);
+        // (At the top, with no parent's name to say what they hold, a number keyed by a criterion is its mark, text its
+        // comment: a spreadsheet row's "Visual Analysis (0-5)".)
+        const holds = field.own.join(" ") || (typesOf(subSchema ?? {}).has("string") ? "comment" : "score");
+        if (own) this.fill(sub, current, name, { ...subField, text: `${subField.text} ${holds}` }, own, depth + 1);
         else this.fill(sub, current, name, subField, criterion, depth + 1);
       }
     }
@@ -203,16 +206,22 @@ class Filler {
     const all = this.source.evaluation.criteria;
     if (names.length >= 2 && names.length === all.length && names.every((n) => /^[A-Z]{1,2}\d{1,2}$/.test(n)))
       return new Map(names.map((n, i) => [n, all[i]]));
-    const types = new Set(names.map((n) => [...typesOf(this.resolve(properties[n]) ?? {})].join("|").replace("integer", "number")));
-    if (types.size !== 1 || !["number", "string", "boolean"].includes([...types][0])) return null;
+    // By plain type: a spreadsheet row keys its marks by criterion ("Visual Analysis (0-5)") beside a student's name
+    // and a total, so each type's fields are judged apart.
+    const typeOf = (n: string) => [...typesOf(this.resolve(properties[n]) ?? {})].join("|").replace("integer", "number");
     const criteria = all.map((c) => ({ c, words: new Set(wordsOf(c.title)) }));
     const keyed = new Map<string, Criterion>();
-    for (const name of names) {
-      const words = wordsOf(name).filter((w) => w.length > 2);
-      const hits = words.length > 0 ? criteria.filter((x) => words.every((w) => x.words.has(w))) : [];
-      if (hits.length === 1 && ![...keyed.values()].includes(hits[0].c)) keyed.set(name, hits[0].c);
+    for (const type of ["number", "string", "boolean"]) {
+      const group = names.filter((n) => typeOf(n) === type);
+      const found = new Map<string, Criterion>();
+      for (const name of group) {
+        const words = wordsOf(name).filter((w) => w.length > 2);
+        const hits = words.length > 0 ? criteria.filter((x) => words.every((w) => x.words.has(w))) : [];
+        if (hits.length === 1 && ![...found.values()].includes(hits[0].c)) found.set(name, hits[0].c);
+      }
+      if (found.size >= 2 && found.size * 2 >= group.length) for (const [n, c] of found) keyed.set(n, c);
     }
-    return keyed.size >= 2 && keyed.size * 2 >= names.length ? keyed : null;
+    return keyed.size >= 2 ? keyed : null;
   }
 
   /** The constant of a field named "out_of", "max_marks", "possible" among `properties`, if any. */

@@ -2003,6 +2003,45 @@ describe("criteria", () => {
     expect(outcomeBandsPass("50-100  Not yet\n0-49  Needs work")).toBeNull();
   });
 
+  test("one scale stated in a sentence for every criterion, its levels in a table; the criteria under headings of their own", async () => {
+    const text = [
+      "## How marks are given",
+      "",
+      "Each of the four criteria is marked on a level from **0 to 5** (whole levels only). The total is out of 20.",
+      "",
+      "| Level | Descriptor |",
+      "|---|---|",
+      "| 5 | Excellent: sophisticated, precise |",
+      "| 3 | Sound: relevant and mostly accurate |",
+      "| 0 | Absent |",
+      "",
+      "### Criterion 1: Visual Analysis",
+      "Close, accurate description of composition and colour.",
+      "",
+      "### Criterion 2: Historical Context",
+      "The artist, date and place of making.",
+      "",
+      "### Criterion 3: Argument and Interpretation",
+      "A clear thesis sustained through the essay.",
+      "",
+      "### Criterion 4: Sources and Referencing",
+      "Scholarly sources cited in Chicago author-date style.",
+      "",
+      "## Bands and the pass rule",
+      "",
+      "An essay **passes** if its total is at least **10 out of 20**.",
+    ].join("\n");
+    // (Before: one holistic "How marks are given" out of 5, and the server's 60 %.)
+    const { criteria } = await criteriaOf("arth.md", text);
+    expect(criteria.map((c) => [c.title, c.maxScore, c.levels?.length])).toEqual([
+      ["Visual Analysis", 5, 6],
+      ["Historical Context", 5, 6],
+      ["Argument and Interpretation", 5, 6],
+      ["Sources and Referencing", 5, 6],
+    ]);
+    expect(passLevel(criteria, null, [text], 60)).toEqual({ share: 0.5, source: "rubric" });
+  });
+
   test("grade boundaries down the page, decimal bands, a band list in a sentence: no criteria, and the pass they state", async () => {
     const rubric = [
       "| Criterion | Level 1 | Level 2 | Level 3 | Level 4 |",

@@ -1018,6 +1018,22 @@ Date: 5 June 2027`;
     expect(out.summary).toBe(e.summary);
   });
 
+  test("a spreadsheet row: marks keyed by criterion headers ('Visual Analysis (0-5)') beside a name, a total and a result", () => {
+    const e = finding(85, "pass", [crit("Visual Analysis", 4, 5), crit("Historical Context", 5, 5), crit("Argument and Interpretation", 3, 5)]);
+    const mark = { type: "integer", minimum: 0, maximum: 5 };
+    const schema = object({
+      Student: str(),
+      "Visual Analysis (0-5)": mark,
+      "Historical Context (0-5)": mark,
+      "Argument (0-5)": mark,
+      "Total (out of 15)": { type: "integer", minimum: 0, maximum: 15 },
+    });
+    // (Before: every mark 0: fields of several types were never read as keyed by the criteria.)
+    const out = filled(schema, e, "Student: Imogen Achterberg\n\nThe essay.");
+    expect([out["Visual Analysis (0-5)"], out["Historical Context (0-5)"], out["Argument (0-5)"]]).toEqual([4, 5, 3]);
+    expect(out.Student).toBe("Imogen Achterberg");
+  });
+
   test("the person's name on a CV's first line before the letters after it; a marker is the tutor or teacher line", () => {
     const schema = object({ candidate: object({ name: str() }), marker: object({ name: str() }), tutor: str() });
     const text = "# Hannah Kowalczyk, RN (Adult)\n\nModule tutor: Dr. Alan Brightwater\n\nRegistered nurse since 2023.";

@@ -449,7 +449,7 @@ function lineText(line: Line): string {
   }
 }
 
-function headingSet(lines: Line[]): CandidateSet | null {
+function headingSet(lines: Line[], scaled = false): CandidateSet | null {
   const blocks = headingBlocks(lines);
   const levels = [...new Set(blocks.map((b) => b.level))].sort((a, b) => a - b);
   let best: { items: Candidate[]; points: number; level: number } | null = null;
@@ -476,7 +476,8 @@ function headingSet(lines: Line[]): CandidateSet | null {
     if (scales.length === 1 && items.every((c) => c.levels || c.points === null)) items.splice(0, items.length, scales[0]);
     if (items.length < 2 && !items[0]?.levels) continue;
     // "Score 6" … "Score 1" headings are the points of one scale.
-    const points = items.filter((c) => c.points !== null || (isLevelTitle(c.title) && /\d/.test(c.title))).length;
+    // (Where one scale is stated for every criterion, a heading without points of its own is scored on it.)
+    const points = items.filter((c) => c.points !== null || (scaled && !c.levels) || (isLevelTitle(c.title) && /\d/.test(c.title))).length;
     // More headings with points wins; then the shallower level (criteria above their sub-parts).
     if (!best || points > best.points) best = { items, points, level };
   }
@@ -959,7 +960,11 @@ function parseCriteria(sections: Section[], opts: { instructions?: boolean } = {
   }
   const lines = toLines(sections);
   const sets: CandidateSet[] = [...tableSets(lines)];
-  const heading = headingSet(lines);
+  // A scale stated once for every criterion ("Each criterion is scored:" over its levels) scores the criteria that state
+  // none, so a table of names is a rubric's criteria before the list of that scale is a holistic one.
+  const whole = sections.map((x) => x.text).join("\n");
+  const each = scaleListed(whole) ?? starsListed(whole) ?? scaleStated(whole);
+  const heading = headingSet(lines, each !== null);
   if (heading) sets.push(heading);
   const pointLines = pointLineSet(lines);
   if (pointLines) sets.push(pointLines);
@@ -976,9 +981,6 @@ function parseCriteria(sections: Section[], opts: { instructions?: boolean } = {
   const tables = kept.filter((s) => s.kind === "table");
   const others = kept.filter((s) => s.kind !== "table");
   const candidates = tables.length > 1 ? [{ kind: "table" as const, items: tables.flatMap((t) => t.items) }, ...others] : kept;
-  // A scale stated once for every criterion ("Each criterion is scored:" over its levels) scores the criteria that state
-  // none, so a table of names is a rubric's criteria before the list of that scale is a holistic one.
-  const each = scaleListed(sections.map((x) => x.text).join("\n")) ?? starsListed(sections.map((x) => x.text).join("\n"));
   if (each) {
     const top = each[each.length - 1].value;
     for (const set of candidates)
@@ -1254,6 +1256,25 @@ function scaleListed(text: string): Level[] | null {
   const values = levels.map((l) => l.value).sort((a, b) => a - b);
   const steps = values.every((v, i) => i === 0 || v === values[i - 1] + 1);
   return levels.length >= 2 && steps ? levels.sort((a, b) => a.value - b.value) : null;
+}
+
+// "Each of the four criteria is marked on a level from 0 to 5": one scale for every criterion, stated in a sentence.
+const STATED_SCALE =
+  /\b(?:each|every|all)\s+(?:of\s+the\s+(?:\w+\s+)?)?(?:criteri(?:on|a)|traits?|items?|categor(?:y|ies)|dimensions?|elements?|standards?|areas?)\b[^.\n]{0,30}?\b(?:is|are)\s+(?:marked|scored|rated|graded|assessed)\b[^.\n]{0,30}?\b(?:from\s+)?(\d{1,2})\s*(?:to|-|–)\s*(\d{1,2})\b/i;
+
+/**
+ * The scale a sentence states for every criterion ("Each of the four criteria is marked on a level from 0 to 5"), its
+ * levels described by a table's rows where the rubric has one ("| 5 | Excellent: … |"); null when none is stated.
+ */
+function scaleStated(text: string): Level[] | null {
+  const m = STATED_SCALE.exec(text.replace(/\*\*|__/g, ""));
+  if (!m) return null;
+  const [low, high] = [Number(m[1]), Number(m[2])];
+  if (high <= low || high - low > 10) return null;
+  const described = new Map<number, string>();
+  for (const row of text.matchAll(/^\s*\|?\s*(\d{1,2})\s*\|\s*([^|\n]+)/gm))
+    if (!described.has(Number(row[1]))) described.set(Number(row[1]), row[2].trim());
+  return Array.from({ length: high - low + 1 }, (_, i) => ({ value: low + i, descriptor: described.get(low + i) ?? "" }));
 }
 
 /** "- ⭐⭐⭐ Wow! You did this every time." … "- (no star) Not yet.": a scale of stars, each star a point, listed once. */
