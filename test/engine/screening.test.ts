@@ -436,6 +436,14 @@ describe("years of experience", () => {
     ];
     expect(yearsShown(licence.join("\n"), now)).toEqual({ years: 7.2, from: "dates" });
     expect(yearsShown("Member since 2012 of the Aldbrook Drivers' Club.\nDriver, Vale Cars, 2020 – 2024", now)).toEqual({ years: 4, from: "dates" });
+    // A two-column CV's cells run together on one line: the degree's years are left out, not the whole line. (Before:
+    // no dated role at all, the line named a degree.)
+    const columns = [
+      "Contact Siobhan Keane Qualifications BA (Hons) Business Management, Kingsmere Business School, 2014 – 2017 Systems iTrent |",
+      "Siobhan Keane HR Adviser Experience HR Adviser, Fellgate Care Group, Apr 2022 – Present - Advise managers in 18 care homes",
+      "HR Adviser, Ravensworth Engineering, Jan 2020 – Apr 2022 - Generalist advice HR Assistant, Ravensworth Engineering, Jul 2017 – Jan 2020",
+    ].join(" ");
+    expect(yearsShown(columns, now)?.years).toBeCloseTo(9.4, 1);
     // Without section headings a line that names a degree or a school is study.
     expect(yearsShown("Nurse, St Mary's, 2020 - 2024\nBSN, King's College, 2016 - 2020", now)).toEqual({ years: 4, from: "dates" });
   });

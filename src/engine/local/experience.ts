@@ -117,8 +117,11 @@ export function yearsShown(text: string, now: Date): YearsShown | null {
     const breakLine = NO_WORK.test(t);
     const noWork = breakLine || (breakAbove && ranges.length > 0);
     if (t) breakAbove = breakLine && ranges.length === 0;
-    if (!work || (!sectioned && STUDY.test(t)) || noWork) continue;
+    // (A long line is a table's cells run together, a two-column CV's: there the study is judged near each range.)
+    const long = t.length > 200;
+    if (!work || (!sectioned && !long && STUDY.test(t)) || noWork) continue;
     for (const m of ranges) {
+      if (!sectioned && long && STUDY.test(t.slice(Math.max(0, (m.index ?? 0) - 80), m.index))) continue;
       const start = monthOf(m[1] ?? m[3], current);
       const ongoing = m[3] !== undefined || ONGOING_ALONE.test(m[2].trim());
       const end = ongoing ? { months: current, month: true } : monthOf(m[2], current);
