@@ -132,7 +132,8 @@ export class InputFacts {
     this.labels = this.readLabels(mentions);
     // A "Phone:" line is read whole; elsewhere, the first run of digits shaped like a number.
     const labelled = this.label([(l) => /^(?:phone|telephone|mobile|tel)$/.test(l.words.join(" "))], null);
-    const phone = /(?:\+\d{1,3}[\s-]?)?(?:\(\d{2,4}\)[\s-]?)?\d{3,4}[\s-]\d{3,4}(?:[\s-]\d{2,4})?/;
+    // (Whole numbers only: "07700 900123", a UK mobile, is five digits then six, not "7700 9001".)
+    const phone = /(?<![\d+])(?:\+\d{1,3}[\s-]?)?(?:\(\d{2,5}\)[\s-]?)?\d{2,5}[\s-]\d{3,6}(?:[\s-]\d{2,4})?(?!\d)/;
     this.phone = labelled && /^[+\d()][\d ()+.-]{6,24}$/.test(labelled) ? labelled : (phone.exec(text)?.[0]?.trim() ?? null);
     this.name = this.subject();
   }

@@ -318,7 +318,8 @@ class Filler {
         const place = this.resolve(p) ?? {};
         const v = this.candidate(place, fieldOf(named.length === tuple.length ? named[i] : "", place, field), criterion);
         answered ||= v !== undefined;
-        return v === undefined ? this.stub(place, `${this.seed}/${field.name}/${i}`) : v;
+        // (A place whose answer its own schema refuses, "" for a minLength 1 name, keeps the rest of the tuple.)
+        return v === undefined || !accepts(withDefs(this.root, place), v) ? this.stub(place, `${this.seed}/${field.name}/${i}`) : v;
       });
       return answered ? list : undefined;
     }
@@ -495,7 +496,11 @@ class Filler {
       /\b(how many|number of|count|no of|tally)\b/.test(text) ||
       /\b(met|present|found|included|satisfied|covered|passed|missing|absent|compliant)$/.test(field.own.join(" ").replace(/\s+of\s+\d+$/, "")) ||
       /\b(?:issue|compliant|met)\s+count$/.test(field.own.join(" "));
-    if (!named || /\b(percent|percentage|pct|share|ratio|fraction|proportion)\b|%/.test(text)) return null;
+    // "essential criteria in the advert", "clauses listed": how many there are, met or not.
+    const inTotal =
+      /\b(?:in the (?:advert|advertisement|rubric|checklist|job|spec|specification)|listed|in total|asked for)\b/.test(text) &&
+      /\b(?:criteri(?:on|a)|requirements?|essentials?|desirables?|clauses?|items?)\b/.test(text);
+    if ((!named && !inTotal) || /\b(percent|percentage|pct|share|ratio|fraction|proportion)\b|%/.test(text)) return null;
     // ("issue_count": the clauses missing or not compliant; "compliant_count" those that comply.)
     const kinds: [RegExp, (x: Criterion) => boolean][] = [
       [/\b(missing|absent|omitted|lacking)\b/, (x) => shareOf(x) <= ABSENT],
@@ -504,8 +509,12 @@ class Filler {
       [/\b(meets?|met|satisf\w*|fulfil\w*|passed|achieved|compliant|complies|complying)\b/, (x) => shareOf(x) >= MET],
     ];
     const kind = kinds.find(([re]) => re.test(text));
-    if (!kind) return null;
     const side = this.side(text);
+    if (!kind && inTotal) {
+      const n = this.source.evaluation.criteria.filter(side).length;
+      return accepts(withDefs(this.root, s), n) ? n : undefined;
+    }
+    if (!kind) return null;
     const n = this.source.evaluation.criteria.filter((x) => side(x) && kind[1](x)).length;
     return accepts(withDefs(this.root, s), n) ? n : undefined;
   }
@@ -1051,7 +1060,7 @@ const OUT_OF = /^(?:out[ _-]?of|max(?:imum)?(?:[ _-]?(?:score|marks?|points?))?|
 const SCORE_WORDS = /\b(score|grade|point|mark|rating|percent|percentage|total|overall|result|level|band|star)s?\b|%/;
 /** Words of a field that holds the evaluation's summary. */
 const SUMMARY =
-  /\b(summary|overview|comment|comments|feedback|rationale|explanation|reason|reasoning|justification|notes?|assessment|remarks?|evaluation|conclusion)\b/;
+  /\b(summary|overview|comment|comments|feedback|rationale|explanation|reason|reasoning|justification|notes?|assessment|remarks?|evaluation|conclusion|why)\b/;
 // Words that say nothing of whose name or which date a field holds.
 const GENERIC =
   /^(?:name|names|full|first|last|given|family|display|legal|preferred|of|the|a|an|as|on|in|at|by|for|to|is|their|his|her|its|if|known|date|forenames?|surname|vorname|nachname|prenom|prénom|nom|nombre|apellidos?|naam|voornaam|achternaam|nome|cognome)$/;
@@ -1078,7 +1087,8 @@ function whoOf(field: Field): string | null {
   const before = /\b([a-z]+)(?: full| first| last| given| legal)? name\b/.exec(said)?.[1];
   for (const w of [of, before]) if (w && !GENERIC.test(w)) return w;
   for (let f = field.parent; f; f = f.parent) {
-    const word = f.own.find((w) => w.length > 1 && !GENERIC.test(w) && !STRUCTURAL.test(w));
+    // ("who": ["full name", "email"]: a list named by a question says nothing of whose name it is.)
+    const word = f.own.find((w) => w.length > 1 && !GENERIC.test(w) && !STRUCTURAL.test(w) && !/^(?:who|whom|whose)$/.test(w));
     if (word) return singular(word);
   }
   return null;

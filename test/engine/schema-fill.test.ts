@@ -1018,6 +1018,29 @@ Date: 5 June 2027`;
     expect(out.summary).toBe(e.summary);
   });
 
+  test("a candidate card: a tuple named 'who', a UK mobile whole, how many criteria the advert lists, and 'why'", () => {
+    const e = finding(71, "pass", [crit("Degree", 9), crit("Lab experience", 8), crit("Licence", 1), crit("LIMS", 7)]);
+    const cv = "Niamh Castellanos\nniamh.castellanos@example.com · 07700 900482\n\nLaboratory technician.";
+    const count = { type: "integer", minimum: 0 };
+    const schema = object({
+      who: {
+        type: "array",
+        description: "[full name, email, phone]",
+        prefixItems: [{ type: "string", minLength: 1 }, { type: "string", format: "email" }, str()],
+        items: false,
+      },
+      counts: { type: "array", description: "[essential criteria met, essential criteria in the advert]", prefixItems: [count, count], items: false },
+      why: str(),
+    });
+    // (Before: the whole tuple a stub ("who" was read as whose name, and "" refused the list), the phone "7700 9004",
+    // 0 criteria in the advert, and "why" empty.)
+    expect(filled(schema, e, cv)).toEqual({
+      who: ["Niamh Castellanos", "niamh.castellanos@example.com", "07700 900482"],
+      counts: [3, 4],
+      why: e.summary,
+    });
+  });
+
   test("a spreadsheet row: marks keyed by criterion headers ('Visual Analysis (0-5)') beside a name, a total and a result", () => {
     const e = finding(85, "pass", [crit("Visual Analysis", 4, 5), crit("Historical Context", 5, 5), crit("Argument and Interpretation", 3, 5)]);
     const mark = { type: "integer", minimum: 0, maximum: 5 };
