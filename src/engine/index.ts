@@ -138,8 +138,9 @@ export async function evaluate(input: EvaluateInput): Promise<EvaluateResult> {
       input.signal,
     );
     value = evaluation;
-    summary = evaluation.summary;
     if (custom) {
+      // (Kept for a report beside the workflow's own shape, which may have no summary of its own.)
+      summary = evaluation.summary;
       // No model to write the workflow's own shape: the evaluation is mapped onto its fields by name, type and description.
       const text = input.inputs.map((d) => d.content.text).join("\n\n");
       const filled = await fillInWorker(workflow.outputSchema as object, input.runId ?? "local", { evaluation, text, optional });

@@ -624,9 +624,7 @@ class Filler {
       const weakest = [...e.criteria].sort((a, b) => shareOf(a) - shareOf(b))[0];
       if (weakest) return weakest.title;
     }
-    if (new RegExp(String.raw`\b(?:strength|strengths|positive|${WENT_WELL})\b`).test(text)) return this.strings(text, null)?.join(" ");
-    if (new RegExp(String.raw`\b(?:weakness|weaknesses|improvement|improvements|gap|gaps|concern|concerns|${EVEN_BETTER})\b`).test(text))
-      return this.strings(text, null)?.join(" ");
+    if (STRENGTHS_TEXT.test(text) || WEAKNESSES_TEXT.test(text)) return this.strings(text, null)?.join(" ");
     const company = this.company(field);
     if (company !== undefined) return company;
     if (/\b(grade|letter)\b/.test(text)) return letterGrade(e.score);
@@ -712,17 +710,13 @@ class Filler {
     const ranked = e.criteria.filter(side).sort((a, b) => shareOf(b) - shareOf(a));
     const atLeast = (list: string[], order: Criterion[], label: string) =>
       list.length >= min ? list : [...list, ...order.slice(list.length, min).map((x) => `${x.title}: ${x.score}/${x.max_score} (${label})`)];
-    if (new RegExp(String.raw`\b(?:strength|strengths|positive|positives|${WENT_WELL})\b`).test(text))
+    if (STRENGTHS_LIST.test(text))
       return atLeast(
         ranked.filter((x) => shareOf(x) >= 0.67).map((x) => `${x.title}: ${x.score}/${x.max_score}`),
         ranked,
         "none reached two thirds; this one scored highest",
       );
-    if (
-      new RegExp(
-        String.raw`\b(?:weakness|weaknesses|improvement|improvements|gap|gaps|concern|concerns|missing|unmet|risk|risks|next steps?|suggestions?|recommendations|to improve|${EVEN_BETTER})\b`,
-      ).test(text)
-    )
+    if (WEAKNESSES_LIST.test(text))
       return atLeast(
         ranked
           .filter((x) => shareOf(x) < 0.67)
@@ -1056,6 +1050,13 @@ function wordsOf(s: string): string[] {
 // A school's "What went well" (WWW) and "Even better if" (EBI): strengths, and what to work on.
 const WENT_WELL = "went well|www";
 const EVEN_BETTER = "even better if|ebi|targets?|feed ?forward|work on|areas? for development";
+/** A text field, or a list, of the strengths or of what to work on (a list takes more words for the second). */
+const STRENGTHS_TEXT = new RegExp(String.raw`\b(?:strength|strengths|positive|${WENT_WELL})\b`);
+const WEAKNESSES_TEXT = new RegExp(String.raw`\b(?:weakness|weaknesses|improvement|improvements|gap|gaps|concern|concerns|${EVEN_BETTER})\b`);
+const STRENGTHS_LIST = new RegExp(String.raw`\b(?:strength|strengths|positive|positives|${WENT_WELL})\b`);
+const WEAKNESSES_LIST = new RegExp(
+  String.raw`\b(?:weakness|weaknesses|improvement|improvements|gap|gaps|concern|concerns|missing|unmet|risk|risks|next steps?|suggestions?|recommendations|to improve|${EVEN_BETTER})\b`,
+);
 const OUT_OF = /^(?:out[ _-]?of|max(?:imum)?(?:[ _-]?(?:score|marks?|points?))?|(?:marks?|points?)[ _-]?(?:possible|available)|possible)$/i;
 const SCORE_WORDS = /\b(score|grade|point|mark|rating|percent|percentage|total|overall|result|level|band|star)s?\b|%/;
 /** Words of a field that holds the evaluation's summary. */

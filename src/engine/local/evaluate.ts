@@ -179,14 +179,15 @@ export function evaluateLocally(input: LocalInput): Evaluation {
   // A task that asks for a story ("Write a true story …", "personal narrative") asks for a story's focus.
   const story = (task.join("\n").match(/\b(?:story|stories|narrative|narratives)\b/gi)?.length ?? 0) >= 2;
   const prepared = prepare(input.criteria, written, input.titlesNamed === true, input.allRequired === true, story);
+  // Each input's lines as written (a CV's table rows included), for its years, limits and title.
+  const lines = writing.map((w) => w.lines);
   // A CV's years of work, for requirements that ask for some ("5+ years of …"); an essay's dates are its subject.
-  const years = written ? null : yearsShown(writing.map((w) => w.lines).join("\n"), input.now ?? new Date());
+  const years = written ? null : yearsShown(lines.join("\n"), input.now ?? new Date());
   const ranked = rankedPassages(input.inputs, passages, prepared);
   const markers = markerCounts(passages);
 
   // A contract's sentences, where a clause named only to be excluded is looked for.
   const sentences = prepared.some((p) => p.titleSubject.length > 0) ? sentencesOf(prose) : [];
-  const lines = writing.map((w) => w.lines);
   const scores = prepared.map((p) => scoreCriterion(p, docCounts, passageTerms, signals, relevance, years, sentences, lines));
   const scored: Criterion[] = prepared.map((p, i) => {
     const s = scores[i];
@@ -222,12 +223,7 @@ export function evaluateLocally(input: LocalInput): Evaluation {
         )
       : nothingUnmet<Criterion>()),
     // A contract of another kind than the checklist's shares its words: its title tells it apart.
-    otherKind: input.titlesNamed
-      ? otherKind(
-          input.referenceTexts,
-          writing.map((w) => w.lines),
-        )
-      : null,
+    otherKind: input.titlesNamed ? otherKind(input.referenceTexts, lines) : null,
   };
   const verdict = settleUnmet(decide(required?.score ?? score, pass, required?.criteria ?? criteria, relevance), unmet);
   return { summary: summary(criteria, score, verdict, signals, relevance, pass, unmet, required?.score ?? null), score, verdict, criteria };

@@ -2,11 +2,11 @@
 import { Elysia, t } from "elysia";
 import type { Context } from "../../context";
 import { authGuard } from "../../http/auth-guard";
-import { ApiError, ErrorBody } from "../../http/errors";
+import { ErrorBody } from "../../http/errors";
 import { routeDocs } from "../../http/openapi";
 import { ListQuery, Page } from "../../http/pagination";
 import { DocumentText } from "../documents/model";
-import { discardDocuments, documentText } from "../documents/service";
+import { discardDocuments } from "../documents/service";
 import { readCreateRequest } from "./form";
 import {
   CreateReferenceJson,
@@ -16,7 +16,15 @@ import {
   ReferenceDocumentUpload,
   toReferenceDocumentJson,
 } from "./model";
-import { completeReference, createPresignedReference, deleteReference, listReferences, readReference, referenceForStoredDocument } from "./service";
+import {
+  completeReference,
+  createPresignedReference,
+  deleteReference,
+  listReferences,
+  readReference,
+  referenceForStoredDocument,
+  referenceText,
+} from "./service";
 
 export const referenceDocumentRoutes = (ctx: Context) =>
   new Elysia({ prefix: "/v1/reference-documents", tags: ["Reference documents"] })
@@ -96,25 +104,15 @@ export const referenceDocumentRoutes = (ctx: Context) =>
           "so polling this endpoint sees processing turn into ready or failed. failure_reason is present only when failed.",
       },
     })
-    .get(
-      "/:ref_id/text",
-      async ({ auth, params }) => {
-        const ref = await readReference(ctx, auth.workspaceId, params.ref_id);
-        // (A failed reference has no text to wait for; its document's own id is no business of the caller.)
-        if (ref.status === "failed")
-          throw new ApiError(409, "invalid_state", `Reference document ${ref.id} failed: ${ref.failureReason ?? "its file could not be read"}`);
-        return documentText(ctx.db, auth.workspaceId, ref.documentId, ref.id);
+    .get("/:ref_id/text", async ({ auth, params }) => referenceText(ctx, auth.workspaceId, params.ref_id), {
+      auth: "reference_documents:read",
+      response: { 200: DocumentText, 404: ErrorBody, 409: ErrorBody },
+      detail: {
+        summary: "The extracted text of a reference document",
+        description:
+          "An Assay extension: the text that is indexed and retrieved from, by page, slide, sheet or part (document_id is the stored original's). 409 invalid_state until the text is extracted.",
       },
-      {
-        auth: "reference_documents:read",
-        response: { 200: DocumentText, 404: ErrorBody, 409: ErrorBody },
-        detail: {
-          summary: "The extracted text of a reference document",
-          description:
-            "An Assay extension: the text that is indexed and retrieved from, by page, slide, sheet or part (document_id is the stored original's). 409 invalid_state until the text is extracted.",
-        },
-      },
-    )
+    })
     .delete("/:ref_id", async ({ auth, params }) => deleteReference(ctx, auth.workspaceId, params.ref_id), {
       auth: "reference_documents:write",
       response: { 200: DeletedReference },

@@ -9,7 +9,7 @@ import { checkName } from "../../http/names";
 import { listPage } from "../../http/pagination";
 import { newId } from "../../lib/ids";
 import { UPLOAD_URL_TTL_S } from "../../storage";
-import { checkStoredUpload, createPendingDocument, notUploaded, storeUploadedDocument } from "../documents/service";
+import { checkStoredUpload, createPendingDocument, documentText, notUploaded, storeUploadedDocument } from "../documents/service";
 import { enqueueJob, findJob, isClaimable } from "./jobs";
 import { type ReferenceRow, toReferenceDocumentJson } from "./model";
 
@@ -102,6 +102,18 @@ export async function readReference(ctx: Context, workspaceId: string, id: strin
     if (job && isClaimable(job, ctx.clock.now())) ctx.runtime.scheduler.wake(INDEXING_WORKER);
   }
   return row;
+}
+
+/**
+ * A reference's extracted text; 409 when it failed (with why) or is not yet readable. Named by its ref_ id: the
+ * document behind it is no business of the caller.
+ */
+export async function referenceText(ctx: Context, workspaceId: string, id: string) {
+  const ref = await readReference(ctx, workspaceId, id);
+  if (ref.status === "failed") {
+    throw new ApiError(409, "invalid_state", `Reference document ${ref.id} failed: ${ref.failureReason ?? "its file could not be read"}`);
+  }
+  return documentText(ctx.db, workspaceId, ref.documentId, ref.id);
 }
 
 /**
