@@ -252,6 +252,22 @@ describe("reading, updating and deleting", () => {
     expect((await h.call("GET", `/v1/reference-documents?cursor=${workflowsCursor}`, { token: u.liveKey })).body.error.param).toBe("cursor");
   });
 
+  test("a reference listed twice is kept once (a set, unlike a run's input_documents)", async () => {
+    const f = new FormData();
+    f.set("name", "Rubric");
+    f.set("file", new File(["# Rubric\n\n- Clarity: the essay is clear.\n"], "rubric.md", { type: "text/markdown" }));
+    const ref = await h.call("POST", "/v1/reference-documents", { token: u.liveKey, raw: f });
+    expect(ref.status).toBe(201);
+    const ids = [ref.body.id, ref.body.id];
+    const created = await h.call("POST", "/v1/workflows", {
+      token: u.liveKey,
+      body: { product_code: "education", name: "Twice", reference_document_ids: ids },
+    });
+    expect(created.status).toBe(201);
+    expect(created.body.reference_document_ids).toEqual([ref.body.id]);
+    expect((await h.call("GET", `/v1/workflows/${created.body.id}`, { token: u.liveKey })).body.reference_document_ids).toEqual([ref.body.id]);
+  });
+
   test("PATCH moves between every status and renames", async () => {
     for (const status of ["paused", "archived", "active", "archived", "paused", "active"]) {
       const r = await h.call("PATCH", `/v1/workflows/${wfId}`, { token: u.liveKey, body: { status } });
