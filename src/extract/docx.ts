@@ -147,9 +147,15 @@ function blocks(nodes: XmlNode[], sink: Sink, indent: string) {
       listItems(kids, sink, indent);
     } else if (tag === "table") {
       flush();
-      for (const row of findAll(kids, "tr")) {
-        const cells = childrenOf(row).filter((c) => tagOf(c) === "td" || tagOf(c) === "th");
-        const line = rowLine(cells.map(cellText));
+      const rows = findAll(kids, "tr").map((row) => childrenOf(row).filter((c) => tagOf(c) === "td" || tagOf(c) === "th"));
+      if (layoutTable(rows)) {
+        // A page laid out in a table (a two-column CV: a sidebar beside the body) is read cell by cell, each cell's
+        // paragraphs its own lines, as a reader takes one column and then the next.
+        for (const cell of rows.flat()) blocks(childrenOf(cell), sink, indent);
+        continue;
+      }
+      for (const cells of rows) {
+        const line = rowLine(cells.map((cell) => cellParagraphs(cellLines(cell))));
         // A row whose other cells are empty (a checklist's "Term | | |", to be ticked) stays a row: it keeps a separator.
         if (line) sink.line(indent + line + (cells.length >= 2 && !line.includes(" | ") ? " |" : ""));
       }
@@ -163,12 +169,22 @@ function blocks(nodes: XmlNode[], sink: Sink, indent: string) {
   flush();
 }
 
-/** A table cell's paragraphs as one line (a name paragraph over its description keeps a colon). */
-function cellText(cell: XmlNode): string {
+/** A table cell's paragraphs, each a line. */
+function cellLines(cell: XmlNode): string[] {
   const lines: string[] = [];
   blocks(childrenOf(cell), { line: (l) => lines.push(l) }, "");
-  return cellParagraphs(lines);
+  return lines;
 }
+
+/**
+ * A table that lays out a page rather than holding data: a row or two whose cells are columns of a page, one of them
+ * a dozen paragraphs or more (a CV's sidebar beside its body). A data table's cell, even a rubric's level descriptor
+ * with its bullets, holds a few.
+ */
+function layoutTable(rows: XmlNode[][]): boolean {
+  return rows.length <= 2 && rows.some((cells) => cells.length >= 2 && cells.some((cell) => cellLines(cell).length >= LAYOUT_CELL_LINES));
+}
+const LAYOUT_CELL_LINES = 12;
 
 function listItems(items: XmlNode[], sink: Sink, indent: string) {
   for (const li of items) {

@@ -1,5 +1,6 @@
 // The structure evaluation relies on: page counts, and sections located by page, slide, sheet, heading or path.
 import { describe, expect, test } from "bun:test";
+import { Document, Packer, Paragraph, Table, TableCell, TableRow } from "docx";
 import { zipSync } from "fflate";
 import { extract } from "../../src/extract/index.ts";
 import { readSheetXml } from "../../src/extract/xlsx.ts";
@@ -164,6 +165,47 @@ describe("sections", () => {
     const comments = `<?xml version="1.0" encoding="UTF-8"?><w:comments xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"><w:comment w:id="0" w:author="Ann"><w:p><w:r><w:t xml:space="preserve">Check this </w:t></w:r><w:r><w:t>figure</w:t></w:r></w:p></w:comment></w:comments>`;
     const doc = await extract(docxWith({ "word/comments.xml": comments }, "comments"), { filename: "c.docx" });
     expect(doc.sections.find((s) => s.location.section === "comments")?.text).toBe("Ann: Check this figure");
+  });
+
+  test("DOCX: a page laid out as a table (a two-column CV) is read a column at a time, a line a paragraph; a data table keeps a row a line", async () => {
+    const cell = (lines: string[]) => new TableCell({ children: lines.map((l) => new Paragraph(l)) });
+    const sidebar = [
+      "Contact",
+      "Mira Holt",
+      "07700 900123",
+      "Skills",
+      "- Payroll",
+      "- Excel",
+      "- Sage 50",
+      "Languages",
+      "Welsh (fluent)",
+      "Driving",
+      "Full UK licence",
+      "Interests",
+    ];
+    const body = [
+      "Experience",
+      "Payroll Officer, Dunmere Council",
+      "Apr 2021 – Present",
+      "- Monthly payroll for 900 staff",
+      "Payroll Assistant, Carrow Ltd",
+      "Jan 2018 – Apr 2021",
+    ];
+    const layout = new Table({ rows: [new TableRow({ children: [cell(sidebar), cell(body)] })] });
+    const data = new Table({
+      rows: [
+        new TableRow({ children: [cell(["Criterion"]), cell(["Level 3"]), cell(["Level 2"])] }),
+        new TableRow({ children: [cell(["Ideas"]), cell(["Clearly focused.", "Thoroughly developed."]), cell(["Somewhat focused."])] }),
+      ],
+    });
+    const bytes = new Uint8Array(await Packer.toBuffer(new Document({ sections: [{ children: [layout, new Paragraph("Rubric"), data] }] })));
+    const lines = (await extract(bytes, { filename: "cv.docx" })).text.split("\n").filter(Boolean);
+    // Before: the whole page was one line, "Contact | Mira Holt | … | Experience Payroll Officer …", a role's dates run
+    // into the sidebar's words.
+    expect(lines).toContain("Payroll Officer, Dunmere Council");
+    expect(lines).toContain("Apr 2021 – Present");
+    expect(lines.indexOf("Interests")).toBeLessThan(lines.indexOf("Experience"));
+    expect(lines).toContain("Ideas | Clearly focused. Thoroughly developed. | Somewhat focused.");
   });
 
   test("Markdown: one section per heading, fenced code is not a heading", async () => {
