@@ -691,5 +691,57 @@ describe("must-haves", () => {
     // "I do not currently hold" denies as "I don't hold" does.
     const notNow = await screen(advert, cv("I do not currently hold a CIPP qualification."));
     expect(notNow.criteria.find((c) => c.title.startsWith("A CIPP"))?.score).toBeLessThanOrEqual(2);
+    // "I have not used" too. (Before: Xero or Sage met 9/10.)
+    const books = ["## Requirements", "- At least 2 years in an accounts role", "- Hands-on experience of Xero or Sage"].join("\n");
+    const ledger = [
+      "Accounts Assistant, Dunmere Builders, Jan 2018 – Present",
+      "Purchase ledger, bank reconciliations and month-end journals in an accounts role.",
+      "My systems experience is in SAP and Oracle; I have not used Xero or Sage, but I learn new systems quickly.",
+    ].join("\n");
+    expect((await screen(books, ledger)).criteria[1].score).toBeLessThanOrEqual(2);
+  });
+
+  test("a line of a CV's list is a statement though it has no full stop: a qualification listed as still being studied is not held", async () => {
+    // A qualifications list: no line ends with a stop, so none was read as a sentence, and only the profile's sentences
+    // could deny the requirement. (Before: met 10/10 and a pass.)
+    const advert = [
+      "## Requirements",
+      "- CIPD Level 5 Associate Diploma in People Management",
+      "- At least 2 years of HR administration experience",
+    ].join("\n");
+    const cv = (qualification: string) =>
+      [
+        "HR Assistant, Fellgate Care, Jan 2019 – Present",
+        "I look after HR administration for managers and staff across the group.",
+        "Qualifications",
+        "CIPD Level 3 Foundation Certificate in People Practice, 2024",
+        qualification,
+        "A levels, Wrexley Sixth Form College, 2016",
+      ].join("\n");
+    const studying = await screen(advert, cv("CIPD Level 5 Associate Diploma in People Management: studying, due 2027"));
+    expect(studying.criteria[0].score).toBeLessThanOrEqual(2);
+    expect(studying.verdict).not.toBe("pass");
+    expect((await screen(advert, cv("CIPD Level 5 Associate Diploma in People Management, 2023"))).criteria[0].score).toBeGreaterThanOrEqual(8);
+  });
+
+  test("a requirement denied in its own words is not met where its names do not find the sentence; one stated elsewhere still is", async () => {
+    // "Full UK driving licence …" names only "UK": the sentences naming it were about UK employment law. (Before: 9/10.)
+    const advert = [
+      "## Requirements",
+      "- Full UK driving licence and access to a car, as the role covers three offices",
+      "- Knowledge of UK employment law",
+    ].join("\n");
+    const cv = (driving: string) =>
+      [
+        "HR Adviser, Merrow Council, Jan 2015 – Present",
+        "Advise managers on UK employment law; I write the quarterly employment law briefing.",
+        driving,
+      ].join("\n");
+    const denied = await screen(advert, cv("Please note: I do not currently hold a full driving licence, and I am taking lessons."));
+    expect(denied.criteria[0].score).toBeLessThanOrEqual(2);
+    expect(denied.summary).toContain("Said not to be held: Full UK driving licence");
+    // An HGV licence denied beside a full licence held: the requirement is met.
+    const other = await screen(advert, cv("Full UK driving licence, clean, and my own car. I do not hold an HGV driving licence."));
+    expect(other.criteria[0].score).toBeGreaterThanOrEqual(7);
   });
 });

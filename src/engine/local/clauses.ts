@@ -39,7 +39,7 @@ const ASKS_RIGHT = /\bright(?:s)?\b|\bentitle/i;
  */
 const CV_DENIALS: typeof DENIALS = [
   {
-    re: /(?:\bnot|n['’]t|\bnever)\s+(?:yet\s+|currently\s+)?(?:hold|held|have|had|got|obtained|completed|passed|taught|been|a|an)\b/i,
+    re: /(?:\bnot|n['’]t|\bnever)\s+(?:yet\s+|currently\s+)?(?:hold|held|have|had|got|obtained|completed|passed|taught|been|used|worked (?:with|on|in)|a|an)\b/i,
     thing: "after",
   },
   // Not held yet, or no longer: "studying for my CIPD Level 5", "AAT Level 3: in progress, due 2027", "First Aid, 2021
@@ -86,7 +86,7 @@ const CONTRARY: { asks: RegExp; says: RegExp; unless?: RegExp; affirms?: RegExp 
 /** What turns a denial into a duty: "shall ensure that there is no slavery in its supply chains". */
 const DUTY_BEFORE = /\b(?:ensures?|procures?|warrants?|represents?|undertakes?|confirms?|so)\s+(?:that\s+)?$/i;
 
-const SENTENCE = /[^.!?\n]+(?:[.!?]+|$)/g;
+const SENTENCE = /[^.!?\n]+(?:[.!?]+|$)/gm;
 /** Words a sentence needs to state something: shorter lines are headings ("8. Break clause"). */
 const MIN_WORDS = 4;
 
@@ -139,6 +139,33 @@ export function excludingSentence(
   const denials = document === "cv" ? CV_DENIALS : ASKS_RIGHT.test(title) ? [...DENIALS, { re: RIGHT_DENIED, thing: "after" as const }] : DENIALS;
   if (!named.every((s) => denies(s.text, present, denials))) return null;
   return named[0].text;
+}
+
+/**
+ * A CV's sentence that denies holding what a requirement asks, in the requirement's own words rather than its names:
+ * "I do not currently hold a full driving licence" against "Full UK driving licence and access to a car", "Paediatric
+ * First Aid (12-hour), 2021 (expired August 2024)". The denied words must be two or more of the requirement's `stems`,
+ * and no other sentence may state them all without a denial ("Full UK driving licence" beside "I do not hold an HGV
+ * licence"); else null.
+ */
+export function deniedInWords(stems: string[], sentences: Sentence[]): string | null {
+  const denial = (text: string) =>
+    CV_DENIALS.map(({ re, thing }) => ({ m: re.exec(text), thing })).find(
+      ({ m }) => m && !DUTY_BEFORE.test(text.slice(Math.max(0, m.index - 40), m.index)),
+    );
+  for (const s of sentences) {
+    const found = denial(s.text);
+    if (!found?.m) continue;
+    // What is denied: the words after the denial to the end of its clause ("…, but I learn new systems quickly"); for a
+    // state that may stand either side ("studying", "expired"), the whole sentence.
+    const denied = found.thing === "either" ? s.text : (s.text.slice(found.m.index).split(/[,;:]|\bbut\b/i)[0] ?? "");
+    const words = tokenize(denied);
+    const hit = stems.filter((stem) => words.some((t) => sameRoot(t.stem, stem)));
+    if (hit.length < 2) continue;
+    const stated = sentences.some((o) => o !== s && hit.every((stem) => namedByRoot(o.counts, stem)) && !denial(o.text));
+    if (!stated) return s.text;
+  }
+  return null;
 }
 
 // "no more than 6 penalty points", "at most 2 days": a limit a requirement sets on a count of something.

@@ -2,7 +2,7 @@
 import { type Chunk, chunkDocument, rankChunksMany } from "../../retrieval";
 import { type Passage, passagesOf } from "../passages";
 import type { Criterion, EngineDocument, Evaluation, Evidence } from "../types";
-import { excludingSentence, otherKind, overLimit, type Sentence, sentencesOf } from "./clauses";
+import { deniedInWords, excludingSentence, otherKind, overLimit, type Sentence, sentencesOf } from "./clauses";
 import type { RubricCriterion } from "./criteria";
 import { type YearsShown, yearsAskedBy, yearsShown } from "./experience";
 import { HOLISTIC_TITLE, TASK_HEADING, TASK_LABEL } from "./rubric-words";
@@ -127,6 +127,8 @@ interface Prepared {
   titleSubject: Name[];
   /** Whether the title names a clause: a document naming none of its subject words is taken not to contain it. */
   clause: boolean;
+  /** Whether it is a requirement a CV must meet (every one required, the input not written work): one it denies is unmet. */
+  requirement: boolean;
   /**
    * The facets judged for a criterion whose craft words name none ("relevant", "complete"): any essay's writing; in a
    * CV or a contract, none (its words are judged by what the document says).
@@ -187,7 +189,7 @@ export function evaluateLocally(input: LocalInput): Evaluation {
   const markers = markerCounts(passages);
 
   // A contract's sentences, where a clause named only to be excluded is looked for.
-  const sentences = prepared.some((p) => p.titleSubject.length > 0) ? sentencesOf(prose) : [];
+  const sentences = prepared.some((p) => p.titleSubject.length > 0 || p.requirement) ? sentencesOf(prose) : [];
   const scores = prepared.map((p) => scoreCriterion(p, docCounts, passageTerms, signals, relevance, years, sentences, lines));
   const scored: Criterion[] = prepared.map((p, i) => {
     const s = scores[i];
@@ -337,6 +339,7 @@ function prepare(criteria: RubricCriterion[], written: boolean, titlesNamed: boo
       holistic,
       titleSubject,
       clause: titlesNamed,
+      requirement: allRequired && !written && !titlesNamed,
       usual,
       yearsAsked: written ? null : yearsAskedBy(r.c),
     };
@@ -595,7 +598,7 @@ function scoreCriterion(
   // to deny it ("I don't yet hold a CIPP qualification"), and one whose limit the CV passes ("9 points" against "no
   // more than 6 penalty points").
   const excluding =
-    p.titleSubject.length > 0 && !unnamed
+    (p.titleSubject.length > 0 && !unnamed
       ? (excludingSentence(
           p.criterion.title,
           p.titleSubject.map((n) => n.stem),
@@ -604,7 +607,15 @@ function scoreCriterion(
           p.clause ? "contract" : "cv",
           p.criterion.description,
         ) ?? (p.clause ? null : overLimit(`${p.criterion.title} ${p.criterion.description}`, lines)))
-      : null;
+      : null) ??
+    // (A requirement denied in its own words, where its names do not find the sentence: "I do not currently hold a full
+    // driving licence" against "Full UK driving licence and access to a car", whose only name is "UK".)
+    (p.requirement && !unnamed
+      ? deniedInWords(
+          content.map((t) => t.stem),
+          sentences,
+        )
+      : null);
   const score = (p.clause && unnamed) || excluding ? Math.min(scaled, atMost(p.criterion, ABSENT)) : scaled;
 
   const found = content.filter((t) => docCounts.has(t.stem));
