@@ -100,7 +100,7 @@ function verdictsOf(v: unknown): Evaluation["verdict"][] {
 }
 
 /** Whether a field's value carries the evaluation's meaning; null when it does, else why not. */
-function check(want: FieldExpectation, v: unknown, item: number | null, e: Evaluation, inputText: string): string | null {
+function check(want: FieldExpectation, v: unknown, item: number | null, e: Evaluation, inputText: string, pointer = ""): string | null {
   const criterion = item !== null ? e.criteria[item] : undefined;
   const scaled = (share: number) => (want.scale_min ?? 0) + share * ((want.scale_max ?? 100) - (want.scale_min ?? 0));
   const near = (got: number, share: number) => {
@@ -140,8 +140,15 @@ function check(want: FieldExpectation, v: unknown, item: number | null, e: Evalu
     }
     case "pass_boolean":
       return v === (e.verdict === "pass") ? null : `${JSON.stringify(v)} for the verdict ${e.verdict}`;
-    case "verdict":
-      return verdictsOf(v).includes(e.verdict) ? null : `${JSON.stringify(v)} for the verdict ${e.verdict}`;
+    case "verdict": {
+      // A yes/no column that names a person's call ("Reserve?", "On hold"): yes when the verdict is needs_review. One
+      // that names a pass ("Shortlisted?"): no is right for a review as for a fail.
+      const yes = typeof v === "string" && /^(?:y|yes)$/i.test(v.trim());
+      const no = typeof v === "string" && /^(?:n|no)$/i.test(v.trim());
+      const review = /reserv|hold|review/i.test(pointer);
+      const says = yes ? (review ? ["needs_review"] : ["pass"]) : no ? (review ? ["pass", "fail"] : ["fail", "needs_review"]) : verdictsOf(v);
+      return says.includes(e.verdict) ? null : `${JSON.stringify(v)} for the verdict ${e.verdict}`;
+    }
     case "summary":
     case "criterion_comment":
       return typeof v === "string" && v.trim().length >= 10 ? null : `${JSON.stringify(v)}: no text`;
@@ -250,7 +257,7 @@ for (const [file, want] of Object.entries(expected.schemas)) {
       found.length === 0
         ? ["absent"]
         : found
-            .map(({ v, item }) => check(field, v, item ?? keyedItem(pointer, evaluation, filled), evaluation, input.content.text))
+            .map(({ v, item }) => check(field, v, item ?? keyedItem(pointer, evaluation, filled), evaluation, input.content.text, pointer))
             .filter((p) => p !== null);
     if (problems.length === 0) totals.fieldsRight++;
     else wrong.push(`${pointer} (${field.means}): ${problems[0]}`);

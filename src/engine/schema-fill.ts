@@ -269,7 +269,14 @@ class Filler {
     const types = typesOf(s);
     const text = field.text;
     const e = this.source.evaluation;
-    if (Array.isArray(s.enum) && s.enum.length > 0) return enumChoice(s.enum, text, e, criterion);
+    if (Array.isArray(s.enum) && s.enum.length > 0) {
+      // Two members that say yes and no ("Y"/"N", "Yes"/"No") are a boolean the field's words decide: "Reserve?" is yes
+      // when the candidate is held in reserve, not when they pass.
+      const yesNo = yesNoPair(s.enum);
+      const answer = yesNo ? this.boolean(text, criterion) : undefined;
+      if (yesNo && answer !== undefined) return answer ? yesNo.yes : yesNo.no;
+      return enumChoice(s.enum, text, e, criterion);
+    }
     if (types.has("integer") || types.has("number")) {
       const n = this.number(s, field, criterion);
       return n === undefined ? undefined : fit(n, s, types.has("integer") || !types.has("number"));
@@ -532,7 +539,7 @@ class Filler {
     const passed = c ? shareOf(c) >= MET : e.verdict === "pass";
     const present = (x: Criterion) => shareOf(x) > ABSENT;
     if (/\b(fail|failed|reject|rejected|disqualif|resubmi|resit|retake|redo|rework)/.test(text)) return c ? !passed : e.verdict === "fail";
-    if (/\b(review|flag|uncertain|manual)/.test(text)) return e.verdict === "needs_review";
+    if (/\b(review|flag|uncertain|manual|reserve|reserved|on hold)\b|\bheld\b/.test(text)) return e.verdict === "needs_review";
     // Of one criterion (a clause, a skill, a requirement): is it there in the input at all (above ABSENT), or met.
     if (c && /\b(missing|absent|lacking|lacks|omitted)\b/.test(text)) return !present(c);
     if (c && /\b(present|found|included|covered|addressed|has|contains?)\b/.test(text)) return present(c);
@@ -1131,6 +1138,16 @@ const VERDICT_WORDS: Record<Evaluation["verdict"], RegExp> = {
 // Whether a criterion is there at all, in a member's words: above ABSENT is present, at or below it missing.
 const PRESENT_WORD = /^(?:present|found|included|covered|addressed|yes|ok)$/i;
 const MISSING_WORD = /^(?:missing|absent|not present|not found|not included|omitted|none|no)$/i;
+
+const YES = /^(?:y|yes|true|ja|oui|si|sí|sim|tak)$/i;
+const NO = /^(?:n|no|false|nein|non|nee|não|nao|nie)$/i;
+/** An enum of two strings, one saying yes and one no; else null. */
+function yesNoPair(members: unknown[]): { yes: string; no: string } | null {
+  if (members.length !== 2 || !members.every((m): m is string => typeof m === "string")) return null;
+  const yes = members.find((m) => YES.test(m.trim()));
+  const no = members.find((m) => NO.test(m.trim()));
+  return yes !== undefined && no !== undefined ? { yes, no } : null;
+}
 
 /** The enum member that says the verdict (or, for letter grades, the score's letter); undefined when none does. */
 function enumChoice(members: unknown[], text: string, e: Evaluation, c: Criterion | null): unknown {

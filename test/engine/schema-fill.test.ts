@@ -982,6 +982,21 @@ Date: 5 June 2027`;
     expect([out.compliant_count, out.issue_count, out["Clauses Met (of 3)"], out.work_on_first]).toEqual([2, 1, 2, "Fees"]);
   });
 
+  test("Y/N columns are booleans the column's words decide ('Reserve?' says a person's call); met / partly met / not met follow each row", () => {
+    const sheet = object({
+      "Shortlisted?": { enum: ["Y", "N"], description: "Y if the candidate goes straight to interview" },
+      "Reserve?": { enum: ["Y", "N"], description: "Y if the candidate is held in reserve" },
+      rows: { type: "array", items: object({ criterion: str(), status: { enum: ["met", "partly met", "not met"] } }) },
+    });
+    const held = filled(sheet, finding(70, "needs_review", [crit("SQL", 9), crit("Power BI", 5), crit("Logistics", 1)]));
+    // (Before: "Y" and "Y": a yes/no enum was read as pass/fail words, and a needs_review fell back to the score. And
+    // "met" for every row: "partly met" named no level.)
+    expect([held["Shortlisted?"], held["Reserve?"]]).toEqual(["N", "Y"]);
+    expect(held.rows.map((r: { status: string }) => r.status)).toEqual(["met", "partly met", "not met"]);
+    const passed = filled(sheet, finding(90, "pass", [crit("SQL", 9)]));
+    expect([passed["Shortlisted?"], passed["Reserve?"]]).toEqual(["Y", "N"]);
+  });
+
   test("fields an if/then ties together (a Fail's mark, grade, resubmission and deadline) are set together", () => {
     const slip = {
       type: "object",

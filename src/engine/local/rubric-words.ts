@@ -216,6 +216,8 @@ const LEVEL_WORDS = [
   "emerging",
   "partially meets(?: expectations)?",
   "partially met",
+  "partly meets(?: expectations)?",
+  "partly met",
   "neutral(?![ \\t]+[a-z])",
   "neither agree nor disagree",
   "basic",
