@@ -259,7 +259,10 @@ export class InputFacts {
     let at = 0;
     for (const raw of this.text.split("\n")) {
       const line = raw.replace(/\*\*|__|\r$/g, "");
-      const m = /^[ \t>]*(?:[-*•][ \t]+)?([\p{L}][\p{L}'’.]*(?:[ \t]+[\p{L}][\p{L}'’.]*){0,2})[ \t]*:[ \t]+(\S.{0,79})$/u.exec(line);
+      // "Name: …", or a table's row of two cells, "| Candidate name | Eilidh Marchetti |" (a cover sheet).
+      const m =
+        /^[ \t>]*(?:[-*•][ \t]+)?([\p{L}][\p{L}'’.]*(?:[ \t]+[\p{L}][\p{L}'’.]*){0,2})[ \t]*:[ \t]+(\S.{0,79})$/u.exec(line) ??
+        /^[ \t]*\|?[ \t]*([\p{L}][\p{L}'’.]*(?:[ \t]+[\p{L}][\p{L}'’.]*){0,2})[ \t]*\|[ \t]*([^|\s][^|]{0,79}?)[ \t]*\|?[ \t]*$/u.exec(line);
       if (m) {
         // The party named earlier in its paragraph, or in the short paragraphs just above it ("Signed for and on behalf
         // of X", then "Signature: …", "Name: …", "Title: …", "Date: …", each a paragraph of its own): up to five back.

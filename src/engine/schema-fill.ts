@@ -174,6 +174,20 @@ class Filler {
         else this.fill(sub, current, name, subField, criterion, depth + 1);
       }
     }
+    // A map of one entry per criterion, named by a pattern ("C01" … "C10" for ten checklist items): each entry in turn
+    // is the criterion in turn, where there are as many entries as criteria.
+    const criteria = this.source.evaluation.criteria;
+    if (criterion === null && isPlainObject(current) && Object.keys(properties).length === 0 && isPlainObject(s.patternProperties)) {
+      const entries = Object.keys(current);
+      const schemas = entries.map(
+        (name) => Object.entries(s.patternProperties as Record<string, JsonSchema | boolean>).find(([p]) => safeRegExp(p)?.test(name))?.[1],
+      );
+      if (entries.length === criteria.length && schemas.every((sub) => sub !== undefined && typesOf(this.resolve(sub) ?? {}).has("object"))) {
+        for (const [i, name] of entries.entries()) {
+          this.fill(schemas[i] as JsonSchema, current, name, { ...field, text: `${field.text} criterion` }, criteria[i], depth + 1);
+        }
+      }
+    }
     if (!made && Array.isArray(current) && current.length > 0) {
       // A tuple's objects ("parties": [{"role": {"const": "Client"}, …}, {…}]): each place from its own schema.
       const tuple = Array.isArray(s.prefixItems) ? s.prefixItems : Array.isArray(s.items) ? s.items : null;

@@ -241,9 +241,10 @@ class Generator {
     const names = isPlainObject(s.propertyNames) || typeof s.propertyNames === "boolean" ? (s.propertyNames as Schema) : true;
     const nameOk = names === true ? () => true : names === false ? () => false : this.localCheck(names as JsonSchema);
     const letters = (k: number): string => (k <= 0 ? "" : letters(Math.floor((k - 1) / 26)) + String.fromCharCode(97 + ((k - 1) % 26)));
+    // (Every name a pattern allows, in order, before variations of one: "^C(0[1-9]|10)$" names C01 to C10.)
     const samples = [...patterns, ...(isPlainObject(names) && typeof names.pattern === "string" ? [names.pattern] : [])].flatMap((p) => {
       const sample = patternSample(p, true, this.next);
-      return sample === null ? [] : [sample, `${sample}${n}`, `${sample}_${n}`, `${sample}${letters(n)}`];
+      return [...patternStrings(p, n + 1), ...(sample === null ? [] : [sample, `${sample}${n}`, `${sample}_${n}`, `${sample}${letters(n)}`])];
     });
     // (Names the schema lists, "propertyNames": {"enum": [the criteria]}, first.)
     const listed = isPlainObject(names)
@@ -615,6 +616,31 @@ class PatternParser {
     if (!outside) throw UNSUPPORTED;
     return outside;
   }
+}
+
+/**
+ * The first `limit` strings a simple pattern matches, in order (each class's characters as written, each group's
+ * alternatives in turn, quantifiers at their least): "^C(0[1-9]|10)$" gives C01 … C09, C10. Empty when the pattern is
+ * not understood.
+ */
+function patternStrings(pattern: string, limit: number): string[] {
+  try {
+    const parser = new PatternParser(pattern);
+    const alternatives = parser.alternation();
+    if (!parser.done()) return [];
+    return alternatives.flatMap((a) => spell(a, limit)).slice(0, limit);
+  } catch {
+    return [];
+  }
+}
+
+function spell(nodes: PatternNode[], limit: number): string[] {
+  let out = [""];
+  for (const node of nodes) {
+    const options = node.group ? node.group.flatMap((a) => spell(a, limit)) : [...(node.chars ?? "")];
+    for (let n = 0; n < node.lo; n++) out = out.flatMap((head) => options.map((o) => head + o)).slice(0, limit);
+  }
+  return out;
 }
 
 function emit(nodes: PatternNode[], minimal: boolean, next: () => number): string {

@@ -1930,6 +1930,26 @@ describe("criteria", () => {
     ]);
   });
 
+  test("a review's outcome table (RAG colours and what each means) adds no criteria", async () => {
+    const text = [
+      "# Supply framework checklist",
+      "",
+      "1. **Parties and term.** The agreement names both parties and runs for a fixed term.",
+      "2. **Price.** Prices are fixed for the first year.",
+      "3. **Insurance.** The supplier holds product liability cover of at least £5m.",
+      "",
+      "### Outcome",
+      "",
+      "| RAG | Outcome | When |",
+      "|---|---|---|",
+      "| **GREEN** | Approve for signature | Every item passes. |",
+      "| **AMBER** | Sign only after amendments | One item fails. |",
+      "| **RED** | Do not sign | Two or more items fail. |",
+    ].join("\n");
+    // (Before: "RAG", "GREEN", "AMBER" and "RED" were four more items.)
+    expect((await criteriaOf("checklist.md", text)).criteria.map((c) => c.title)).toEqual(["Parties and term", "Price", "Insurance"]);
+  });
+
   test("a brief's table ('Task | …', 'Pass mark | …', 'Submission | …'), a grid's classification row and bands by criteria add no criteria", async () => {
     const text = [
       "| Task | Write a reflective account of one episode of care. |",

@@ -412,6 +412,41 @@ describe("output schemas offline: what the input states, and what the findings m
     });
   });
 
+  test("a cover sheet's table rows are labels as 'Label: value' lines are; a map keyed by a pattern gets an entry per criterion", () => {
+    const cover = [
+      "# How does the River Lenning change?",
+      "",
+      "| Cover sheet | |",
+      "|---|---|",
+      "| Candidate name | Eilidh Marchetti |",
+      "| Fieldwork date | Tuesday 30 September 2025 |",
+      "| Date handed in | Tuesday 18 November 2025 |",
+      "",
+      "My enquiry question is how the river changes downstream.",
+    ].join("\n");
+    // (Before: "" and the fieldwork date: a table's row was no label.)
+    expect(filled(object({ candidate_name: str(), date_handed_in: date() }), finding(74, "pass"), cover)).toEqual({
+      candidate_name: "Eilidh Marchetti",
+      date_handed_in: "2025-11-18",
+    });
+    const e = finding(60, "needs_review", [crit("Parties", 9), crit("Price", 1), crit("Insurance", 6)]);
+    const map = {
+      type: "object",
+      required: ["checklist"],
+      properties: {
+        checklist: {
+          type: "object",
+          minProperties: 3,
+          propertyNames: { pattern: "^C(0[1-3])$" },
+          patternProperties: { "^C(0[1-3])$": object({ status: { enum: ["met", "partly met", "not met"] } }) },
+          additionalProperties: false,
+        },
+      },
+    };
+    // (Before: refused as unsatisfiable: one key, "C01", was all the pattern gave.)
+    expect(filled(map, e).checklist).toEqual({ C01: { status: "met" }, C02: { status: "not met" }, C03: { status: "partly met" } });
+  });
+
   test("a number is rounded to the field's multipleOf instead of being refused", () => {
     const schema = object({
       grade: { type: "number", minimum: 0, maximum: 20, multipleOf: 0.5, description: "Grade out of 20, half points" },

@@ -614,6 +614,10 @@ function tableCandidates(given: string[][]): Candidate[] {
   const gradeAndBand = (r: string[]) => r.length === 2 && /^(?:[0-9]|[A-F][+*-]?|U)$/.test(r[0]?.trim() ?? "") && band(r[1] ?? "");
   const bandRows = rows.slice(1).filter((r) => band(r[0] ?? "") || gradeAndBand(r));
   if (rows.length >= 3 && bandRows.length === rows.length - 1) return [];
+  // Nor an outcome's colours ("RAG | Outcome | When" over "GREEN | Approve for signature | Every item passes"): what
+  // the review concludes, not what it checks.
+  const colours = rows.filter((r) => /^(?:green|amber|red|yellow)\b/i.test(r[0]?.trim() ?? ""));
+  if (colours.length >= 2 && colours.length >= rows.length - 1) return [];
   const width = Math.max(...rows.map((r) => r.length));
   const first = rows[0];
   const isHeader =
