@@ -1028,6 +1028,11 @@ Date: 5 June 2027`;
     // "met" for every row: "partly met" named no level.)
     expect([held["Shortlisted?"], held["Reserve?"]]).toEqual(["N", "Y"]);
     expect(held.rows.map((r: { status: string }) => r.status)).toEqual(["met", "partly met", "not met"]);
+    // "Hold in reserve pool" is a person's call too. (Before: "Invite to interview", the score deciding.)
+    expect(
+      filled(object({ recommendation: { enum: ["Invite to interview", "Hold in reserve pool", "Reject"] } }), finding(70, "needs_review"))
+        .recommendation,
+    ).toBe("Hold in reserve pool");
     const passed = filled(sheet, finding(90, "pass", [crit("SQL", 9)]));
     expect([passed["Shortlisted?"], passed["Reserve?"]]).toEqual(["Y", "N"]);
   });

@@ -176,6 +176,51 @@ describe("a job advert's requirements", () => {
     ]);
   });
 
+  test("prose under headings in capitals: key facts' percentages are no points, a reason before 'so you need' is no requirement", async () => {
+    const prose = [
+      "IT SERVICE DESK ANALYST",
+      "",
+      "Salary:        £29,500 a year, plus a 5% shift allowance",
+      "Closing date:  12 January 2027",
+      "",
+      "WHAT YOU NEED",
+      "",
+      "To be considered you must hold the ITIL Foundation certificate and have at least a year's experience on an IT service desk. Half of our calls come from our German offices, so you need to be fluent in German at C1 level; we will test this at interview. You should also have experience supporting Microsoft 365 - creating accounts, resetting passwords - and of logging incidents in an IT service management tool.",
+      "",
+      "NICE TO HAVE",
+      "",
+      "It would be a bonus if you hold CompTIA A+, if you've used Intune to manage laptops, or if you also speak French or Dutch.",
+      "",
+      "WHAT WE OFFER",
+      "",
+      "25 days' holiday and a 6% matched pension.",
+    ].join("\n");
+    // (Before: "Salary: … 5% shift allowance" and "… 6% matched pension" were two criteria worth 5 and 6 points, so the
+    // prose was never read.)
+    expect((await criteriaOf(prose, "advert.txt")).map((c) => [c.title, c.optional ?? false])).toEqual([
+      ["the ITIL Foundation certificate", false],
+      ["at least a year's experience on an IT service desk", false],
+      ["fluent in German at C1 level", false],
+      ["experience supporting Microsoft 365 - creating accounts, resetting passwords", false],
+      ["logging incidents in an IT service management tool", false],
+      ["CompTIA A+", true],
+      ["Intune to manage laptops", true],
+      ["French or Dutch", true],
+    ]);
+  });
+
+  test("a degree's letters name a degree: 'BSc (Hons) Chemistry' meets 'a degree in chemistry'", async () => {
+    const advert = ["## Requirements", "- A degree in chemistry or a related subject", "- At least 2 years of laboratory experience"].join("\n");
+    const cv = [
+      "Analyst, Fernwick Water, Jan 2019 – Present",
+      "Laboratory analysis of drinking water samples.",
+      "Education",
+      "BSc (Hons) Chemistry, 2:1, University of Eastmoor, 2015 – 2018",
+    ].join("\n");
+    // (Before: 3/10, "degree" missing.)
+    expect((await screen(advert, cv)).criteria[0].score).toBeGreaterThanOrEqual(7);
+  });
+
   test("'Essential criteria:' and 'Desirable criteria:' labels in a text file read the same way", async () => {
     const text = [
       "Accountant",
@@ -740,6 +785,15 @@ describe("must-haves", () => {
     const denied = await screen(advert, cv("Please note: I do not currently hold a full driving licence, and I am taking lessons."));
     expect(denied.criteria[0].score).toBeLessThanOrEqual(2);
     expect(denied.summary).toContain("Said not to be held: Full UK driving licence");
+    // Where the CV names none of its names ("UK", "HGV"), the denial still counts. (Before: 3/10 and a pass.)
+    const lorry = ["## Requirements", "- Full UK driving licence with category C (rigid HGV / class 2)", "- Driver CPC card"].join("\n");
+    const c1 = (
+      await screen(
+        lorry,
+        "Driver, Dales Plant, Jan 2010 – Present\nDriver CPC card held.\nI drive on my C1 entitlement and I do not yet hold a full\ncategory C licence; I would like to train for it.",
+      )
+    ).criteria[0];
+    expect(c1.score).toBeLessThanOrEqual(2);
     // An HGV licence denied beside a full licence held: the requirement is met.
     const other = await screen(advert, cv("Full UK driving licence, clean, and my own car. I do not hold an HGV driving licence."));
     expect(other.criteria[0].score).toBeGreaterThanOrEqual(7);

@@ -609,8 +609,9 @@ function scoreCriterion(
         ) ?? (p.clause ? null : overLimit(`${p.criterion.title} ${p.criterion.description}`, lines)))
       : null) ??
     // (A requirement denied in its own words, where its names do not find the sentence: "I do not currently hold a full
-    // driving licence" against "Full UK driving licence and access to a car", whose only name is "UK".)
-    (p.requirement && !unnamed
+    // driving licence" against "Full UK driving licence and access to a car", whose only name is "UK"; or where the CV
+    // names none of them: "I do not yet hold a full category C licence" against "… category C (rigid HGV / class 2)".)
+    (p.requirement
       ? deniedInWords(
           content.map((t) => t.stem),
           sentences,

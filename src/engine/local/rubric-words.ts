@@ -43,6 +43,10 @@ export function parsePoints(text: string): { points: number | null; rest: string
     if (!m) continue;
     const value = Number(m[m.length - 1]);
     if (!Number.isFinite(value) || value <= 0 || value > 1000) continue;
+    // A share of something a sentence goes on to name is no weight: "plus a 5% shift allowance", "6% matched pension"
+    // (but "30% of the mark", "20% weighting").
+    const after = text.slice(m.index + m[0].length);
+    if (/(?:%|percent)\s*$/i.test(m[0]) && /^\s+\p{Ll}/u.test(after) && !/^\s+(?:of|weight|weighting|weighted)\b/i.test(after)) continue;
     const rest = `${text.slice(0, m.index)} ${text.slice(m.index + m[0].length)}`.replace(/\s+/g, " ").trim();
     return { points: value, rest };
   }
