@@ -154,10 +154,12 @@ function blocks(nodes: XmlNode[], sink: Sink, indent: string) {
         for (const cell of rows.flat()) blocks(childrenOf(cell), sink, indent);
         continue;
       }
+      const wide = rows.some((cells) => cells.length >= 2);
       for (const cells of rows) {
         const line = rowLine(cells.map((cell) => cellParagraphs(cellLines(cell))));
         // A row whose other cells are empty (a checklist's "Term | | |", to be ticked) stays a row: it keeps a separator.
-        if (line) sink.line(indent + line + (cells.length >= 2 && !line.includes(" | ") ? " |" : ""));
+        // So does one cell merged across the table ("Qualifications and registration" over its requirements' rows).
+        if (line) sink.line(indent + line + (wide && !line.includes(" | ") ? " |" : ""));
       }
     } else if (["div", "blockquote", "dl", "dd", "dt", "section"].includes(tag)) {
       flush();

@@ -209,6 +209,30 @@ describe("a job advert's requirements", () => {
     ]);
   });
 
+  test("a person specification with an E/D column, an 'Assessed by' column and section rows", async () => {
+    const spec = [
+      "Key: E = essential, D = desirable. A = application form, I = interview.",
+      "| Requirement | E/D | Assessed by |",
+      "|---|---|---|",
+      "| Qualifications | | |",
+      "| A degree in social work | E | A |",
+      "| Current registration with Social Work England | E | A |",
+      "| Practice educator qualification (PEPS Stage 1 or 2) | D | A |",
+      "| Experience | | |",
+      "| At least 2 years' experience in statutory children's social work | E | A, I |",
+      "| Court work in care proceedings | D | A, I |",
+    ].join("\n");
+    // (Before: "A" and "E" were read as letter grades, the first requirement as a header of levels, and the rest as
+    // criteria out of 2; the section rows were criteria, and D rows were not desirable under "E/D".)
+    expect((await criteriaOf(spec, "spec.md")).map((c) => [c.title, c.optional ?? false])).toEqual([
+      ["A degree in social work", false],
+      ["Current registration with Social Work England", false],
+      ["Practice educator qualification (PEPS Stage 1 or 2)", true],
+      ["At least 2 years' experience in statutory children's social work", false],
+      ["Court work in care proceedings", true],
+    ]);
+  });
+
   test("a degree's letters name a degree: 'BSc (Hons) Chemistry' meets 'a degree in chemistry'", async () => {
     const advert = ["## Requirements", "- A degree in chemistry or a related subject", "- At least 2 years of laboratory experience"].join("\n");
     const cv = [

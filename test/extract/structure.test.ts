@@ -208,6 +208,21 @@ describe("sections", () => {
     expect(lines).toContain("Ideas | Clearly focused. Thoroughly developed. | Somewhat focused.");
   });
 
+  test("DOCX: a cell merged across a table's row (a section heading among its rows) keeps the row's separator", async () => {
+    const cell = (text: string, columnSpan?: number) => new TableCell({ children: [new Paragraph(text)], ...(columnSpan ? { columnSpan } : {}) });
+    const table = new Table({
+      rows: [
+        new TableRow({ children: [cell("Requirement"), cell("E/D"), cell("Assessed by")] }),
+        new TableRow({ children: [cell("Experience", 3)] }),
+        new TableRow({ children: [cell("Two years in statutory social work"), cell("E"), cell("A, I")] }),
+      ],
+    });
+    const bytes = new Uint8Array(await Packer.toBuffer(new Document({ sections: [{ children: [table] }] })));
+    const lines = (await extract(bytes, { filename: "spec.docx" })).text.split("\n").filter(Boolean);
+    // (Before: "Experience" alone, a line of text that broke the table in two.)
+    expect(lines).toEqual(["Requirement | E/D | Assessed by", "Experience |", "Two years in statutory social work | E | A, I"]);
+  });
+
   test("Markdown: one section per heading, fenced code is not a heading", async () => {
     const md = "Intro line\n\n# First\ntext one\n```\n# not a heading\n```\nSecond\n------\ntext two\n";
     const doc = await extract(utf8(md), { filename: "a.md" });

@@ -328,7 +328,7 @@ function namedHeader(row: string[]): boolean {
   return (
     HEADER_TITLE.test(row[0] ?? "") &&
     row.every((c) => cellPoints(c) === null) &&
-    row.slice(1).some((c) => HEADER_POINTS.test(c) || HEADER_DESC.test(c) || ANSWER_COLUMN.test(c))
+    row.slice(1).some((c) => HEADER_POINTS.test(c) || HEADER_DESC.test(c) || ANSWER_COLUMN.test(c) || REQUIRED_HEADER.test(c.trim()))
   );
 }
 
@@ -590,8 +590,17 @@ function personSpecification(rows: string[][]): Candidate[] | null {
   );
 }
 
+/** A person specification's column of how each requirement is assessed ("Assessed by" over "A, I"): no level, no points. */
+const ASSESSED_BY =
+  /^(?:how (?:assessed|identified|evidenced|tested)|assessed (?:by|through|via|at)|(?:method of )?assessment(?: method|stage)?|evidence(?:d)? (?:by|from|source))$/i;
+
+function withoutAssessmentColumn(rows: string[][]): string[][] {
+  const at = rows[0]?.findIndex((c, i) => i > 0 && ASSESSED_BY.test(c.trim())) ?? -1;
+  return at < 0 ? rows : rows.map((r) => r.filter((_, i) => i !== at));
+}
+
 function tableCandidates(given: string[][]): Candidate[] {
-  const rows = withoutEmptyHeaderCells(given);
+  const rows = withoutAssessmentColumn(withoutEmptyHeaderCells(given));
   // A table of measurements ("Day | Dish A mL | Dish B mL" over rows of numbers) is data the task gives, no rubric.
   const numeric = (c: string) => c.trim() === "" || /^[-+]?\d[\d.,]*\s*(?:%|[a-zµ°]{1,3})?$/i.test(c.trim());
   if (rows.length >= 3 && rows.slice(1).every((r) => r.every(numeric))) return [];
@@ -768,6 +777,10 @@ function tableCandidates(given: string[][]): Candidate[] {
     // (A list's bullet set apart as a cell, "• | −2 per day late", names nothing; nor do a grade table's rows run on
     // under the rubric, "Grade | A | B | C" over "Points | 36–40 | 30–35 | 24–29".)
     if (!rawTitle || !/[\p{L}\p{N}]/u.test(rawTitle) || TOTAL_ROW.test(rawTitle) || cellPoints(rawTitle) !== null || section(row)) continue;
+    // (Nor is a heading row among the rows, its other cells empty or merged into it: "Experience" among a person
+    // specification's requirements, "PASS" over a vocational brief's pass criteria.)
+    const alone = row.every((c, k) => k === titleCol || c.trim() === "");
+    if (alone && ((requiredCol >= 0 && data.some((r) => (r[requiredCol] ?? "").trim() !== "")) || GRADE_SECTION.test(rawTitle.trim()))) continue;
     // (Nor is a band's row, "30–39 Fail (marginal)", nor the row the overall mark's class is written in.)
     if (/^\d{1,3}\s*%?\s*[-–]\s*\d{1,3}\s*%?(?:\s|$)/.test(rawTitle.trim()) || CLASS_ROW.test(rawTitle.trim())) continue;
     // (Or a grade's boundary, "Grade | 9 | 8 | 7" over "Minimum mark (out of 15) | 14 | 13 | 12".)
@@ -814,7 +827,7 @@ function tableCandidates(given: string[][]): Candidate[] {
     // ("No", "Optional", "Desirable", "If applicable": a row a contract may lack.)
     const mark = row[requiredCol]?.trim() ?? "";
     // ("Essential (E) or Desirable (D)" over "E" and "D": a "D" row is desirable.)
-    const desirable = /desirable/i.test(header[requiredCol] ?? "") && /^d$/i.test(mark);
+    const desirable = /desirable|^e\s*\/\s*d$/i.test(header[requiredCol]?.trim() ?? "") && /^d$/i.test(mark);
     // ("⭐ Challenge | add a 'Top tip'" beside numbered "I can" rows: an extra a pupil may leave out.)
     const extra = titleCol > 0 && /^(?:[⭐★*]\s*)?(?:challenge|extension|extra|bonus)\b/i.test(row[0]?.trim() ?? "");
     const optional =
