@@ -3,6 +3,7 @@ import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { Document, Packer, Paragraph, Table, TableCell, TableRow, TextRun } from "docx";
+import ExcelJS from "exceljs";
 import { findCriteria } from "../../src/engine/local/criteria";
 import { decide } from "../../src/engine/local/evaluate";
 import {
@@ -1927,6 +1928,65 @@ describe("criteria", () => {
       "B.P3 Produce a promotional plan that is fully costed…",
       "A.M1 Analyse the market research data to justify the…",
       "AB.D1 Evaluate the likely success of the marketing proposal.",
+    ]);
+  });
+
+  test("an assignment brief's facts sheet (word limit, referencing, case study, confidentiality) adds no criteria", async () => {
+    const wb = new ExcelJS.Workbook();
+    const brief = wb.addWorksheet("Brief");
+    brief.addRow(["Pellingham University – School of Nursing"]);
+    // (The rows as a nursing school's brief sheet has them: bench/data/essay-hunts-7/care-plan-rationale.)
+    for (const row of [
+      ["Module", "NUR2107 Planning and Evaluating Person-Centred Care (Level 5, 20 credits), BSc (Hons) Adult Nursing, Year 2"],
+      ["Assessment", "Assessment 1: Care-plan rationale (100% of the module mark)"],
+      [
+        "Task",
+        "Using the case study below, identify TWO priority nursing problems for Mrs Lanning in the first 48 hours after admission. For each problem, set a SMART goal, plan nursing interventions, and write a rationale explaining why each intervention is appropriate, supported by current evidence, national guidance and the NMC Code. Present your care plan as a table in Appendix 1.",
+      ],
+      [
+        "Word limit",
+        "1,200 words, excluding the care-plan table (Appendix 1) and the reference list. The marker stops reading at 1,320 words (the limit plus 10%).",
+      ],
+      ["Referencing", "Harvard (Pellingham style guide)."],
+      [
+        "Case study",
+        'Mrs Ivy Lanning, 81, has been admitted to Larch Ward (acute medicine) via the emergency department with community-acquired pneumonia of the right lower lobe. Observations on admission: respiratory rate 24/min; SpO2 93% on room air; temperature 38.4 °C; heart rate 104 bpm; blood pressure 128/76 mmHg; alert. She has type 2 diabetes treated with metformin; capillary blood glucose 13.2 mmol/L. She has eaten very little for three days and is drinking about 600 mL a day; her urine is concentrated. She usually walks with a stick but is now weak and breathless and spends most of the day in bed or in her chair. Waterlow score 17. Skin intact, with redness over the sacrum that blanches on pressure. She is hard of hearing (hearing aid, left ear). Her husband died ten months ago; she lives alone and her daughter lives 40 miles away. She tells the admitting nurse: "I don\'t want to be any trouble." Antibiotics, oxygen and paracetamol have been prescribed.',
+      ],
+      [
+        "Confidentiality",
+        "Use only the case-study details. Naming a real patient, member of staff or placement area is a breach of confidentiality: the work receives 0% and is referred to the programme lead.",
+      ],
+      ["How it is marked", 'See the sheet "Marking rubric". Grade bands are on the sheet "Grade bands".'],
+    ])
+      brief.addRow(row);
+    const rubric = wb.addWorksheet("Marking rubric");
+    rubric.addRow(["NUR2107 Assessment 1 – Care-plan rationale: marking rubric"]);
+    rubric.addRow(["Criterion", "Weight (%)", "0–3 Weak", "4–7 Sound", "8–10 Strong", "Score (0–10)"]);
+    rubric.addRow([
+      "1. Assessment and prioritisation of needs",
+      40,
+      "Problems not drawn from the case.",
+      "Two relevant problems.",
+      "Problems prioritised with reasons.",
+      "",
+    ]);
+    rubric.addRow([
+      "2. Rationale and use of evidence",
+      60,
+      "No rationale.",
+      "Most interventions justified.",
+      "Every intervention justified with evidence.",
+      "",
+    ]);
+    const doc = {
+      id: "ref_1",
+      name: "rubric.xlsx",
+      content: await extract(new Uint8Array(await wb.xlsx.writeBuffer()), { filename: "rubric.xlsx" }),
+    };
+    // (Before: "Word limit", "Referencing", "Case study", "Confidentiality" and "How it is marked" were criteria too.)
+    expect(findCriteria([doc.content], null).criteria.map((c) => c.title)).toEqual([
+      "Assessment and prioritisation of needs",
+      "Rationale and use of evidence",
     ]);
   });
 

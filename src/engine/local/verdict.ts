@@ -26,6 +26,8 @@ const STATED = [
   new RegExp(String.raw`\bpass\s*(?::|=|>=|≥|at least|at|from)\s*${MARK}(?:${OF})?`, "i"),
   // "passes at 70 percent", "a pass is 60%": with a share ("the pass is 3 miles long" is a mountain's).
   new RegExp(String.raw`\bpass(?:es|ing)?\s*(?::|=|>=|≥|at least|at|from|is)\s*${MARK}${OF}`, "i"),
+  // "You pass this practice question with 10 marks or more out of 20."
+  new RegExp(String.raw`\bpass(?:es)?\b[^.\n]{0,40}?\bwith\s+${MARK}\s*(?:marks?|points?|ticks?)?\s+or\s+(?:more|above|higher)(?:${OF})?`, "i"),
   // "12–15 | Working at the expected standard (EXS)": the band a total is judged at the standard from starts there.
   /^[ \t|]*(\d{1,3})\s*[-–]\s*\d{1,3}\b[^\n]{0,40}?\b(?:working at|at|meets?|meeting) the expected standard\b/im,
   // "An essay passes if it scores at least 32 of 80 (40 %)": a condition on what the work scores, with its scale.
