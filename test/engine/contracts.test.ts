@@ -509,6 +509,78 @@ describe("a clause named only to be excluded", () => {
   });
 });
 
+describe("checklists written as a standard", () => {
+  test("lettered sections ('A. The money') between coded run-in items ('A1 Facility amount. The document must …') keep one list", async () => {
+    const text = [
+      "Borrowing Review Standard",
+      "",
+      "How to review",
+      "",
+      "Items under headings A and B are required. Items under heading C are desirable only.",
+      "",
+      "A. The money",
+      "",
+      "A1 Facility amount and purpose. The document must state the maximum amount of the facility and its purpose.",
+      "",
+      "A2 Interest and fees. The interest rate must be stated, with every fee payable to the lender.",
+      "",
+      "B. Getting the money back",
+      "",
+      "B1 Repayment schedule. The document must set out how the loan is repaid.",
+      "",
+      "B2 Voluntary prepayment. The borrower must be able to prepay all or part of the loan at any time.",
+      "",
+      "C. Desirable points (not required)",
+      "",
+      "C1 Security limited to named assets. Security is limited to the assets named in the facility document.",
+    ].join("\n");
+    // (Before: each section's heading ended the run of items, two at a time, so none was read: the generic criteria.)
+    expect((await criteriaOf(text, "checklist.txt")).map((c) => [c.title, c.optional ?? false])).toEqual([
+      ["Facility amount and purpose", false],
+      ["Interest and fees", false],
+      ["Repayment schedule", false],
+      ["Voluntary prepayment", false],
+      ["Security limited to named assets", true],
+    ]);
+  });
+
+  test("paragraphs under 'The requirements' are the items, each named by its first sentence; the standard's own headings are not", async () => {
+    const text = [
+      "# Tenancy Agreement Review Standard",
+      "## Why this standard exists",
+      "Many landlords want to use their own tenancy agreement rather than our template, so we check it first.",
+      "## The requirements",
+      "The agreement must state the rent, the day on which it falls due and how it is to be paid. An amount with no due date is not enough.",
+      "Any deposit must be protected. The agreement has to commit the landlord to protecting the deposit in a government-authorised scheme within 30 days.",
+      "Entry by the landlord or the agent must be on notice. The agreement must say that the landlord will enter only after giving 24 hours' written notice.",
+      "## Further points we would like to see (optional)",
+      "These two points are good practice. An agreement that lacks them can still be approved.",
+      "It is helpful if the agreement deals with pets in a way that allows the tenant to ask for consent to keep a pet.",
+      "It is also helpful if the agreement provides for an inventory and check-in report at the start of the tenancy.",
+      "## When to escalate",
+      "Refer the file to the senior property manager if the rent is more than £4,000 a month.",
+    ].join("\n\n");
+    // (Before: "Why this standard exists", "The requirements", "When to escalate" … were the criteria.)
+    expect((await criteriaOf(text)).map((c) => [c.title, c.optional ?? false])).toEqual([
+      ["The agreement must state the rent, the day on which it falls", false],
+      ["Any deposit must be protected", false],
+      ["Entry by the landlord or the agent must be on notice", false],
+      ["It is helpful if the agreement deals with pets in a way", true],
+      ["It is also helpful if the agreement provides for an inventory and", true],
+    ]);
+    // A heading over one paragraph names its item: "3. Board composition (Required)" stays the item.
+    const named = [
+      "## 1. Parties (Required)",
+      "The agreement must name every shareholder.",
+      "## 2. Reserved matters (Required)",
+      "There must be a list of decisions the company may not take.",
+      "## 3. Board composition (Required)",
+      "The agreement must state the size of the board.",
+    ].join("\n\n");
+    expect((await criteriaOf(named)).map((c) => c.title)).toEqual(["Parties", "Reserved matters", "Board composition"]);
+  });
+});
+
 describe("a contract of another kind than the checklist's", () => {
   const checklist = [
     "# Commercial Lease Review Checklist",
@@ -544,6 +616,14 @@ describe("a contract of another kind than the checklist's", () => {
     const services = checklist.replace("# Commercial Lease Review Checklist", "# Master Services Agreement checklist");
     const out = await review(services, `# STATEMENT OF WORKS No. 4\n\n${body}`);
     expect(out.summary).not.toContain("another kind of document");
+  });
+
+  test("an application to rent, or a bank's approval in principle, is no contract of the checklist's kind", async () => {
+    // (Before: "APPLICATION TO RENT" named no kind, so it was judged as a tenancy's terms.)
+    const tenancy = checklist.replace("# Commercial Lease Review Checklist", "# Tenancy Agreement Review Standard");
+    const out = await review(tenancy, `# FERNLEIGH & PRYCE LETTINGS: APPLICATION TO RENT\n\n${body}`);
+    expect(out.verdict).toBe("needs_review");
+    expect(out.summary).toContain("names another kind of document than the checklist's (application or booking form, not lease or tenancy)");
   });
 
   test("a checklist whose title names no kind checks none", async () => {

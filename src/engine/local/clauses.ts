@@ -226,6 +226,9 @@ const KINDS: [string, RegExp][] = [
   ["privacy notice or website terms", /\bprivacy\b|\bterms of use\b|\bcookies?\b/i],
   ["building contract", /\bbuilding\b|\bworks\b|\bconstruction\b|\bJCT\b/i],
   ["photography commission", /\bphotograph/i],
+  // Documents that come before a contract, or beside it: an application, a booking form, non-binding terms.
+  ["application or booking form", /\bapplication (?:to rent|form|for)\b|\bbooking form\b|\baccount application\b/i],
+  ["heads of terms", /\bheads of terms\b|\bterm sheet\b|\bletter of intent\b|\bmemorandum of understanding\b|\bapproval in principle\b/i],
 ];
 
 /**

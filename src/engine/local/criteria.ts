@@ -753,6 +753,58 @@ function listSet(lines: Line[], skipInstructions: boolean): CandidateSet | null 
  * more, each starting a paragraph (after a line that ends a sentence), make a list; a short line of its own
  * ("Decision") ends the last one.
  */
+/** Words a paragraph uses to ask for something. */
+const ASKING = /\b(?:must|shall|has to|have to|needs? to|we need|is required|are required|should|(?:it is )?helpful if|would like)\b/i;
+
+/**
+ * A standard written in paragraphs: under a heading that names requirements ("The requirements"), or one marked
+ * required or optional over two or more of them ("Further points we would like to see (optional)"), each paragraph
+ * that asks for something is one, named by its first sentence ("The agreement must state the rent, the day on which
+ * it falls due …"), optional under an optional heading. Three required or more, else null; `headings` are the headings
+ * read so. (A Word paragraph is a line; a text file's lines are joined up to a blank line. A heading over one paragraph,
+ * "3. Board Composition (Required)", names its item: no such section.)
+ */
+function paragraphSet(lines: Line[]): (CandidateSet & { headings: string[] }) | null {
+  const sections: { heading: string; named: boolean; optional: boolean; paragraphs: string[] }[] = [];
+  let block: string[] = [];
+  const close = () => {
+    const text = block.join(" ").replace(/\s+/g, " ").trim();
+    block = [];
+    if (text && ASKING.test(text)) sections.at(-1)?.paragraphs.push(text);
+  };
+  for (const line of lines) {
+    const text = line.kind === "heading" || line.kind === "text" ? line.text.trim() : "";
+    const bare = text.replace(/\s*\([^)]*\)$/, "");
+    if (line.kind === "heading" || (line.kind === "text" && titleLike(bare))) {
+      close();
+      const named = REQUIREMENT_SECTION.test(bare.replace(/^the\s+/i, ""));
+      sections.push({ heading: text, named, optional: OPTIONAL_SECTION.test(sectionName(text)), paragraphs: [] });
+    } else if (line.kind === "text") {
+      // (A Word paragraph, long, is one line: each is its own.)
+      if (text.length > 150) close();
+      block.push(text);
+      if (text.length > 150) close();
+    } else close();
+  }
+  close();
+  const read = sections.filter((x) => x.named || (x.paragraphs.length >= 2 && REQUIREMENT_SECTION.test(sectionName(x.heading))));
+  const items: Candidate[] = read.flatMap((x) =>
+    x.paragraphs.map((text) => {
+      const words = (/^.+?[.!?](?=\s|$)/.exec(text)?.[0] ?? text).replace(/[.!?]$/, "").split(/\s+/);
+      return {
+        title: tidyTitle(words.length > 12 ? `${words.slice(0, 12).join(" ")}…` : words.join(" ")),
+        description: text,
+        points: null,
+        ...(x.optional ? { optional: true } : {}),
+      };
+    }),
+  );
+  return items.filter((c) => !c.optional).length >= 3 ? { kind: "list", items, headings: read.map((x) => x.heading) } : null;
+}
+
+/** A lettered or numbered section's heading: "A. The money", "Part B – Repayment", "Section 2: Security". */
+const SECTION_LETTER = /^(?:(?:part|section)\s+)?(?:[A-H]|\d{1,2})[.:)–—-]?\s+\p{Lu}[^.!?]{0,50}$/u;
+
 function runInSet(lines: Line[]): CandidateSet | null {
   // Runs of run-in paragraphs one after another; a heading, a short line of its own or a paragraph that is neither an
   // item nor the rest of one ends a run. The longest run is the list (a letterhead's "Northern Writers' Guild, …" is
@@ -768,11 +820,21 @@ function runInSet(lines: Line[]): CandidateSet | null {
   };
   for (const line of lines) {
     if (line.kind === "blank") continue;
-    const section = line.kind === "heading" || line.kind === "text" ? sectionName(line.text) : "";
-    if ((line.kind === "heading" || line.kind === "text") && REQUIREMENT_SECTION.test(section)) {
+    // (A lettered section's heading may come as a list item: "A. The money" is "The money", numbered.)
+    const sectionLike =
+      line.kind === "heading" || line.kind === "text" || (line.kind === "item" && titleLike(line.text.replace(/\s*\([^)]*\)$/, "")));
+    const section = sectionLike ? sectionName(line.text) : "";
+    if (sectionLike && REQUIREMENT_SECTION.test(section)) {
       optional = OPTIONAL_SECTION.test(section);
       current = null;
       previous = "";
+      continue;
+    }
+    if (line.kind === "item" && sectionLike && current) {
+      // A lettered section's heading between items ("A. The money", "B. Getting the money back") groups them; the run
+      // goes on.
+      current = null;
+      previous = line.text.trim();
       continue;
     }
     if (line.kind !== "text") {
@@ -784,6 +846,10 @@ function runInSet(lines: Line[]): CandidateSet | null {
     if (named && named.title.split(/\s+/).length <= 7 && !organising(named.title)) {
       current = { title: tidyTitle(named.title), description: named.description, points: null, ...(optional ? { optional } : {}) };
       runs[runs.length - 1].push(current);
+    } else if (SECTION_LETTER.test(line.text.trim()) && current) {
+      // A lettered section's heading between items ("A. The money", "B. Getting the money back") groups them; the
+      // run goes on.
+      current = null;
     } else if (titleLike(line.text)) end();
     else if (current && !/[.!?]$/.test(previous)) current.description += ` ${line.text}`;
     else end();
@@ -993,6 +1059,11 @@ function parseCriteria(sections: Section[], opts: { instructions?: boolean } = {
   const runIn = runInSet(lines);
   const grouped = (h: Candidate) => (runIn?.items.filter((r) => h.description.includes(r.title)).length ?? 0) >= 3;
   if (runIn && (!best || (best.kind === "heading" && best.items.some(grouped)))) best = runIn;
+  // Paragraphs under a heading that names them requirements ("The requirements", then "… (optional)"), each a
+  // requirement named by its first sentence: over the headings of a standard's parts ("Why this standard exists").
+  const paragraphs = paragraphSet(lines);
+  const over = (h: Candidate) => paragraphs?.headings.some((x) => tidyTitle(x) === h.title || sectionName(x) === h.title) ?? false;
+  if (paragraphs && (!best || (best.kind === "heading" && best.items.some(over)))) best = { kind: "list", items: paragraphs.items };
   if (!best) {
     const text = sections.map((s) => s.text).join("\n");
     const named = namedInSentence(text);

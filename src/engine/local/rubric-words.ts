@@ -132,7 +132,7 @@ export const REVIEW_NOTES =
  * item is a criterion. Bare "Skills" or "Experience" are left out: a rubric names its criteria so too.
  */
 export const REQUIREMENT_SECTION =
-  /^(?:(?:key|essential|minimum|basic|required|preferred|desired|desirable|additional|core|technical)\s+)?(?:requirements|qualifications|skills (?:and|&) (?:experience|qualifications)|experience (?:and|&) (?:skills|qualifications))$|^(?:essential|desirable|required|preferred)\s+criteria$|^(?:requirements (?:and|&) qualifications|must[- ]haves?|nice[- ]to[- ]haves?|should[- ]haves?|essential|desirable|preferred|required|mandatory|optional|recommended|(?:if|where) (?:applicable|relevant)|must (?:include|contain|have)|should (?:include|contain|have)|(?:required|mandatory|essential|optional|recommended|desirable|preferred)\s+(?:clauses|provisions|terms|items|elements|requirements)|(?:what )?you(?:['’]ll| will) (?:need|bring)|(?:it(?:['’]s| is| would be| will be) )?(?:a )?(?:bonus|plus|great|nice|an advantage) if you (?:have|had|also have)|what we(?:['’]re| are) looking for|who you are|about you|you (?:have|bring|will have)|bonus points|person specification|the ideal candidate(?: will have)?)$/i;
+  /^(?:(?:key|essential|minimum|basic|required|preferred|desired|desirable|additional|core|technical)\s+)?(?:requirements|qualifications|skills (?:and|&) (?:experience|qualifications)|experience (?:and|&) (?:skills|qualifications))$|^(?:essential|desirable|required|preferred)\s+criteria$|^(?:requirements (?:and|&) qualifications|must[- ]haves?|nice[- ]to[- ]haves?|should[- ]haves?|essential|desirable|preferred|required|mandatory|optional|recommended|(?:if|where) (?:applicable|relevant)|must (?:include|contain|have)|should (?:include|contain|have)|(?:required|mandatory|essential|optional|recommended|desirable|preferred)\s+(?:clauses|provisions|terms|items|elements|requirements|points)|(?:what )?you(?:['’]ll| will) (?:need|bring)|(?:it(?:['’]s| is| would be| will be) )?(?:a )?(?:bonus|plus|great|nice|an advantage) if you (?:have|had|also have)|what we(?:['’]re| are) looking for|who you are|about you|you (?:have|bring|will have)|bonus points|person specification|the ideal candidate(?: will have)?)$/i;
 /** Sections that list requirements only in a job advert (beside its JOB_SECTION headings): a rubric's "Skills" is a criterion. */
 export const ADVERT_REQUIREMENT_SECTION =
   /^(?:(?:technical|key|core|required|essential)\s+)?(?:skills|experience|education(?: and experience)?|certifications?|licen[cs]es?)$/i;
@@ -288,7 +288,8 @@ const RUN_IN_NAME = /^(\p{Lu}[^.!?]{2,60})\.\s+\p{Lu}/u;
  * sentence names the item (its name was bold where the text came from); null when the first sentence is no name.
  */
 export function runInName(text: string): { title: string; description: string } | null {
-  const rest = text.replace(/^(?:\d{1,2}|[A-Z]{1,2}\d{1,2})[.)]\s+(?=\p{Lu})/u, "");
+  // (The item's code before its name: "1.", "A4)", or "A1" alone, as a checklist's lettered items have it.)
+  const rest = text.replace(/^(?:(?:\d{1,2}|[A-Z]{1,2}\d{1,2})[.)]|[A-Z]{1,2}\d{1,2})\s+(?=\p{Lu})/u, "");
   const lead = RUN_IN_NAME.exec(rest);
   if (!lead || lead[1].split(/\s+/).length > 8) return null;
   return { title: lead[1], description: rest.slice(lead[1].length + 1).trim() };
