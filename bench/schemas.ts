@@ -79,17 +79,17 @@ function keyedItem(pointer: string, e: Evaluation, filled: unknown): number | nu
 // ("Proficient", "strong", "B") stand for a pass or a fail by where they sit; risk runs the other way.
 const SAYS: [RegExp, Evaluation["verdict"][]][] = [
   [
-    /review|escalat|refer|maybe|hold|consider|borderline|manual|unsure|partial|amend|negotiat|negociar|return|send back|bedingt|conditional|reserv|rezerw|twijfel|rivedere|restituire|inoltrare|attesa|amber|yellow/i,
+    /review|escalat|refer|maybe|hold|consider|borderline|manual|unsure|partial|amend|negotiat|negociar|return|send back|bedingt|conditional|reserv|rezerw|twijfel|rivedere|restituire|inoltrare|attesa|amber|yellow|gelb|änderungen|anderungen|talent.pool/i,
     ["needs_review"],
   ],
   [
-    /^(no|false|fail|reject|decline|do not|does not|not |unsatisf|below|beginning|weak|poor|insufficient|insuffisant|mangelhaft|ungen|insuficiente|insufficiente|onvoldoende|gezakt|afwijzen|bocciat|respint|rifiut|non |niedostat|niezalicz|avsl|underk|red$|reprovad|recus|rejeit|n$|u$|e$|f$|d$)/i,
+    /^(no|false|fail|reject|decline|do not|does not|not |nicht |rot$|unsatisf|below|beginning|weak|poor|insufficient|insuffisant|mangelhaft|ungen|insuficiente|insufficiente|onvoldoende|gezakt|afwijzen|bocciat|respint|rifiut|non |niedostat|niezalicz|avsl|underk|red$|reprovad|recus|rejeit|n$|u$|e$|f$|d$)/i,
     ["fail"],
   ],
   [/^(high)/i, ["fail", "needs_review"]],
   [/^(medium|moderate|approaching|developing|c$)/i, ["fail", "needs_review", "pass"]],
   [
-    /^(yes|y$|true|pass|first|1st|upper second|lower second|2[:.][12]|two (?:one|two)|third|3rd|approv|accept|meets|met|hire|proceed|compliant|advance|shortlist|recommend|sign$|go|ok|satisf|strong|proficient|exemplary|exceeds|excellent|good|low|tr[eè]s bien|bien|assez bien|passable|sehr gut|gut|befriedigend|ausreichend|sobresaliente|notable|suficiente|signer|firmar|unterzeichnen|distinction|merit|uitnodigen|invite|interview|intervju|kalla till|p$|green|assinar|aprovad|zalicz|celuj|bardzo dobry|dobry|dostateczny|dopuszcz|godk|voldoende|ondertekenen|promoss|approvat|idone|sufficiente|a\*?$|b$)/i,
+    /^(yes|y$|true|pass|grün|grun|zur unterschrift|first|1st|upper second|lower second|2[:.][12]|two (?:one|two)|third|3rd|approv|accept|meets|met|hire|proceed|compliant|advance|shortlist|recommend|sign$|go|ok|satisf|strong|proficient|exemplary|exceeds|excellent|good|low|tr[eè]s bien|bien|assez bien|passable|sehr gut|gut|befriedigend|ausreichend|sobresaliente|notable|suficiente|signer|firmar|unterzeichnen|distinction|merit|uitnodigen|invite|interview|intervju|kalla till|p$|green|assinar|aprovad|zalicz|celuj|bardzo dobry|dobry|dostateczny|dopuszcz|godk|voldoende|ondertekenen|promoss|approvat|idone|sufficiente|a\*?$|b$)/i,
     ["pass"],
   ],
 ];

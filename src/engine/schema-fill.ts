@@ -859,6 +859,39 @@ const FOREIGN: Record<string, string> = {
   staerken: "strengths",
   schwachen: "weaknesses",
   schwaechen: "weaknesses",
+  lieferant: "supplier",
+  auftraggeber: "client",
+  auftragnehmer: "supplier",
+  kaufer: "buyer",
+  vertragsbeginn: "start date",
+  beginn: "start",
+  ende: "end",
+  laufzeit: "term",
+  grundlaufzeit: "term",
+  mangel: "issues",
+  beschreibung: "description",
+  ampel: "rag",
+  ampelbewertung: "rag",
+  // Welsh
+  enw: "name",
+  ymgeisydd: "candidate",
+  disgybl: "student",
+  myfyriwr: "student",
+  cyfanswm: "total",
+  marciau: "marks",
+  marc: "mark",
+  canran: "percent",
+  gradd: "grade",
+  pasio: "passed",
+  dyddiad: "date",
+  cyflwyno: "submitted",
+  adborth: "feedback",
+  sylwadau: "comments",
+  cryfderau: "strengths",
+  gwendidau: "weaknesses",
+  meini: "criteria",
+  crynodeb: "summary",
+  penderfyniad: "decision",
   // Spanish
   alumno: "student",
   alumna: "student",
@@ -1143,11 +1176,11 @@ function typesOf(s: JsonSchema): Set<string> {
 }
 
 const VERDICT_WORDS: Record<Evaluation["verdict"], RegExp> = {
-  pass: /^(?:pass|passed|yes|true|accept|accepted|approve|approved|hire|strong hire|recommend|recommended|shortlist|shortlisted|proceed|advance|interview|qualified|meets|meets expectations|exceeds expectations|strong|strong yes|definitely|good|satisfactory|competent|proficient|adequate|sign|compliant|oui|ja|si|sí|admis|admise|reçu|reçue|bestanden|aprobado|aprobada|apto|suitable|geeignet|geslaagd|voldoende|uitnodigen|aannemen|ondertekenen|promosso|promossa|approvato|idoneo|idonea|sufficiente|firmare|colloquio|green|kalla till intervju|intervju|godkänd|godkand|underteckna|zaliczone|zaliczony|zaliczona|zdał|zdal|podpisać|podpisac|aprovado|aprovada|assinar|aprovar|entrevista|y)$/i,
-  fail: /^(?:fail|failed|no|false|reject|rejected|decline|declined|not recommended|do not hire|no hire|not hire|unqualified|does not meet|below expectations|weak|insufficient|unsatisfactory|poor|strong no|strong no hire|definitely not|do not sign|not compliant|non compliant|non|nein|ajourné|ajourne|refusé|nicht bestanden|suspenso|suspendido|reprobado|no apto|unsuitable|not suitable|nicht geeignet|ungeeignet|gezakt|niet geslaagd|onvoldoende|afwijzen|bocciato|bocciata|respinto|respinta|non idoneo|non idonea|insufficiente|rifiutare|scartare|non firmare|red|avslag|avslå|avsla|underkänd|underkand|niezaliczone|odrzucić|odrzucic|reprovado|reprovada|recusar|rejeitar|não assinar|nao assinar|n)$/i,
+  pass: /^(?:pass|passed|yes|true|accept|accepted|approve|approved|hire|strong hire|recommend|recommended|shortlist|shortlisted|proceed|advance|interview|qualified|meets|meets expectations|exceeds expectations|strong|strong yes|definitely|good|satisfactory|competent|proficient|adequate|sign|compliant|oui|ja|si|sí|admis|admise|reçu|reçue|bestanden|aprobado|aprobada|apto|suitable|geeignet|geslaagd|voldoende|uitnodigen|aannemen|ondertekenen|promosso|promossa|approvato|idoneo|idonea|sufficiente|firmare|colloquio|green|grun|grün|approve for signature|approved for signature|ok to sign|zur unterschrift freigeben|unterschreiben|kalla till intervju|intervju|godkänd|godkand|underteckna|zaliczone|zaliczony|zaliczona|zdał|zdal|podpisać|podpisac|aprovado|aprovada|assinar|aprovar|entrevista|y)$/i,
+  fail: /^(?:fail|failed|no|false|reject|rejected|decline|declined|not recommended|do not hire|no hire|not hire|unqualified|does not meet|below expectations|weak|insufficient|unsatisfactory|poor|strong no|strong no hire|definitely not|do not sign(?:\s*[–—-].*)?|not compliant|non compliant|non|nein|ajourné|ajourne|refusé|nicht bestanden|suspenso|suspendido|reprobado|no apto|unsuitable|not suitable|nicht geeignet|ungeeignet|gezakt|niet geslaagd|onvoldoende|afwijzen|bocciato|bocciata|respinto|respinta|non idoneo|non idonea|insufficiente|rifiutare|scartare|non firmare|red|rot|nicht unterschreiben|avslag|avslå|avsla|underkänd|underkand|niezaliczone|odrzucić|odrzucic|reprovado|reprovada|recusar|rejeitar|não assinar|nao assinar|n)$/i,
   // A person's call: review, escalate or refer it, return it for amendment, negotiate.
   needs_review:
-    /^(?:needs[ _]review|review|further review|maybe|consider|borderline|hold|on hold|uncertain|unsure|partially meets|partially compliant|partly compliant|manual review|undecided|pending|(?:re)?negotiate|amend|revise|resubmit|(?:escalate|escalated|refer|referred|return|returned|send back|sent back)(?: (?:to|for) .+)?|(?:needs|requires) (?:amendment|amendments|changes|revision|negotiation)|conditionally suitable|bedingt geeignet|reserve|hold in reserve|in reserve|reserve list|reserve pool|hold in reserve pool|hold in the reserve pool|waitlist|waitlisted|wait list|reservelijst|twijfel|nader beoordelen|in afwachting|da rivedere|in attesa|lista di riserva|(?:restituire|rinviare|inoltrare)(?: .+)?|amber|yellow|reserv|reservlista|negociar|renegociar|rever|em revisão|em revisao|do weryfikacji|rezerwa|lista rezerwowa)$/i,
+    /^(?:needs[ _]review|review|further review|maybe|consider|borderline|hold|on hold|uncertain|unsure|partially meets|partially compliant|partly compliant|manual review|undecided|pending|(?:re)?negotiate|amend|revise|resubmit|(?:escalate|escalated|refer|referred|return|returned|send back|sent back)(?: (?:to|for) .+)?|(?:needs|requires) (?:amendment|amendments|changes|revision|negotiation)|conditionally suitable|bedingt geeignet|reserve|hold in reserve|in reserve|reserve list|reserve pool|hold in reserve pool|hold in the reserve pool|waitlist|waitlisted|wait list|reservelijst|twijfel|nader beoordelen|in afwachting|da rivedere|in attesa|lista di riserva|(?:restituire|rinviare|inoltrare)(?: .+)?|amber|yellow|gelb|talent pool|sign (?:only )?after amendments|sign after changes|nach anderungen unterschreiben|nach änderungen unterschreiben|reserv|reservlista|negociar|renegociar|rever|em revisão|em revisao|do weryfikacji|rezerwa|lista rezerwowa)$/i,
 };
 // Whether a criterion is there at all, in a member's words: above ABSENT is present, at or below it missing.
 const PRESENT_WORD = /^(?:present|found|included|covered|addressed|yes|ok)$/i;
@@ -1215,6 +1248,22 @@ function enumChoice(members: unknown[], text: string, e: Evaluation, c: Criterio
     const found = strings.find((m) => m.trim().toUpperCase() === letter) ?? strings.find((m) => m.trim().toUpperCase()[0] === letter);
     // A scale without F fails at its lowest letter ("U").
     return found ?? (letter === "F" ? strings.find((m) => /^U$/i.test(m.trim())) : undefined);
+  }
+  // Grades written as numbers in strings, best first or last ("9" … "1", "U" below them, as GCSEs are): the one nearest
+  // the score on their range; "U" only for work scoring under a tenth.
+  const graded = strings.filter((m) => /^\d{1,3}$/.test(m.trim()));
+  if (
+    graded.length >= 3 &&
+    strings.length === members.length &&
+    strings.every((m) => /^\d{1,3}$/.test(m.trim()) || /^(?:U|X)$/i.test(m.trim())) &&
+    /\b(score|grade|rating|level|points?|band|mark)\b/.test(text)
+  ) {
+    const unclassified = strings.find((m) => /^(?:U|X)$/i.test(m.trim()));
+    if (unclassified !== undefined && share < 0.1) return unclassified;
+    const values = graded.map(Number);
+    const [lo, hi] = [Math.min(...values), Math.max(...values)];
+    const target = lo + share * (hi - lo);
+    return graded.reduce((a, b) => (Math.abs(Number(b) - target) < Math.abs(Number(a) - target) ? b : a));
   }
   // Numbers: the one nearest the score.
   const numbers = members.filter((m): m is number => typeof m === "number");

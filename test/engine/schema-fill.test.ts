@@ -1037,6 +1037,48 @@ Date: 5 June 2027`;
     expect([passed["Shortlisted?"], passed["Reserve?"]]).toEqual(["Y", "N"]);
   });
 
+  test("Welsh fields, a German contract review's traffic light, signing recommendations, and GCSE grades written as strings", () => {
+    const welsh = object({
+      enw_ymgeisydd: str("Enw llawn yr ymgeisydd"),
+      cyfanswm_marciau: { type: "integer", minimum: 0, maximum: 40 },
+      pasio: { type: "boolean" },
+      adborth: str("Adborth i'r ymgeisydd"),
+    });
+    const e = finding(70, "pass");
+    // (Before: "", 0, false and "": no Welsh word was read.)
+    expect(filled(welsh, e, "Name: Eilidh Marchetti\n\nMy enquiry.")).toEqual({
+      enw_ymgeisydd: "Eilidh Marchetti",
+      cyfanswm_marciau: 28,
+      pasio: true,
+      adborth: e.summary,
+    });
+    const review = object({
+      ampel: { enum: ["grün", "gelb", "rot"] },
+      empfehlung: { enum: ["zur Unterschrift freigeben", "nach Änderungen unterschreiben", "nicht unterschreiben"] },
+      recommendation: { enum: ["Approve for signature", "Sign after amendments", "Do not sign – return to supplier"] },
+      decision: { enum: ["interview", "talent_pool", "decline"] },
+    });
+    // (Before: "grün", "zur Unterschrift freigeben", "Approve for signature" and "interview" for a person's call: the
+    // score decided.)
+    expect(filled(review, finding(62, "needs_review"))).toEqual({
+      ampel: "gelb",
+      empfehlung: "nach Änderungen unterschreiben",
+      recommendation: "Sign after amendments",
+      decision: "talent_pool",
+    });
+    expect(filled(review, finding(30, "fail"))).toMatchObject({
+      ampel: "rot",
+      empfehlung: "nicht unterschreiben",
+      recommendation: "Do not sign – return to supplier",
+    });
+    // GCSE grades 9 to 1 and U as strings: the nearest to the score. (Before: "9" whatever the score.)
+    const gcse = object({
+      working_at_grade: { type: "string", enum: ["9", "8", "7", "6", "5", "4", "3", "2", "1", "U"], description: "Working-at grade" },
+    });
+    expect(filled(gcse, finding(70, "pass")).working_at_grade).toBe("7");
+    expect(filled(gcse, finding(5, "fail")).working_at_grade).toBe("U");
+  });
+
   test("fields an if/then ties together (a Fail's mark, grade, resubmission and deadline) are set together", () => {
     const slip = {
       type: "object",
