@@ -162,7 +162,7 @@ export class InputFacts {
    */
   private dateLabelled(groups: string[][], party: Party | null): string | null {
     for (const group of groups) {
-      const stems = group.map(stem);
+      const stems = aliased(group);
       // (A plain "Date:" label names no kind of date: it is the fallback, after the words' own dates.)
       const value = this.label(
         [(l) => l.words.some((w) => !DATE_NOISE.test(w) && stems.some((s) => sameRoot(s, stem(w)))) && isoDate(l.value) !== null],
@@ -183,9 +183,7 @@ export class InputFacts {
       .filter((m) => !/^dates?$/i.test(m[0]))
       .map((m) => ({ stem: stem(m[0]), at: m.index, end: m.index + m[0].length }));
     for (const group of groups) {
-      const stems = new Set(
-        group.flatMap((w) => [stem(w), ...Object.entries(ALIASES).flatMap(([key, also]) => (sameRoot(key, stem(w)) ? also : []))]),
-      );
+      const stems = new Set(aliased(group));
       let best: { iso: string; gap: number } | null = null;
       for (const t of tokens) {
         if (![...stems].some((s) => sameRoot(s, t.stem))) continue;
@@ -259,10 +257,14 @@ export class InputFacts {
     let at = 0;
     for (const raw of this.text.split("\n")) {
       const line = raw.replace(/\*\*|__|\r$/g, "");
-      // "Name: …", or a table's row of two cells, "| Candidate name | Eilidh Marchetti |" (a cover sheet).
+      // "Name: …", a table's row of two cells, "| Candidate name | Eilidh Marchetti |" (a cover sheet), or a contract's
+      // definition, '"Commencement Date" means 1 April 2026.'
       const m =
         /^[ \t>]*(?:[-*•][ \t]+)?([\p{L}][\p{L}'’.]*(?:[ \t]+[\p{L}][\p{L}'’.]*){0,2})[ \t]*:[ \t]+(\S.{0,79})$/u.exec(line) ??
-        /^[ \t]*\|?[ \t]*([\p{L}][\p{L}'’.]*(?:[ \t]+[\p{L}][\p{L}'’.]*){0,2})[ \t]*\|[ \t]*([^|\s][^|]{0,79}?)[ \t]*\|?[ \t]*$/u.exec(line);
+        /^[ \t]*\|?[ \t]*([\p{L}][\p{L}'’.]*(?:[ \t]+[\p{L}][\p{L}'’.]*){0,2})[ \t]*\|[ \t]*([^|\s][^|]{0,79}?)[ \t]*\|?[ \t]*$/u.exec(line) ??
+        /^[ \t>]*(?:[-*•][ \t]+)?["“]([\p{L}][\p{L}'’.]*(?:[ \t]+[\p{L}][\p{L}'’.]*){0,2})["”][ \t]+(?:means|shall mean)[ \t]+(\S.{0,79}?)[.;]?$/u.exec(
+          line,
+        );
       if (m) {
         // The party named earlier in its paragraph, or in the short paragraphs just above it ("Signed for and on behalf
         // of X", then "Signature: …", "Name: …", "Title: …", "Date: …", each a paragraph of its own): up to five back.
@@ -414,7 +416,14 @@ const ALIASES: Record<string, string[]> = {
   start: ["commenc", "begin"],
   dob: ["born", "birth"],
   birth: ["born"],
+  // "Date handed in" is the date submitted.
+  submit: ["hand"],
+  hand: ["submit"],
 };
+
+/** The words' stems and the stems of the words that say the same of a date ("executed" for "signed"). */
+const aliased = (words: string[]) =>
+  words.flatMap((w) => [stem(w), ...Object.entries(ALIASES).flatMap(([key, also]) => (sameRoot(key, stem(w)) ? also : []))]);
 
 /** "signed", "signature", "signing" → "sign"; "effective" → "effect"; "submitted" → "submit". */
 function stem(word: string): string {

@@ -424,6 +424,15 @@ describe("output schemas offline: what the input states, and what the findings m
       "",
       "My enquiry question is how the river changes downstream.",
     ].join("\n");
+    // "Date handed in" is the date submitted.
+    expect(filled(object({ date_submitted: date() }), finding(74, "pass"), cover).date_submitted).toBe("2025-11-18");
+    // A contract's definition is a label too, over a date nearer the words in another clause. (Before: 2029-03-31.)
+    const contract = [
+      '- **"Commencement Date"** means 1 April 2026.',
+      '- **"Initial Term"** means the period from the Commencement Date to',
+      "  31 March 2029.",
+    ].join("\n");
+    expect(filled(object({ commencement_date: date() }), finding(74, "pass"), contract).commencement_date).toBe("2026-04-01");
     // (Before: "" and the fieldwork date: a table's row was no label.)
     expect(filled(object({ candidate_name: str(), date_handed_in: date() }), finding(74, "pass"), cover)).toEqual({
       candidate_name: "Eilidh Marchetti",
