@@ -73,7 +73,15 @@ function keyedItem(pointer: string, e: Evaluation, filled: unknown): number | nu
     .replace(/\s*\([^)]*\)$/, "")
     .replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
   const hits = e.criteria.flatMap((c, i) => (key.length > 2 && new RegExp(`\\b${key}\\b`).test(norm(c.title)) ? [i] : []));
-  return hits.length === 1 ? hits[0] : null;
+  if (hits.length === 1) return hits[0];
+  // (A code letter before the name, "B Methods (max 8)", and words in another order: every word of the key in one title.)
+  const words = key
+    .replace(/\\/g, "")
+    .replace(/^[a-z]\s+/, "")
+    .split(/\s+/)
+    .filter((w) => w.length > 2);
+  const within = e.criteria.flatMap((c, i) => (words.length > 0 && words.every((w) => new RegExp(`\\b${w}\\b`).test(norm(c.title))) ? [i] : []));
+  return within.length === 1 ? within[0] : null;
 }
 // A verdict in the field's own words: which of pass, fail and needs_review each word can stand for. Levels and bands
 // ("Proficient", "strong", "B") stand for a pass or a fail by where they sit; risk runs the other way.

@@ -170,7 +170,9 @@ class Filler {
         // (At the top, with no parent's name to say what they hold, a number keyed by a criterion is its mark, text its
         // comment: a spreadsheet row's "Visual Analysis (0-5)".)
         const holds = field.own.join(" ") || (typesOf(subSchema ?? {}).has("string") ? "comment" : "score");
-        if (own) this.fill(sub, current, name, { ...subField, text: `${subField.text} ${holds}` }, own, depth + 1);
+        // (Its scale after the name, "D Analysis (max 10)", says what the mark is out of, not that it is the maximum.)
+        const scaled = own ? { ...subField, ...fieldOf(name.replace(SCALE_NOTE, ""), subSchema ?? {}, owner) } : subField;
+        if (own) this.fill(sub, current, name, { ...scaled, text: `${scaled.text} ${holds}` }, own, depth + 1);
         else this.fill(sub, current, name, subField, criterion, depth + 1);
       }
     }
@@ -229,7 +231,8 @@ class Filler {
       const group = names.filter((n) => typeOf(n) === type);
       const found = new Map<string, Criterion>();
       for (const name of group) {
-        const words = wordsOf(name).filter((w) => w.length > 2);
+        // (The scale after the name, "B Methods (max 8)", is no part of it.)
+        const words = wordsOf(name.replace(SCALE_NOTE, "")).filter((w) => w.length > 2);
         const hits = words.length > 0 ? criteria.filter((x) => words.every((w) => x.words.has(w))) : [];
         if (hits.length === 1 && ![...found.values()].includes(hits[0].c)) found.set(name, hits[0].c);
       }
@@ -515,7 +518,9 @@ class Filler {
     const text = field.text;
     const named =
       /\b(how many|number of|count|no of|tally)\b/.test(text) ||
-      /\b(met|present|found|included|satisfied|covered|passed|missing|absent|compliant)$/.test(field.own.join(" ").replace(/\s+of\s+\d+$/, "")) ||
+      /\b(met|present|found|included|satisfied|covered|passed|missing|absent|compliant)$/.test(
+        field.own.join(" ").replace(/\s+(?:out\s+)?of\s+\d+$/, ""),
+      ) ||
       /\b(?:issue|compliant|met)\s+count$/.test(field.own.join(" "));
     // "essential criteria in the advert", "clauses listed": how many there are, met or not.
     const inTotal =
@@ -792,6 +797,9 @@ function fieldOf(name: string, s: JsonSchema, parent: Field | null = null): Fiel
     parent,
   };
 }
+
+/** A field name's scale in brackets at its end: "(max 10)", "(out of 8)", "(0-5)", "(/20)". */
+const SCALE_NOTE = /\s*\((?:max(?:imum)?\.?\s*|out of\s*|\/\s*|\d{1,3}\s*[-–]\s*)\d{1,3}\)\s*$/i;
 
 const bare = (word: string) => word.normalize("NFD").replace(/[\u0300-\u036f]/g, "");
 /** Field words of other languages that say what a field means, in the English the rules read (accents taken off). */

@@ -843,7 +843,8 @@ describe("criteria", () => {
       "| 5–6 | Describes scientific knowledge. |",
       "| 7–8 | Explains scientific knowledge. |",
     ].join("\n");
-    expect(await shapeOf("myp.md", myp)).toEqual([["Criterion A: Knowing and understanding", 8, [0, 2, 4, 6, 8]]]);
+    // (Named without its letter, as "Section A." and "Criterion 2:" are.)
+    expect(await shapeOf("myp.md", myp)).toEqual([["Knowing and understanding", 8, [0, 2, 4, 6, 8]]]);
     // Ontario's "Level 3 (70–79%)" columns are levels 1–4 (they were read as percentages: out of 100).
     const ontario =
       "| Categories | Level 1 (50–59%) | Level 2 (60–69%) | Level 3 (70–79%) | Level 4 (80–100%) |\n|---|---|---|---|---|\n| Knowledge | Limited. | Some. | Considerable. | Thorough. |\n| Communication | Limited clarity. | Some clarity. | Considerable clarity. | High clarity. |\n";
@@ -853,9 +854,10 @@ describe("criteria", () => {
     ]);
     const labelled =
       "| Criterion | Weight | Description |\n|---|---|---|\n| Criterion A: Argument | 40% | Original, sustained argument. |\n| Criterion B: Use of evidence | 60% | Critical use of sources. |\n";
+    // (Named without the label before the name, as "Criterion 2:" always was.)
     expect(await shapeOf("essay.md", labelled)).toEqual([
-      ["Criterion A: Argument", 40, null],
-      ["Criterion B: Use of evidence", 60, null],
+      ["Argument", 40, null],
+      ["Use of evidence", 60, null],
     ]);
     // A syllabus's grade breakdown above the rubric is no rubric; "☐" boxes are bullets.
     const syllabus =
@@ -1987,6 +1989,23 @@ describe("criteria", () => {
     expect(findCriteria([doc.content], null).criteria.map((c) => c.title)).toEqual([
       "Assessment and prioritisation of needs",
       "Rationale and use of evidence",
+    ]);
+  });
+
+  test("'Section A. Enquiry question' is named without its section's letter", async () => {
+    const text = [
+      "## Section A. Enquiry question and hypotheses (6 marks)",
+      "States a question.",
+      "## Section B. Methods (8 marks)",
+      "Describes the methods.",
+      "## Section C. Data presentation (8 marks)",
+      "Presents the data.",
+    ].join("\n\n");
+    // (Before: "Section A. Enquiry question and hypotheses": "Section 2." lost its number, "Section A." kept its letter.)
+    expect((await criteriaOf("scheme.md", text)).criteria.map((c) => c.title)).toEqual([
+      "Enquiry question and hypotheses",
+      "Methods",
+      "Data presentation",
     ]);
   });
 

@@ -1088,6 +1088,27 @@ Date: 5 June 2027`;
     expect(filled(gcse, finding(5, "fail")).working_at_grade).toBe("U");
   });
 
+  test("a sheet's columns keyed by criterion with a code letter and a scale ('B Methods (max 8)') get each criterion's mark; 'Essentials Met (out of 5)' counts", () => {
+    const e = finding(70, "pass", [
+      crit("Enquiry question and hypotheses", 6, 6),
+      crit("Methods and data collection", 8, 8),
+      crit("Analysis and interpretation", 5, 10),
+    ]);
+    const sheet = object({
+      "A Question and Hypotheses (max 6)": { type: "integer", minimum: 0, maximum: 6 },
+      "B Methods (max 8)": { type: "integer", minimum: 0, maximum: 8 },
+      "D Analysis (max 10)": { type: "integer", minimum: 0, maximum: 10 },
+      "Essentials Met (out of 3)": { type: "integer", minimum: 0, maximum: 3 },
+    });
+    // (Before: 0, 0, 0, as no criterion was named with "max" in its name; then 10, the maximum; and 0 met.)
+    expect(filled(sheet, e)).toEqual({
+      "A Question and Hypotheses (max 6)": 6,
+      "B Methods (max 8)": 8,
+      "D Analysis (max 10)": 5,
+      "Essentials Met (out of 3)": 2,
+    });
+  });
+
   test("fields an if/then ties together (a Fail's mark, grade, resubmission and deadline) are set together", () => {
     const slip = {
       type: "object",

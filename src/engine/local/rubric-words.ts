@@ -71,7 +71,10 @@ export function tidyTitle(s: string): string {
   return s
     .replace(/\*\*|__|`/g, "")
     .replace(/^\s*(?:\[\s?[xX✓✔]?\s?\]|[☐☑☒□])\s*/, "") // a box to tick before the item: "[ ] 1. FOCUS"
-    .replace(/^\s*(?:criterion|criteria|category|dimension|competency|competence|trait|domain|part|section|question|q)\s*\d*\s*[:.)\-–—]\s*/i, "")
+    .replace(
+      /^\s*(?:criterion|criteria|category|dimension|competency|competence|trait|domain|part|section|question|q)\s*(?:\d+|[A-Z](?![a-z]))?\s*[:.)\-–—]\s*/i,
+      "",
+    )
     .replace(/^\s*(?:\d{1,2}(?:\.\d{1,2})*[.)]?|[A-Z][.)]|[ivxIVX]{1,4}[.)])\s+/, "")
     .replace(/\s*[:\-–—|,;]+\s*$/, "")
     .replace(/\s*(?:\.\s*){3,}$|\s*…+$/, "") // leader dots: "Thesis statement ........ 10 pts"
