@@ -233,6 +233,29 @@ describe("a job advert's requirements", () => {
     ]);
   });
 
+  test("a requirement held at a lower level than asked is not met: German B1 for C1, CIPD Level 3 for Level 5", async () => {
+    const advert = ["## Requirements", "- Fluent German, written and spoken (C1 or above)", "- At least 1 year on an IT service desk"].join("\n");
+    const cv = (german: string) =>
+      [
+        "IT Service Desk Analyst, Castell Foods, Jan 2019 – Present",
+        "First-line support on the IT service desk for 900 users.",
+        "Languages",
+        german,
+      ].join("\n");
+    // (Before: 10/10, "German" named.)
+    expect(
+      (await screen(advert, cv("English (native). German: B1 (intermediate), working on B2 at evening classes"))).criteria[0].score,
+    ).toBeLessThanOrEqual(2);
+    expect((await screen(advert, cv("English (native). German: C1 (Goethe-Zertifikat C1, 2023)"))).criteria[0].score).toBeGreaterThanOrEqual(7);
+    const hr = ["## Requirements", "- CIPD Level 5 Associate Diploma in People Management", "- At least 2 years of HR experience"].join("\n");
+    const lower = [
+      "HR Assistant, Fellgate Care, Jan 2019 – Present",
+      "HR administration and casework support for managers.",
+      "CIPD Level 3 Foundation Certificate in People Practice, 2024",
+    ].join("\n");
+    expect((await screen(hr, lower)).criteria[0].score).toBeLessThanOrEqual(2);
+  });
+
   test("a degree's letters name a degree: 'BSc (Hons) Chemistry' meets 'a degree in chemistry'", async () => {
     const advert = ["## Requirements", "- A degree in chemistry or a related subject", "- At least 2 years of laboratory experience"].join("\n");
     const cv = [

@@ -188,6 +188,33 @@ export function overLimit(requirement: string, texts: string[]): string | null {
   return null;
 }
 
+// Scales a requirement states a level on, with each level's rank: CEFR language levels ("German at C1") and the
+// qualification levels of the UK's frameworks ("CIPD Level 5", "NVQ Level 3").
+const LEVEL_SCALES: { re: RegExp; rank: (level: string) => number }[] = [
+  { re: /\b([ABC][12])\b/g, rank: (l) => "A1A2B1B2C1C2".indexOf(l) / 2 },
+  { re: /\blevel\s*(\d)\b/gi, rank: (l) => Number(l) },
+];
+
+/**
+ * The line of a CV that states what a requirement names at a lower level than it asks, where no line states it at
+ * that level or above: "German: B1 (intermediate)" against "Fluent German (C1 or above)", "CIPD Level 3 Foundation
+ * Certificate" against "CIPD Level 5". Lines naming one of the requirement's names (`names`, stems) are compared; else
+ * null.
+ */
+export function belowLevel(requirement: string, names: string[], texts: string[]): string | null {
+  const own = names.filter((n) => n !== "level");
+  if (own.length === 0) return null;
+  for (const { re, rank } of LEVEL_SCALES) {
+    const asked = [...requirement.matchAll(re)].map((m) => rank(m[1]));
+    if (asked.length === 0) continue;
+    const need = Math.min(...asked);
+    const lines = texts.flatMap((t) => t.split("\n")).filter((l) => tokenize(l).some((t) => own.some((n) => sameRoot(t.stem, n))));
+    const stated = lines.flatMap((line) => [...line.matchAll(re)].map((m) => ({ line, rank: rank(m[1]) })));
+    if (stated.length > 0 && stated.every((x) => x.rank < need)) return stated[0].line.trim();
+  }
+  return null;
+}
+
 /** Whether the sentence denies the thing the stems name: a denial with one of them on its side of it. */
 function denies(sentence: string, stems: string[], denials: typeof DENIALS): boolean {
   const places = tokenize(sentence)

@@ -2,7 +2,7 @@
 import { type Chunk, chunkDocument, rankChunksMany } from "../../retrieval";
 import { type Passage, passagesOf } from "../passages";
 import type { Criterion, EngineDocument, Evaluation, Evidence } from "../types";
-import { deniedInWords, excludingSentence, otherKind, overLimit, type Sentence, sentencesOf } from "./clauses";
+import { belowLevel, deniedInWords, excludingSentence, otherKind, overLimit, type Sentence, sentencesOf } from "./clauses";
 import type { RubricCriterion } from "./criteria";
 import { type YearsShown, yearsAskedBy, yearsShown } from "./experience";
 import { HOLISTIC_TITLE, TASK_HEADING, TASK_LABEL } from "./rubric-words";
@@ -606,7 +606,15 @@ function scoreCriterion(
           docCounts,
           p.clause ? "contract" : "cv",
           p.criterion.description,
-        ) ?? (p.clause ? null : overLimit(`${p.criterion.title} ${p.criterion.description}`, lines)))
+        ) ??
+        (p.clause
+          ? null
+          : (overLimit(`${p.criterion.title} ${p.criterion.description}`, lines) ??
+            belowLevel(
+              `${p.criterion.title} ${p.criterion.description}`,
+              p.titleSubject.map((n) => n.stem),
+              lines,
+            ))))
       : null) ??
     // (A requirement denied in its own words, where its names do not find the sentence: "I do not currently hold a full
     // driving licence" against "Full UK driving licence and access to a car", whose only name is "UK"; or where the CV
