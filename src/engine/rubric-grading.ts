@@ -7,7 +7,7 @@ import { type Chunk, chunkDocument, rankChunks } from "../retrieval";
 import { verifyCitations } from "./citations";
 import { EngineError } from "./errors";
 import type { RubricCriterion } from "./local/criteria";
-import { yearsAskedBy, yearsShown } from "./local/experience";
+import { yearsAskedBy, yearsFor } from "./local/experience";
 import {
   nothingUnmet,
   overallScore,
@@ -152,7 +152,7 @@ export async function gradeByRubric(req: RubricGradingInput): Promise<RubricGrad
         criteria,
         req.criteria,
         req.criteria.map(yearsAskedBy),
-        yearsShown(req.inputs.map((d) => d.content.text).join("\n"), req.now ?? new Date()),
+        req.criteria.map((c) => yearsFor(c, req.inputs.map((d) => d.content.text).join("\n"), req.now ?? new Date())),
       )
     : nothingUnmet<Criterion>();
   // Samples that land on different levels mean the model cannot tell: a person decides.

@@ -502,6 +502,46 @@ describe("years of experience", () => {
     expect(yearsAsked("A degree completed within 4 years")).toBeNull();
     expect(yearsAsked("3+ years supervising hourly associates in a warehouse")).toBe(3);
     expect(yearsAsked("Certification within 2 years of joining")).toBeNull();
+    // Months are a share of a year. (Before: null, so "12 months' experience driving a bus" asked for no years at all.)
+    expect(yearsAsked("At least 12 months' experience driving a category D bus")).toBe(1);
+    expect(yearsAsked("6 months' experience in a kitchen")).toBe(0.5);
+  });
+
+  test("years asked in a role are those of the CV's roles of that kind: an HR assistant's are not an HR adviser's", async () => {
+    const advert = [
+      "## Requirements",
+      "- At least two years' experience as an HR adviser in a generalist role",
+      "- CIPD Level 3 or above",
+      "- Full UK driving licence",
+    ].join("\n");
+    const cv = (roles: string) =>
+      ["Jordan Pike", "Experience", roles, "Qualifications", "CIPD Level 5 Associate Diploma, 2024", "Full UK driving licence"].join("\n");
+    // (Dates that have ended: the figures do not move with the day the test runs.)
+    const assistant = await screen(
+      advert,
+      cv(
+        "HR Adviser (maternity cover), Tarn Logistics\nJun 2019 – Aug 2019\nHR Assistant, Tarn Logistics\nSep 2019 – Aug 2025\n- Contracts, right to work checks, note-taking at hearings",
+      ),
+    );
+    const years = assistant.criteria[0];
+    // (Before: 10/10, the six years as an assistant counted, and a pass.)
+    expect(years.score).toBeLessThanOrEqual(4);
+    expect(years.rationale).toContain("the input shows about 0.3 (its dated roles of the kind asked)");
+    expect(assistant.verdict).toBe("fail");
+    expect(assistant.summary).toContain("the dated roles of that kind show about 0.3");
+    const adviser = await screen(
+      advert,
+      cv("HR Adviser, Tarn Logistics\nJan 2019 – Aug 2025\n- Generalist HR advice to managers on absence and conduct"),
+    );
+    expect(adviser.criteria[0].score).toBeGreaterThanOrEqual(8);
+    expect(adviser.verdict).toBe("pass");
+    // An abbreviation is met by the words it stands for: "RVN" by "Registered Veterinary Nurse".
+    const rvn = ["## Requirements", "- At least 2 years' experience as an RVN", "- Anaesthesia monitoring", "- Nurse clinics"].join("\n");
+    const nurse = await screen(
+      rvn,
+      "Hollie Penn\nExperience\nSep 2016 - Aug 2025   Registered Veterinary Nurse\n  Brookmead Veterinary Group\n- Anaesthesia monitoring in theatre; nurse clinics",
+    );
+    expect(nurse.criteria[0].rationale).toContain("the input shows about 9 (its dated roles of the kind asked)");
   });
 
   test("a CV's dated roles in any common style, overlaps counted once, its education left out, 'Present' up to today", () => {

@@ -4,7 +4,7 @@ import { type Passage, passagesOf } from "../passages";
 import type { Criterion, EngineDocument, Evaluation, Evidence } from "../types";
 import { belowLevel, deniedInWords, excludingSentence, otherKind, overLimit, type Sentence, sentencesOf } from "./clauses";
 import type { RubricCriterion } from "./criteria";
-import { type YearsShown, yearsAskedBy, yearsShown } from "./experience";
+import { type YearsShown, yearsAskedBy, yearsFor, yearsShown } from "./experience";
 import { HOLISTIC_TITLE, TASK_HEADING, TASK_LABEL } from "./rubric-words";
 import {
   FACET_STEMS,
@@ -190,7 +190,9 @@ export function evaluateLocally(input: LocalInput): Evaluation {
 
   // A contract's sentences, where a clause named only to be excluded is looked for.
   const sentences = prepared.some((p) => p.titleSubject.length > 0 || p.requirement) ? sentencesOf(prose) : [];
-  const scores = prepared.map((p) => scoreCriterion(p, docCounts, passageTerms, signals, relevance, years, sentences, lines));
+  // (Years "as an HR adviser" are the years of the roles named so: an HR assistant's are not.)
+  const yearsOf = (p: Prepared) => (written || p.yearsAsked === null ? years : yearsFor(p.criterion, lines.join("\n"), input.now ?? new Date()));
+  const scores = prepared.map((p) => scoreCriterion(p, docCounts, passageTerms, signals, relevance, yearsOf(p), sentences, lines));
   const scored: Criterion[] = prepared.map((p, i) => {
     const s = scores[i];
     const evidence = pickEvidence(p, passages, passageTerms, ranked[i], relevance.topic, markers);
@@ -219,7 +221,7 @@ export function evaluateLocally(input: LocalInput): Evaluation {
           criteria,
           input.criteria,
           prepared.map((p) => p.yearsAsked),
-          years,
+          scores.map((s) => s.tenure?.shown ?? null),
           scores.map((s) => s.excluding),
           !input.titlesNamed,
         )
@@ -230,6 +232,12 @@ export function evaluateLocally(input: LocalInput): Evaluation {
   const verdict = settleUnmet(decide(required?.score ?? score, pass, required?.criteria ?? criteria, relevance), unmet);
   return { summary: summary(criteria, score, verdict, signals, relevance, pass, unmet, required?.score ?? null), score, verdict, criteria };
 }
+
+const TENURE_FROM: Record<YearsShown["from"], string> = {
+  dates: "its dated roles",
+  stated: "as it states",
+  role: "its dated roles of the kind asked",
+};
 
 /** Points (of 100) either side of the pass line within which disagreeing criteria leave the verdict to a person. */
 const REVIEW_MARGIN = 4;
@@ -773,7 +781,7 @@ function rationale(p: Prepared, s: CriterionScore, signals: WritingSignals, rele
     parts.push(
       shown === null
         ? `It asks for ${asked} year${asked === 1 ? "" : "s"} of experience; the input dates no roles to count them from.`
-        : `It asks for ${asked} year${asked === 1 ? "" : "s"} of experience; the input shows about ${shown.years} (${shown.from === "dates" ? "its dated roles" : "as it states"}).`,
+        : `It asks for ${asked} year${asked === 1 ? "" : "s"} of experience; the input shows about ${shown.years} (${TENURE_FROM[shown.from]}).`,
     );
   }
   if (s.excluding) parts.push(`The input names it only to ${p.clause ? "exclude it" : "say it is not held"}: "${s.excluding}"`);

@@ -17,7 +17,8 @@ const NUMBER_WORDS: Record<string, number> = {
 };
 const COUNT = String.raw`(\d{1,2}|${Object.keys(NUMBER_WORDS).join("|")})`;
 // "5+ years", "at least 3 years", "minimum of two years", "3-5 years" (the lower bound), "10 yrs".
-const YEARS = new RegExp(String.raw`\b${COUNT}\s*(?:\+|plus\b|or more\b)?\s*(?:(?:-|–|to)\s*\d{1,2}\s*)?\+?\s*(?:years?|yrs?)\b`, "i");
+// ("12 months' experience" is a year.)
+const YEARS = new RegExp(String.raw`\b${COUNT}\s*(?:\+|plus\b|or more\b)?\s*(?:(?:-|–|to)\s*\d{1,2}\s*)?\+?\s*(years?|yrs?|months?)\b`, "i");
 /**
  * A number of years is one of experience when the text speaks of work ("of ICU experience", "post-qualification") or
  * the years are spent doing something ("3+ years supervising a team"); not "within 2 years of joining".
@@ -39,8 +40,28 @@ export const yearsAskedBy = (c: { title: string; description: string }) => years
 export function yearsAsked(text: string): number | null {
   const m = YEARS.exec(text);
   if (!m || NOT_TENURE.test(text.slice(0, m.index)) || !(OF_WORK.test(text) || DOING.test(text.slice(m.index + m[0].length)))) return null;
-  const n = countOf(m[1]);
-  return n >= 1 && n <= 40 ? n : null;
+  const n = countOf(m[1]) / (/^month/i.test(m[2]) ? 12 : 1);
+  return n > 0 && n <= 40 ? n : null;
+}
+
+/**
+ * The roles a requirement's years must be spent in, each as written ("HR adviser"; "IT service desk", "first-line
+ * support role"): the words after "experience as / in / on" or "driving", up to where the phrase turns to where or how
+ * ("… in a generalist role", "…, advising line managers"); empty when it names none ("5 years of Python").
+ */
+function rolesAsked(text: string): string[] {
+  const m = YEARS.exec(text);
+  if (!m) return [];
+  const rest = text.slice(m.index + m[0].length);
+  const role =
+    /^['’]?s?\s*(?:(?:paid|post[- ]qualifying|post[- ]qualification|relevant|professional|practical|full[- ]time)\s+)*(?:experience\s+)?(?:(?:as|in|on|within|working as|working in)\s+(?:an?\s+|the\s+)?|(?=(?:driving|teaching|nursing)\b))([^,;.()]+)/i.exec(
+      rest,
+    );
+  if (!role) return [];
+  return role[1]
+    .split(/\s+or\s+(?:in\s+|on\s+|as\s+)?(?:an?\s+|the\s+)?/i)
+    .map((r) => r.split(/\s+(?:in|at|on|within|for|with|including|across|where|who|since|after|before|while|during|when)\s+/i)[0].trim())
+    .filter(Boolean);
 }
 
 const MONTHS = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"];
@@ -93,15 +114,20 @@ const workHeading = (line: string) => headingLike(line) && WORK_HEADING.test(lin
 
 export interface YearsShown {
   years: number;
-  /** "dates": summed from the dated roles; "stated": as the CV says ("8 years of experience"), more than its dates. */
-  from: "dates" | "stated";
+  /**
+   * "dates": summed from the dated roles; "stated": as the CV says ("8 years of experience"), more than its dates;
+   * "role": summed from the dated roles of the kind a requirement names ("as an HR adviser").
+   */
+  from: "dates" | "stated" | "role";
 }
 
 /**
  * The years of work a CV shows: its dated roles outside its education (overlapping roles counted once, "Present" up
- * to `now`), or the years it states, whichever is more. Null when it shows neither.
+ * to `now`), or the years it states, whichever is more. Null when it shows neither. With `inRole`, only the roles
+ * whose lines it accepts (the range's line, the line above and the line below: a role's title and its first duty),
+ * and no years stated in words; null when none is accepted.
  */
-export function yearsShown(text: string, now: Date): YearsShown | null {
+export function yearsShown(text: string, now: Date, inRole?: (context: string) => boolean): YearsShown | null {
   const current = now.getUTCFullYear() * 12 + now.getUTCMonth();
   const lines = text.split("\n");
   const sectioned = lines.some((l) => notWorkHeading(l) || workHeading(l));
@@ -109,7 +135,7 @@ export function yearsShown(text: string, now: Date): YearsShown | null {
   let work = true;
   // A "Career break" heading's dates may sit on the line below it.
   let breakAbove = false;
-  for (const line of lines) {
+  for (const [i, line] of lines.entries()) {
     const t = line.trim();
     if (notWorkHeading(t)) work = false;
     else if (workHeading(t)) work = true;
@@ -122,6 +148,17 @@ export function yearsShown(text: string, now: Date): YearsShown | null {
     if (!work || (!sectioned && !long && STUDY.test(t)) || noWork) continue;
     for (const m of ranges) {
       if (!sectioned && long && STUDY.test(t.slice(Math.max(0, (m.index ?? 0) - 80), m.index))) continue;
+      if (inRole) {
+        // (A title may stand two lines above its dates: "Social Worker, Child Protection and" / "Court Team" / "Lowmoor
+        // City Council · June 2015 – Present".)
+        const above = lines
+          .slice(0, i)
+          .filter((l) => l.trim() !== "")
+          .slice(-2);
+        const below = lines.slice(i + 1).find((l) => l.trim() !== "") ?? "";
+        const own = long ? t.slice(Math.max(0, (m.index ?? 0) - 80), (m.index ?? 0) + m[0].length + 80) : t;
+        if (!inRole(long ? own : [...above, own, below].join("\n"))) continue;
+      }
       const start = monthOf(m[1] ?? m[3], current);
       const ongoing = m[3] !== undefined || ONGOING_ALONE.test(m[2].trim());
       const end = ongoing ? { months: current, month: true } : monthOf(m[2], current);
@@ -140,7 +177,51 @@ export function yearsShown(text: string, now: Date): YearsShown | null {
     reach = Math.max(reach, to);
   }
   const dated = months / 12;
-  const stated = Math.max(0, ...[...text.matchAll(STATED)].map((m) => countOf(m[1])));
+  if (inRole) return dated > 0 ? { years: Math.round(dated * 10) / 10, from: "role" } : null;
+  const stated = Math.max(0, ...[...text.matchAll(STATED)].map((m) => countOf(m[1]) / (/^month/i.test(m[2]) ? 12 : 1)));
   if (dated === 0 && stated === 0) return null;
   return stated > dated ? { years: stated, from: "stated" } : { years: Math.round(dated * 10) / 10, from: "dates" };
+}
+
+/** Words of a role that name no kind of work or only qualify it: "a similar role", "registered", "category C". */
+const ROLE_GENERIC =
+  /^(?:role|position|post|job|setting|environment|experience|work|similar|relevant|related|paid|full|time|capacity|team|organisation|company|busy|category|registered|statutory|qualified|professional|first|line)$/;
+/** A word's root for comparing job titles: "driving" and "driver", "analysis" and "analyst", "buses" and "bus". */
+const roleRoot = (word: string) => {
+  const w = word.toLowerCase().replace(/['’]s$/, "");
+  const cut = w.replace(/(?:ysis|yst|ists?|ing|ers?|ed|es|s)$/, "");
+  return (cut.length >= 3 ? cut : w).slice(0, 5);
+};
+// (Two capitals are a role's word too: "UX", "HR", "IT".)
+const roleWords = (text: string) =>
+  (text.match(/\p{L}+/gu) ?? []).filter((w) => (w.length > 2 || /^\p{Lu}{2}$/u.test(w)) && !ROLE_GENERIC.test(w.toLowerCase()));
+
+/**
+ * The years a CV shows in the roles a requirement names ("2 years' experience as an HR adviser"): those of its dated
+ * roles whose lines (the role's title above or beside its dates) name the role's head word, where it has one or two
+ * words, or all but one of three or more; none (0) when it has dated roles but none of them is one; null when the
+ * requirement names no role or the CV dates no role (then its words, and the years it states, judge it).
+ */
+function roleYears(c: { title: string; description: string }, text: string, now: Date): YearsShown | null {
+  // (The description, where it says it: a long requirement's title is its first words, "at least 2 years' experience as a team".)
+  const asked = rolesAsked(c.description);
+  const roles = (asked.length > 0 ? asked : rolesAsked(c.title))
+    .map((r) => [...new Map(roleWords(r).map((w) => [roleRoot(w), /^\p{Lu}{3,5}$/u.test(w)] as const)).entries()])
+    .filter((words) => words.length > 0);
+  if (roles.length === 0) return null;
+  const inRole = (context: string) => {
+    const there = new Set(roleWords(context).map(roleRoot));
+    // (An abbreviation is met by the words it stands for: "RVN" by "Registered Veterinary Nurse".)
+    const initials = (context.match(/\p{L}+/gu) ?? []).map((w) => w[0].toLowerCase()).join("");
+    const has = ([root, abbreviation]: readonly [string, boolean]) => there.has(root) || (abbreviation && initials.includes(root));
+    // (Of a role of two words, its head: "data analysis" is met by a reporting analyst, "HR adviser" not by an HR
+    // assistant.)
+    return roles.some((role) => (role.length <= 2 ? has(role[role.length - 1]) : role.filter(has).length >= role.length - 1));
+  };
+  return yearsShown(text, now, inRole) ?? (yearsShown(text, now)?.from === "dates" ? { years: 0, from: "role" } : null);
+}
+
+/** The years of work a CV shows for a requirement: in the roles it names, where it names any; else in all its roles. */
+export function yearsFor(c: { title: string; description: string }, text: string, now: Date): YearsShown | null {
+  return roleYears(c, text, now) ?? yearsShown(text, now);
 }

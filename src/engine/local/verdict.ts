@@ -221,7 +221,8 @@ export function unmetRequirements<T extends { title: string; score: number; max_
   scored: T[],
   rubric: Pick<RubricCriterion, "optional" | "bonus">[],
   asked: (number | null)[],
-  years: YearsShown | null,
+  /** The years the input shows for each criterion (all its roles, or those of the kind it asks for). */
+  years: (YearsShown | null)[],
   excluding: (string | null)[] = [],
   denied = false,
 ): Unmet<T> {
@@ -232,12 +233,10 @@ export function unmetRequirements<T extends { title: string; score: number; max_
       const quote = excluding[i];
       return required(i) && quote ? [{ title: c.title, quote, denied }] : [];
     }),
-    short: years
-      ? scored.flatMap((c, i) => {
-          const n = asked[i];
-          return required(i) && n !== null && n !== undefined && years.years < n ? [{ title: c.title, asked: n, shown: years }] : [];
-        })
-      : [],
+    short: scored.flatMap((c, i) => {
+      const [n, shown] = [asked[i], years[i]];
+      return required(i) && n !== null && n !== undefined && shown && shown.years < n ? [{ title: c.title, asked: n, shown }] : [];
+    }),
   };
 }
 
@@ -273,7 +272,9 @@ export function unmetSentences(unmet: Unmet<{ title: string }>): string[] {
   }
   if (short.length > 0) {
     const shown = (t: Unmet<unknown>["short"][number]) =>
-      t.shown.from === "dates" ? `the dated roles show about ${t.shown.years}` : `it states ${t.shown.years}`;
+      t.shown.from === "stated"
+        ? `it states ${t.shown.years}`
+        : `the dated roles${t.shown.from === "role" ? " of that kind" : ""} show about ${t.shown.years}`;
     parts.push(`Fewer years than required: ${short.map((t) => `${t.title} (asks ${t.asked}, ${shown(t)})`).join("; ")}.`);
   }
   return parts;
