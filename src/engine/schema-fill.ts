@@ -1123,7 +1123,7 @@ const OUT_OF = /^(?:out[ _-]?of|max(?:imum)?(?:[ _-]?(?:score|marks?|points?))?|
 const SCORE_WORDS = /\b(score|grade|point|mark|rating|percent|percentage|total|overall|result|level|band|star)s?\b|%/;
 /** Words of a field that holds the evaluation's summary. */
 const SUMMARY =
-  /\b(summary|overview|comment|comments|feedback|rationale|explanation|reason|reasoning|justification|notes?|assessment|remarks?|evaluation|conclusion|why)\b/;
+  /\b(summary|overview|comment|comments|feedback|rationale|explanation|reason|reasoning|justification|notes?|assessment|remarks?|evaluation|conclusion|why|message)\b/;
 // Words that say nothing of whose name or which date a field holds.
 const GENERIC =
   /^(?:name|names|full|first|last|given|family|display|legal|preferred|of|the|a|an|as|on|in|at|by|for|to|is|their|his|her|its|if|known|date|forenames?|surname|vorname|nachname|prenom|prénom|nom|nombre|apellidos?|naam|voornaam|achternaam|nome|cognome)$/;

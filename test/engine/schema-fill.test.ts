@@ -1080,6 +1080,8 @@ Date: 5 June 2027`;
       empfehlung: "nicht unterschreiben",
       recommendation: "Do not sign – return to supplier",
     });
+    // A message to someone is the evaluation's summary for them. (Before: "".)
+    expect(filled(object({ MessageToParents: { type: "string", maxLength: 800 } }), e).MessageToParents).toBe(e.summary);
     // GCSE grades 9 to 1 and U as strings: the nearest to the score. (Before: "9" whatever the score.)
     const gcse = object({
       working_at_grade: { type: "string", enum: ["9", "8", "7", "6", "5", "4", "3", "2", "1", "U"], description: "Working-at grade" },
