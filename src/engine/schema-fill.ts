@@ -623,7 +623,7 @@ class Filler {
     }
     if (c) {
       if (
-        /\b(rationale|reason|comments?|feedback|feed ?forward|next time|advice|explanation|justification|notes?|assessment|summary|description|remarks?|details?|findings?|observations?|why)\b/.test(
+        /\b(rationale|reason|comments?|feedback|feed ?forward|next time|advice|explanation|justification|notes?|assessment|summary|description|remarks?|details?|findings?|observations?|why|issues?|problems?|concerns?|gaps?)\b/.test(
           text,
         )
       )

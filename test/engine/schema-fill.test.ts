@@ -1080,6 +1080,11 @@ Date: 5 June 2027`;
       empfehlung: "nicht unterschreiben",
       recommendation: "Do not sign – return to supplier",
     });
+    // A finding's "issue" is what its criterion's rationale says. (Before: "".)
+    const findings = object({ findings: { type: "array", items: object({ clause: str(), issue: str() }) } });
+    const withFindings = filled(findings, finding(50, "fail", [crit("Price", 2)]));
+    expect(withFindings.findings[0]).toEqual({ clause: "Price", issue: withFindings.findings[0].issue });
+    expect(withFindings.findings[0].issue.length).toBeGreaterThan(10);
     // A message to someone is the evaluation's summary for them. (Before: "".)
     expect(filled(object({ MessageToParents: { type: "string", maxLength: 800 } }), e).MessageToParents).toBe(e.summary);
     // GCSE grades 9 to 1 and U as strings: the nearest to the score. (Before: "9" whatever the score.)
