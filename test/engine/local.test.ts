@@ -517,7 +517,7 @@ describe("criteria", () => {
       " | Total | 60",
     ].join("\n");
     // "# | Criterion …" was a Markdown heading over a 1–3 scale; the total row went on with the last criterion.
-    expect(await shapeOf("sheet.txt", sheet)).toEqual([
+    expect(await shapeOf("sheet.md", sheet)).toEqual([
       ["Knowledge and application of the law", 25, null],
       ["Use of authorities", 20, null],
       ["Court manner and presentation", 15, null],
@@ -2007,6 +2007,31 @@ describe("criteria", () => {
       "Methods",
       "Data presentation",
     ]);
+  });
+
+  test("boxes to tick under a total out of as many as there are boxes ('Teacher ticks: ____ / 4') are a point each", async () => {
+    const sheet = [
+      "Success criteria: tick each box when you have checked it",
+      "",
+      "| # | Success criterion | What it looks like | Me ✓ | Teacher ✓ |",
+      "|---|---|---|---|---|",
+      "| 1 | Title | A title that says what the recount is about. | ☐ | ☐ |",
+      "| 2 | Paragraphs | New paragraphs for different parts of the day. | ☐ | ☐ |",
+      "| 3 | Past tense | Written in the past tense all the way through. | ☐ | ☐ |",
+      "| 4 | Full stops and capitals | Used correctly in most sentences. | ☐ | ☐ |",
+      "",
+      "Teacher ticks: ____ / 4",
+    ].join("\n");
+    // (Before: each out of 10, so "3 ticks" read as a pass mark was 3 of 40.)
+    expect(await shapeOf("sheet.txt", sheet)).toEqual([
+      ["Title", 1, null],
+      ["Paragraphs", 1, null],
+      ["Past tense", 1, null],
+      ["Full stops and capitals", 1, null],
+    ]);
+    // "Each tick is worth 1." says so too.
+    const worth = sheet.replace("Teacher ticks: ____ / 4", "Each tick is worth 1. The Me column does not count.");
+    expect((await shapeOf("sheet.md", worth)).map(([, max]) => max)).toEqual([1, 1, 1, 1]);
   });
 
   test("a review's outcome table (RAG colours and what each means) adds no criteria", async () => {

@@ -1,6 +1,7 @@
 // CV screening with the built-in local evaluator: a job advert's requirement lists as criteria, years of experience
 // against a CV's dated roles, abbreviations a recruiter reads as the words they stand for, must-haves that hold a pass.
 import { describe, expect, test } from "bun:test";
+import { Document, Packer, Paragraph, Table, TableCell, TableRow } from "docx";
 import { findCriteria } from "../../src/engine/local/criteria";
 import { yearsAsked, yearsShown } from "../../src/engine/local/experience";
 import { contentTerms, stemWord } from "../../src/engine/local/terms";
@@ -254,6 +255,77 @@ describe("a job advert's requirements", () => {
       "CIPD Level 3 Foundation Certificate in People Practice, 2024",
     ].join("\n");
     expect((await screen(hr, lower)).criteria[0].score).toBeLessThanOrEqual(2);
+  });
+
+  test("an advert's job details (pay, hours, start, travel) are no requirements; 'What you need' and 'Good to have' are", async () => {
+    const advert = [
+      "# 360 Excavator Operator",
+      "## Job details",
+      "| | |",
+      "|---|---|",
+      "| Pay | £21.40 per hour |",
+      "| Hours | 50 a week |",
+      "| Location | Pellowby Link Road |",
+      "| Contract | Permanent |",
+      "| Start | 11 January 2027 |",
+      "| Travel | Company van share from our yard |",
+      "## What the job involves",
+      "- Bulk dig, trenching and backfilling",
+      "## What you need",
+      "- A CPCS blue card for A59 360 excavator",
+      "- At least two years operating 360 excavators on groundworks sites",
+      "- A full UK driving licence",
+      "## Good to have",
+      "- Experience with GPS machine control",
+    ].join("\n");
+    // (Before: "Pay", "Hours", "Location", "Contract", "Start" and "Travel" were the criteria.)
+    expect((await criteriaOf(advert, "advert.md")).map((c) => [c.title, c.optional ?? false])).toEqual([
+      ["A CPCS blue card for A59 360 excavator", false],
+      ["At least two years operating 360 excavators on groundworks sites", false],
+      ["A full UK driving licence", false],
+      ["Experience with GPS machine control", true],
+    ]);
+    // Years "operating 360 excavators" are those of the roles that operate them. (Before: all six years counted.)
+    const cv = [
+      "Sam Hale",
+      "Experience",
+      "Dumper Driver, Stannard Groundworks",
+      "Jan 2019 – Dec 2024",
+      "360 Excavator Operator, Pym Civils",
+      "Jan 2025 – Jun 2025",
+    ].join("\n");
+    expect((await screen(advert, cv)).criteria[1].rationale).toContain("the input shows about 0.5 (its dated roles of the kind asked)");
+  });
+
+  test("'Criteria | Essential | Desirable | Assessed by' in Word, with ticks, merged section rows and codes (A, I, T)", async () => {
+    const cell = (text: string, columnSpan?: number) => new TableCell({ children: [new Paragraph(text)], ...(columnSpan ? { columnSpan } : {}) });
+    const row = (...cells: TableCell[]) => new TableRow({ children: cells });
+    const table = new Table({
+      rows: [
+        row(cell("Criteria"), cell("Essential"), cell("Desirable"), cell("Assessed by")),
+        row(cell("Qualifications", 4)),
+        row(cell("Degree in quantity surveying, or equivalent"), cell("✓"), cell(""), cell("A")),
+        row(
+          cell("Chartered member of RICS (MRICS), or working towards it through the Assessment of Professional Competence"),
+          cell("✓"),
+          cell(""),
+          cell("A, I"),
+        ),
+        row(cell("Experience", 4)),
+        row(cell("Administering NEC3 or NEC4 contracts"), cell("✓"), cell(""), cell("A, I")),
+        row(cell("CostX or another digital take-off package"), cell(""), cell("✓"), cell("A, T")),
+      ],
+    });
+    const bytes = new Uint8Array(await Packer.toBuffer(new Document({ sections: [{ children: [new Paragraph("Person specification"), table] }] })));
+    const doc = { id: "ref_1", name: "spec.docx", content: await extract(bytes, { filename: "spec.docx" }) };
+    // (Before: the header went unread, so a requirement naming "Competence" was taken for the table's header and the
+    // rows above it were lost.)
+    expect(findCriteria([doc.content], null).criteria.map((c) => [c.title, c.optional ?? false])).toEqual([
+      ["Degree in quantity surveying, or equivalent", false],
+      ["Chartered member of RICS (MRICS), or working towards it through the Assessment of Professional Competence", false],
+      ["Administering NEC3 or NEC4 contracts", false],
+      ["CostX or another digital take-off package", true],
+    ]);
   });
 
   test("a degree's letters name a degree: 'BSc (Hons) Chemistry' meets 'a degree in chemistry'", async () => {

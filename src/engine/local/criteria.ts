@@ -1272,11 +1272,18 @@ export function findCriteria(references: { sections: Section[] }[], prompt: stri
   // "Each item is worth 1 point": the points of every criterion that states none.
   const each = EACH_WORTH.exec(texts.join("\n"));
   if (each) found = found.map((c) => (c.points === null && !c.levels ? { ...c, points: Number(each[1]) } : c));
+  // A total out of as many as there are criteria, none of which states points ("Teacher ticks: ____ / 10" under ten
+  // boxes to tick): a point each.
+  const outOf = TOTAL_OUT_OF.exec(texts.join("\n"));
+  if (outOf && Number(outOf[1]) === found.length && found.length >= 3 && found.every((c) => c.points === null && !c.levels))
+    found = found.map((c) => ({ ...c, points: 1 }));
   return { criteria: finalize(found), source };
 }
 
 const EACH_WORTH =
-  /\b(?:each|every)\s+(?:item|criterion|requirement|question|element|indicator|line|box|check(?:list item)?)\s+(?:is\s+)?(?:worth|scores?|carries|earns)\s+(\d{1,3})\s*(?:points?|pts?|marks?)\b/i;
+  /\b(?:each|every)\s+(?:item|criterion|requirement|question|element|indicator|line|box|tick|check(?:list item)?)\s+(?:is\s+)?(?:worth|scores?|carries|earns)\s+(\d{1,3})(?:\s*(?:points?|pts?|marks?)\b|(?=\s*[.,;]?\s*(?:$|\p{Lu})))/imu;
+/** "Total ticks: / 10", "Teacher ticks: ____ / 10", "Score: ___ out of 12". */
+const TOTAL_OUT_OF = /\b(?:total|ticks?|score|marks?)\b[^\n/]{0,24}?[_\s]*(?:\/|out of)\s*(\d{1,3})\b/i;
 /**
  * A scale stated once for every criterion: "4 = Excellent, 3 = Good, 2 = Fair, 1 = Poor", "a scale of 1 (never) to 5
  * (always)", "Rating scale: 1 (Unsatisfactory) to 5 (Outstanding)".

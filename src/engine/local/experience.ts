@@ -54,7 +54,7 @@ function rolesAsked(text: string): string[] {
   if (!m) return [];
   const rest = text.slice(m.index + m[0].length);
   const role =
-    /^['’]?s?\s*(?:(?:paid|post[- ]qualifying|post[- ]qualification|relevant|professional|practical|full[- ]time)\s+)*(?:experience\s+)?(?:(?:as|in|on|within|working as|working in)\s+(?:an?\s+|the\s+)?|(?=(?:driving|teaching|nursing)\b))([^,;.()]+)/i.exec(
+    /^['’]?s?\s*(?:(?:paid|post[- ]qualifying|post[- ]qualification|relevant|professional|practical|full[- ]time)\s+)*(?:experience\s+)?(?:(?:as|in|on|within|working as|working in)\s+(?:an?\s+|the\s+)?|(?=[a-z]+ing\b))([^,;.()]+)/i.exec(
       rest,
     );
   if (!role) return [];
@@ -155,7 +155,10 @@ export function yearsShown(text: string, now: Date, inRole?: (context: string) =
           .slice(0, i)
           .filter((l) => l.trim() !== "")
           .slice(-2);
-        const below = lines.slice(i + 1).find((l) => l.trim() !== "") ?? "";
+        // (The line below is the role's title where its dates come first, "03/2019 - present" / "HGV Class 2 Driver, …",
+        // or its first duty, "First-opinion small animal practice"; not the next role's title, over dates of its own.)
+        const next = lines.findIndex((l, k) => k > i && l.trim() !== "");
+        const below = next < 0 || new RegExp(RANGE.source, "i").test(lines[next + 1] ?? "") ? "" : lines[next];
         const own = long ? t.slice(Math.max(0, (m.index ?? 0) - 80), (m.index ?? 0) + m[0].length + 80) : t;
         if (!inRole(long ? own : [...above, own, below].join("\n"))) continue;
       }

@@ -328,7 +328,17 @@ function namedHeader(row: string[]): boolean {
   return (
     HEADER_TITLE.test(row[0] ?? "") &&
     row.every((c) => cellPoints(c) === null) &&
-    row.slice(1).some((c) => HEADER_POINTS.test(c) || HEADER_DESC.test(c) || ANSWER_COLUMN.test(c) || REQUIRED_HEADER.test(c.trim()))
+    row
+      .slice(1)
+      .some(
+        (c) =>
+          HEADER_POINTS.test(c) ||
+          HEADER_DESC.test(c) ||
+          ANSWER_COLUMN.test(c) ||
+          REQUIRED_HEADER.test(c.trim()) ||
+          ASSESSED_BY.test(c.trim()) ||
+          /^(?:essential|desirable)(?: criteria)?$/i.test(c.trim()),
+      )
   );
 }
 
