@@ -654,6 +654,8 @@ describe("the pass line", () => {
     // A condition on what the work scores, in bold as rubrics write it. (Before: no pass mark, so the server's 60 %.)
     expect(statedPassShare("An essay **passes** if it scores **at least 32 of 80 (40 %)** overall.", 80)).toBeCloseTo(0.4);
     expect(statedPassShare("The report passes when it gets 18/30 or more.", 30)).toBeCloseTo(0.6);
+    // A level named the pass, then the condition. (Before: no pass mark, the server's 60 %.)
+    expect(statedPassShare("An answer is at the Grade 4 (standard pass) level if it scores 7 out of 15 or more.", 15)).toBeCloseTo(7 / 15);
     // "With N marks or more". (Before: no pass mark, the server's 60 %.)
     expect(statedPassShare("**You pass this practice question with 10 marks or more out of 20.**", 20)).toBeCloseTo(0.5);
     // ("It passes if it scores at least 3 on every criterion" states no overall scale: not read as one.)

@@ -2034,6 +2034,51 @@ describe("criteria", () => {
     expect((await shapeOf("sheet.md", worth)).map(([, max]) => max)).toEqual([1, 1, 1, 1]);
   });
 
+  test("a scale 'used for every criterion', a grade guide under a total's bands, a result row and marker notes add no criteria", async () => {
+    const text = [
+      "## 1. Criteria",
+      "| Criterion | Weight | Descriptor |",
+      "|---|---|---|",
+      "| Summary of the change | 40% | States what the change does. |",
+      "| Evidence and severity | 60% | Each defect shown with evidence. |",
+      "| RESULT | | Pass = 40% or more. |",
+      "| Marker notes | | Credit each point once. |",
+      "",
+      "## 2. Mark scale (used for every criterion)",
+      "| Mark | Descriptor |",
+      "|---|---|",
+      "| 9–10 | Exceptional |",
+      "| 5–8 | Sound |",
+      "| 0–4 | Weak |",
+    ].join("\n");
+    // (Before: "Mark scale (used for every criterion)", "RESULT" and "Marker notes" were criteria too.)
+    expect((await criteriaOf("scheme.md", text)).criteria.map((c) => c.title)).toEqual(["Summary of the change", "Evidence and severity"]);
+    // A GCSE levels-of-response mark scheme as a department writes it (a held-out hunt's, in this repository).
+    const scheme = readFileSync(path.join(import.meta.dir, "../../bench/data/essay-hunts-8/rs-evaluate/checklist.md"), "utf8");
+    // (Before: "Grade guide" was a third criterion, and the others "… (levels of response, )".)
+    expect((await criteriaOf("scheme.md", scheme)).criteria.map((c) => c.title)).toEqual([
+      "Evaluation (levels of response)",
+      "Spelling, punctuation and grammar (SPaG)",
+    ]);
+  });
+
+  test("a table that scores nothing beside a marking grid that does is material (a study's 'Aim | …', 'Participants | …')", async () => {
+    // A psychology homework's workbook: a sheet of the task and the study to critique, then the marking grid (a held-out
+    // hunt's, in this repository).
+    const file = path.join(import.meta.dir, "../../bench/data/essay-hunts-8/methods-critique/checklist.xlsx");
+    const doc = await extract(new Uint8Array(readFileSync(file)), { filename: "checklist.xlsx" });
+    // (Before: "Teacher", "Deadline", "Task", "STUDY SUMMARY", "Aim", "Hypothesis" … and "RESULT", "Marker notes" too.)
+    expect(findCriteria([doc], null).criteria.map((c) => [c.title, c.maxScore])).toEqual([
+      ["Sampling and generalisability", 4],
+      ["Design and allocation", 4],
+      ["Extraneous and confounding variables", 6],
+      ["Validity and reliability", 4],
+      ["Ethics", 4],
+      ["Improvements", 4],
+      ["Terminology and written communication", 4],
+    ]);
+  });
+
   test("a review's outcome table (RAG colours and what each means) adds no criteria", async () => {
     const text = [
       "# Supply framework checklist",

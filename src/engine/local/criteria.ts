@@ -1044,7 +1044,10 @@ function parseCriteria(sections: Section[], opts: { instructions?: boolean } = {
   // of the essay rubric beside it, in a table or a list.)
   const rubricElsewhere = (t: CandidateSet) => sets.some((o) => o !== t && !o.breakdown && o.items.some((c) => c.points !== null));
   const kept = sets.filter((s) => !s.breakdown || !rubricElsewhere(s));
-  const tables = kept.filter((s) => s.kind === "table");
+  // (A table that scores nothing beside one that does is the brief's material, a study's "Aim | …", "Participants | …",
+  // not more of the rubric.)
+  const scoring = (t: CandidateSet) => t.items.some((c) => c.points !== null || (c.levels?.length ?? 0) > 0);
+  const tables = kept.filter((s) => s.kind === "table").filter((t, _, all) => scoring(t) || !all.some(scoring));
   const others = kept.filter((s) => s.kind !== "table");
   const candidates = tables.length > 1 ? [{ kind: "table" as const, items: tables.flatMap((t) => t.items) }, ...others] : kept;
   if (each) {

@@ -126,7 +126,8 @@ export function tableSets(lines: Line[]): CandidateSet[] {
     if (line.kind !== "row" && line.kind !== "blank") {
       flush();
       if (line.kind === "heading") ended = null;
-      notes = NOTES_LABEL.test(line.text.trim());
+      // (Nor is a scale every criterion is marked on, "Mark scale (used for every criterion)", a criterion of its own.)
+      notes = NOTES_LABEL.test(line.text.trim()) || SHARED_SCALE.test(line.text);
       // ("1. Argument Structure (15 marks)", numbered as a list item in a PDF's text, is such a heading too; so is one a
       // PDF wrapped inside its brackets, "A. Levels of response (AO2: analyse …" over "… belief) — 12 marks".)
       const previous = lines[i - 1];
@@ -600,6 +601,9 @@ function personSpecification(rows: string[][]): Candidate[] | null {
   );
 }
 
+/** A label over the scale every criterion is marked on: "Mark scale (used for every criterion)", "… for all criteria". */
+const SHARED_SCALE = /\b(?:used |applies )?(?:for|to) (?:every|each|any|all)(?: the)? criteri(?:on|a)\b/i;
+
 /** A person specification's column of how each requirement is assessed ("Assessed by" over "A, I"): no level, no points. */
 const ASSESSED_BY =
   /^(?:how (?:assessed|identified|evidenced|tested)|assessed (?:by|through|via|at)|(?:method of )?assessment(?: method|stage)?|evidence(?:d)? (?:by|from|source))$/i;
@@ -633,6 +637,8 @@ function tableCandidates(given: string[][]): Candidate[] {
   const gradeAndBand = (r: string[]) => r.length === 2 && /^(?:[0-9]|[A-F][+*-]?|U)$/.test(r[0]?.trim() ?? "") && band(r[1] ?? "");
   const bandRows = rows.slice(1).filter((r) => band(r[0] ?? "") || gradeAndBand(r));
   if (rows.length >= 3 && bandRows.length === rows.length - 1) return [];
+  // Nor the grades a total's bands give ("Total /15 | 0–3 | 4–6 | …" over "Grade guide | U–1 | 2–3 | …").
+  if (TOTAL_ROW.test(rows[0]?.[0]?.trim() ?? "") && rows.length >= 2 && rows.slice(1).every((r) => /^grades?\b/i.test(r[0]?.trim() ?? ""))) return [];
   // Nor an outcome's colours ("RAG | Outcome | When" over "GREEN | Approve for signature | Every item passes"): what
   // the review concludes, not what it checks.
   const colours = rows.filter((r) => /^(?:green|amber|red|yellow)\b/i.test(r[0]?.trim() ?? ""));
@@ -787,6 +793,8 @@ function tableCandidates(given: string[][]): Candidate[] {
     // (A list's bullet set apart as a cell, "• | −2 per day late", names nothing; nor do a grade table's rows run on
     // under the rubric, "Grade | A | B | C" over "Points | 36–40 | 30–35 | 24–29".)
     if (!rawTitle || !/[\p{L}\p{N}]/u.test(rawTitle) || TOTAL_ROW.test(rawTitle) || cellPoints(rawTitle) !== null || section(row)) continue;
+    // (Nor a row of notes for the marker under the criteria, "Marker notes".)
+    if (NOTES_LABEL.test(rawTitle.trim())) continue;
     // (Nor is a heading row among the rows, its other cells empty or merged into it: "Experience" among a person
     // specification's requirements, "PASS" over a vocational brief's pass criteria.)
     const alone = row.every((c, k) => k === titleCol || c.trim() === "");

@@ -79,6 +79,7 @@ export function tidyTitle(s: string): string {
     .replace(/\s*[:\-–—|,;]+\s*$/, "")
     .replace(/\s*(?:\.\s*){3,}$|\s*…+$/, "") // leader dots: "Thesis statement ........ 10 pts"
     .replace(/^\s*[:\-–—|,;]+\s*/, "")
+    .replace(/[,;]\s*\)/g, ")") // "(levels of response, )" once its marks are taken out
     .replace(/\(\s*\)|\[\s*\]|\(\s*(?:yes|y)\s*\/\s*(?:no|n)\s*\)/gi, "") // "(Yes/No)": how a checklist is answered
     .replace(/\s+/g, " ")
     .trim();
@@ -154,7 +155,7 @@ export const JOB_FACT =
 // "Overall" alone or as "Overall score" sums the rubric; "Overall impression" or "Overall quality" is a criterion.
 // ("Total cost of ownership" is a criterion: "total" names the sum only alone or with what it sums.)
 export const TOTAL_ROW =
-  /^(?:(?:(?:grand\s+)?total|sum|overall)(?:\s+(?:score|total|points?|marks?|grade|rating|result|possible|available|earned|awarded|weighted))*(?!\s*\p{L})|weighted (?:total|score)|final (?:score|grade))/iu;
+  /^(?:(?:(?:grand\s+)?total|sum|overall)(?:\s+(?:score|total|points?|marks?|grade|rating|result|possible|available|earned|awarded|weighted))*(?!\s*\p{L})|weighted (?:total|score)|final (?:score|grade|result)|(?:result|outcome)(?!\s*\p{L}))/iu;
 const TASK_WORD = String.raw`(?:the\s+)?(?:writing\s+|essay\s+)?(?:prompt|task|assignment|question|topic)`;
 /** A heading (or "Task:" line) that states the assignment: the work's task, never a criterion of it. */
 export const TASK_HEADING = new RegExp(String.raw`^\s*(?:#{1,6}\s*)?${TASK_WORD}\s*:?\s*$`, "i");

@@ -32,7 +32,8 @@ const STATED = [
   /^[ \t|]*(\d{1,3})\s*[-–]\s*\d{1,3}\b[^\n]{0,40}?\b(?:working at|at|meets?|meeting) the expected standard\b/im,
   // "An essay passes if it scores at least 32 of 80 (40 %)": a condition on what the work scores, with its scale.
   new RegExp(
-    String.raw`\bpass(?:es)?\s+(?:if|when|where|provided)\s+(?:(?:it|they|you|the\s+\w+|an?\s+\w+)\s+(?:scores?|gets?|achieves?|reaches?|earns?|receives?|obtains?|totals?|is awarded|are awarded)|(?:its|their|the)\s+(?:overall\s+)?(?:total|mark|score)\s+is)\s+${MARK}${OF}`,
+    // ("… at the Grade 4 (standard pass) level if it scores 7 out of 15 or more.")
+    String.raw`\bpass(?:es)?(?:\)?\s+(?:level|mark|standard|grade))?\s+(?:if|when|where|provided)\s+(?:(?:it|they|you|the\s+\w+|an?\s+\w+)\s+(?:scores?|gets?|achieves?|reaches?|earns?|receives?|obtains?|totals?|is awarded|are awarded)|(?:its|their|the)\s+(?:overall\s+)?(?:total|mark|score)\s+is)\s+${MARK}${OF}`,
     "i",
   ),
 ];
