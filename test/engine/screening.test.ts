@@ -340,6 +340,37 @@ describe("a job advert's requirements", () => {
     expect((await screen(advert, cv)).criteria[0].score).toBeGreaterThanOrEqual(7);
   });
 
+  test("prose that asks in other words ('must be your', 'needs to be', 'would be a real advantage'); what a job offers asks nothing", async () => {
+    const prose = [
+      "IN-HOUSE TRANSLATOR",
+      "",
+      "THE JOB",
+      "",
+      "You will translate technical documents, and you will have a mentor for your first three months.",
+      "",
+      "WHAT YOU WILL BRING",
+      "",
+      "We translate only into the mother tongue, so English must be your first language. Your French needs to be at level C1 or above. You will hold the DipTrans or an equivalent translation qualification. Finally, you must already hold current UK Security Check (SC) clearance.",
+      "",
+      "IT WOULD BE AN ADVANTAGE IF",
+      "",
+      "Some clients also send German, so German at B2 or above would be a real advantage. We would also welcome experience with a CAT tool (if you have only used other tools, we will train you).",
+      "",
+      "PAY AND BENEFITS",
+      "",
+      "You will have 27 days' holiday plus bank holidays and a CPD budget.",
+    ].join("\n");
+    // (Before: the mentor and the holiday were requirements, and English, French and German none.)
+    expect((await criteriaOf(prose, "advert.txt")).map((c) => [c.title, c.optional ?? false])).toEqual([
+      ["English as first language", false],
+      ["French at level C1 or above", false],
+      ["the DipTrans or an equivalent translation qualification", false],
+      ["current UK Security Check (SC) clearance", false],
+      ["German at B2 or above", true],
+      ["experience with a CAT tool", true],
+    ]);
+  });
+
   test("'Essential criteria:' and 'Desirable criteria:' labels in a text file read the same way", async () => {
     const text = [
       "Accountant",

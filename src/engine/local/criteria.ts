@@ -1094,20 +1094,20 @@ function namedInSentence(text: string): Candidate[] {
 
 /** A sentence that asks a candidate for something: "You will need …", "you must hold …", "… is essential". */
 const ASKS =
-  /\byou(?:['’]ll| will| must| should)?(?: also)? need\b|\byou(?:['’]ll| will| must| should)(?: also)? (?:have|hold|be able to)\b|\byou must\b|\bis essential\b|\bwe(?:['’]re| are) looking for (?:someone|a person|people|candidates?) who\b|^your [\w\s-]{3,40}? must be\b/i;
+  /\byou(?:['’]ll| will| must| should)?(?: also)? need\b|\byou(?:['’]ll| will| must| should)(?: also)? (?:have|hold|be able to)\b|\byou must\b|\bis essential\b|\bwe(?:['’]re| are) looking for (?:someone|a person|people|candidates?) who\b|^your [\w\s-]{3,40}? (?:must|needs? to) be\b|\bmust be your\b/i;
 /** One that asks for something a candidate may lack: "It would be a bonus if you …", "Ideally you …". */
 const WOULD_LIKE =
-  /\b(?:it would be (?:a bonus|a plus|great|an advantage|lovely|nice|helpful|useful|good)|ideally|is desirable|nice to have|not essential)\b/i;
+  /\b(?:it would be (?:a bonus|a plus|great|an advantage|lovely|nice|helpful|useful|good)|would be (?:a|an) (?:real |great |big )?(?:advantage|bonus|plus)|we would (?:also )?welcome|ideally|is desirable|nice to have|not essential)\b/i;
 /** Where one sentence asks for several things: "…, and you must have …", "… and have a sound …", "…, if you can …". */
 const ASK_SPLIT =
-  /,?\s+and\s+(?=(?:you\s+)?(?:must|will|should|have|hold)\b)|,\s+and\s+(?=at least\b)|,\s*(?:or\s+)?(?=if you\b)|;\s+|,\s+so\s+(?=you\b)|\s+(?:[-–—]\s+)?and of\s+/i;
+  /,?\s+and\s+(?=(?:you\s+)?(?:must|will|should|have|hold)\b)|,\s+and\s+(?=at least\b)|,\s*(?:or\s+)?(?=if you\b)|;\s+|,\s+so\s+(?=you\b|\p{Lu})|\s+(?:[-–—]\s+)?and of\s+/iu;
 /** The words that ask, before what is asked for. */
 const ASK_LEAD =
-  /^(?:(?:it would be (?:a bonus|a plus|great|an advantage) )?(?:if )?you(?:['’]ll| will| must| should| can)?(?: also)? (?:need(?: to (?:have|hold|be))?|have|hold|be able to|can)|(?:must |also )*(?:have|hold)|ideally,? you (?:will )?(?:have|hold))\s+/i;
+  /^(?:(?:it would be (?:a bonus|a plus|great|an advantage) )?(?:if )?you(?:['’]ll| will| must| should| can)?(?: also)? (?:need(?: to (?:have|hold|be))?|have|hold|be able to|can)|(?:must |also )*(?:have|hold)|ideally,? you (?:will )?(?:have|hold)|we would (?:also )?welcome)\s+/i;
 
 /** A lead-in before the words that ask, within a part: "To join us you will need", "…, if you have", "someone who has". */
 const LEAD_IN =
-  /^.{0,60}?\b(?:(?:if )?you(?:['’]ve|['’]ll| will| must| should)?(?: also)? (?:need(?: to be)?|have|hold|used|speak)|(?:someone|a person|people|candidates?) who (?:has|have|is|are))\s+(?:already\s+)?/i;
+  /^.{0,60}?\b(?:(?:if )?you(?:['’]ve|['’]ll| will| must| should)?(?: also| already)? (?:need(?: to be)?|have|hold|used|speak)|(?:someone|a person|people|candidates?) who (?:has|have|is|are))\s+(?:already\s+)?/i;
 
 /**
  * A job advert written as prose ("You will need at least two years' experience as a chef de partie, and you must have
@@ -1116,20 +1116,28 @@ const LEAD_IN =
  */
 function requirementsInSentences(text: string): Candidate[] {
   const out: Candidate[] = [];
+  // (What the job offers, "WHAT WE OFFER … You will have a mentor", asks nothing of a candidate.)
+  let offered = false;
   for (const paragraph of text.split(/\n\s*\n/)) {
+    const lone = paragraph.replace(/\s+/g, " ").trim();
+    if (titleLike(lone) || (lone !== "" && !/\p{Ll}/u.test(lone))) offered = JOB_SECTION.test(lone.replace(/:$/, "")) && !OPTIONAL_SECTION.test(lone);
+    if (offered) continue;
     for (const sentence of paragraph.replace(/\s+/g, " ").split(/(?<=[.!?])\s+(?=\p{Lu})/u)) {
       // (A heading, "NICE TO HAVE", says what follows; it asks for nothing itself.)
       if (titleLike(sentence.trim()) || !/\p{Ll}/u.test(sentence)) continue;
       const optional = WOULD_LIKE.test(sentence);
       if (!optional && !ASKS.test(sentence)) continue;
-      const parts = sentence.split(ASK_SPLIT);
+      // (An aside in brackets, "(if you have only used other tools, we will train you)", asks nothing.)
+      const parts = sentence.replace(/\s*\([^()]*\bif you\b[^()]*\)/gi, "").split(ASK_SPLIT);
       for (const [i, part] of parts.entries()) {
         // ("Around half of our calls come from Germany, | so you need to be fluent in German": the reason before the
         // words that ask is no requirement.)
         if (i === 0 && parts.length > 1 && !ASKS.test(part) && !WOULD_LIKE.test(part) && !LEAD_IN.test(part.trim()) && !ASK_LEAD.test(part.trim()))
           continue;
         // ("It would be lovely, although it is not essential, | if you have …": the part that only says it is wanted.)
-        if (parts.length > 1 && WOULD_LIKE.test(part) && !/\b(?:you|who)\b/i.test(part)) continue;
+        // ("German at B2 or above would be a real advantage" names what is wanted: it stays.)
+        const rest = part.replace(new RegExp(WOULD_LIKE.source, "gi"), "").match(/\p{L}+/gu)?.length ?? 0;
+        if (parts.length > 1 && WOULD_LIKE.test(part) && !/\b(?:you|who)\b/i.test(part) && rest < 4) continue;
         // ("To join us you will need …", "It would be lovely, although it is not essential, if you have …": the words
         // that ask may come after a lead-in of their own.)
         const asked = part
@@ -1138,8 +1146,11 @@ function requirementsInSentences(text: string): Candidate[] {
           .replace(LEAD_IN, "")
           .replace(/[.!?]+$/, "");
         // "A professional cookery qualification is essential: an NVQ or …": the name is before the colon.
+        // ("English must be your first language": English as it; "Your French needs to be at level C1": French at it.)
         const name = asked
-          .replace(/\s+(?:is essential|must be)\b.*$/i, "")
+          .replace(/\s+must be your\s+/i, " as ")
+          .replace(/\s+needs? to be\s+/i, " ")
+          .replace(/\s+(?:is essential|must be|would be (?:a|an)\b)\b.*$/i, "")
           .replace(/^your\s+/i, "")
           .split(":")[0]
           .trim();

@@ -145,7 +145,7 @@ export const OPTIONAL_SECTION =
   /(?:nice|good|great)[- ]to[- ]have|bonus|preferred|desir|great if|nice if|a plus|advantage|optional|recommended|(?:if|where) (?:applicable|relevant)|should[- ]have|should (?:include|contain)/i;
 /** The other sections of a job advert: beside one of them, a lone "Requirements" list is the advert's, not a brief's. */
 export const JOB_SECTION =
-  /^(?:(?:key |main )?(?:responsibilities|duties)|what you(?:['’]ll| will) do|(?:the|your) role|about (?:us|the (?:role|company|team|job))|benefits|perks|what we offer|what you(?:['’]ll| will) get|what we(?:['’]ll| will) give you|in return|rewards?|working for us|how to apply|compensation|salary(?: and benefits)?|job (?:description|summary|purpose|details)|what the (?:job|role) involves)$/i;
+  /^(?:(?:key |main )?(?:responsibilities|duties)|what you(?:['’]ll| will) do|(?:the|your) (?:role|job)|(?:pay|salary) and (?:benefits|conditions)|about (?:us|the (?:role|company|team|job))|benefits|perks|what we offer|what you(?:['’]ll| will) get|what we(?:['’]ll| will) give you|in return|rewards?|working for us|how to apply|compensation|salary(?: and benefits)?|job (?:description|summary|purpose|details)|what the (?:job|role) involves)$/i;
 /**
  * A job advert's key facts, each a label beside its value ("Salary | £36,500", "Closing date | 12 January 2027"), and an
  * assignment brief's ("Assessor | Mr L. Ashworth", "Issue date | …", "Learning aims covered | …").
