@@ -7,7 +7,7 @@ import { type Chunk, chunkDocument, rankChunks } from "../retrieval";
 import { verifyCitations } from "./citations";
 import { EngineError } from "./errors";
 import type { RubricCriterion } from "./local/criteria";
-import { yearsAskedBy, yearsFor } from "./local/experience";
+import { yearsAskedBy, yearsFor, yearsShown } from "./local/experience";
 import {
   nothingUnmet,
   overallScore,
@@ -147,12 +147,14 @@ export async function gradeByRubric(req: RubricGradingInput): Promise<RubricGrad
   // Where every requirement must be met, a must-have the model scored as missing and years of work the CV's dates do
   // not reach hold the verdict back as they do the local evaluator's (the years counted from the CV's dates, not from
   // the model's reading of them): one rule on both paths, so a workflow's verdict means the same with or without a model.
+  const [cvText, now] = [req.inputs.map((d) => d.content.text).join("\n"), req.now ?? new Date()];
+  const all = req.allRequired ? yearsShown(cvText, now) : null;
   const unmet: Unmet<Criterion> = req.allRequired
     ? unmetRequirements(
         criteria,
         req.criteria,
         req.criteria.map(yearsAskedBy),
-        req.criteria.map((c) => yearsFor(c, req.inputs.map((d) => d.content.text).join("\n"), req.now ?? new Date())),
+        req.criteria.map((c) => yearsFor(c, cvText, now, all)),
       )
     : nothingUnmet<Criterion>();
   // Samples that land on different levels mean the model cannot tell: a person decides.

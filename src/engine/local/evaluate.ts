@@ -191,7 +191,8 @@ export function evaluateLocally(input: LocalInput): Evaluation {
   // A contract's sentences, where a clause named only to be excluded is looked for.
   const sentences = prepared.some((p) => p.titleSubject.length > 0 || p.requirement) ? sentencesOf(prose) : [];
   // (Years "as an HR adviser" are the years of the roles named so: an HR assistant's are not.)
-  const yearsOf = (p: Prepared) => (written || p.yearsAsked === null ? years : yearsFor(p.criterion, lines.join("\n"), input.now ?? new Date()));
+  const yearsOf = (p: Prepared) =>
+    written || p.yearsAsked === null ? years : yearsFor(p.criterion, lines.join("\n"), input.now ?? new Date(), years);
   const scores = prepared.map((p) => scoreCriterion(p, docCounts, passageTerms, signals, relevance, yearsOf(p), sentences, lines));
   const scored: Criterion[] = prepared.map((p, i) => {
     const s = scores[i];
@@ -605,25 +606,13 @@ function scoreCriterion(
   // So is one it names only to exclude it ("There is no probationary period"), a job's requirement a CV names only
   // to deny it ("I don't yet hold a CIPP qualification"), and one whose limit the CV passes ("9 points" against "no
   // more than 6 penalty points").
+  const spec = `${p.criterion.title} ${p.criterion.description}`;
+  const names = p.titleSubject.map((n) => n.stem);
+  const namesThere = names.length > 0 && !unnamed;
   const excluding =
-    (p.titleSubject.length > 0 && !unnamed
-      ? (excludingSentence(
-          p.criterion.title,
-          p.titleSubject.map((n) => n.stem),
-          sentences,
-          docCounts,
-          p.clause ? "contract" : "cv",
-          p.criterion.description,
-        ) ??
-        (p.clause
-          ? null
-          : (overLimit(`${p.criterion.title} ${p.criterion.description}`, lines) ??
-            belowLevel(
-              `${p.criterion.title} ${p.criterion.description}`,
-              p.titleSubject.map((n) => n.stem),
-              lines,
-            ))))
-      : null) ??
+    (namesThere ? excludingSentence(p.criterion.title, names, sentences, docCounts, p.clause ? "contract" : "cv", p.criterion.description) : null) ??
+    // (A CV's requirement passed over a limit, "9 points" against "no more than 6", or held below the level asked.)
+    (namesThere && !p.clause ? (overLimit(spec, lines) ?? belowLevel(spec, names, lines)) : null) ??
     // (A requirement denied in its own words, where its names do not find the sentence: "I do not currently hold a full
     // driving licence" against "Full UK driving licence and access to a car", whose only name is "UK"; or where the CV
     // names none of them: "I do not yet hold a full category C licence" against "… category C (rigid HGV / class 2)".)

@@ -205,7 +205,7 @@ const roleWords = (text: string) =>
  * words, or all but one of three or more; none (0) when it has dated roles but none of them is one; null when the
  * requirement names no role or the CV dates no role (then its words, and the years it states, judge it).
  */
-function roleYears(c: { title: string; description: string }, text: string, now: Date): YearsShown | null {
+function roleYears(c: { title: string; description: string }, text: string, now: Date, all: YearsShown | null): YearsShown | null {
   // (The description, where it says it: a long requirement's title is its first words, "at least 2 years' experience as a team".)
   const asked = rolesAsked(c.description);
   const roles = (asked.length > 0 ? asked : rolesAsked(c.title))
@@ -221,10 +221,13 @@ function roleYears(c: { title: string; description: string }, text: string, now:
     // assistant.)
     return roles.some((role) => (role.length <= 2 ? has(role[role.length - 1]) : role.filter(has).length >= role.length - 1));
   };
-  return yearsShown(text, now, inRole) ?? (yearsShown(text, now)?.from === "dates" ? { years: 0, from: "role" } : null);
+  return yearsShown(text, now, inRole) ?? (all?.from === "dates" ? { years: 0, from: "role" } : null);
 }
 
-/** The years of work a CV shows for a requirement: in the roles it names, where it names any; else in all its roles. */
-export function yearsFor(c: { title: string; description: string }, text: string, now: Date): YearsShown | null {
-  return roleYears(c, text, now) ?? yearsShown(text, now);
+/**
+ * The years of work a CV shows for a requirement: in the roles it names, where it names any; else in all its roles
+ * (`all`, yearsShown(text, now), where the caller has them).
+ */
+export function yearsFor(c: { title: string; description: string }, text: string, now: Date, all = yearsShown(text, now)): YearsShown | null {
+  return roleYears(c, text, now, all) ?? all;
 }
