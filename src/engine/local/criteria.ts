@@ -830,9 +830,9 @@ function runInSet(lines: Line[]): CandidateSet | null {
       previous = "";
       continue;
     }
-    if (line.kind === "item" && sectionLike && current) {
-      // A lettered section's heading between items ("A. The money", "B. Getting the money back") groups them; the run
-      // goes on.
+    // A lettered section's heading between items ("A. The money", "B. Getting the money back"), as a list item or a line
+    // of text, groups them; the run goes on.
+    if (current && ((line.kind === "item" && sectionLike) || (line.kind === "text" && SECTION_LETTER.test(line.text.trim())))) {
       current = null;
       previous = line.text.trim();
       continue;
@@ -846,10 +846,6 @@ function runInSet(lines: Line[]): CandidateSet | null {
     if (named && named.title.split(/\s+/).length <= 7 && !organising(named.title)) {
       current = { title: tidyTitle(named.title), description: named.description, points: null, ...(optional ? { optional } : {}) };
       runs[runs.length - 1].push(current);
-    } else if (SECTION_LETTER.test(line.text.trim()) && current) {
-      // A lettered section's heading between items ("A. The money", "B. Getting the money back") groups them; the
-      // run goes on.
-      current = null;
     } else if (titleLike(line.text)) end();
     else if (current && !/[.!?]$/.test(previous)) current.description += ` ${line.text}`;
     else end();
