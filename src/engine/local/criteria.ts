@@ -1286,12 +1286,17 @@ export function findCriteria(references: { sections: Section[] }[], prompt: stri
   // boxes to tick): a point each.
   const outOf = TOTAL_OUT_OF.exec(texts.join("\n"));
   if (outOf && Number(outOf[1]) === found.length && found.length >= 3 && found.every((c) => c.points === null && !c.levels))
-    found = found.map((c) => ({ ...c, points: 1 }));
+    found = found.map((c) => ({ ...c, points: 1, levels: TICKED }));
   return { criteria: finalize(found), source };
 }
 
 const EACH_WORTH =
   /\b(?:each|every)\s+(?:item|criterion|requirement|question|element|indicator|line|box|tick|check(?:list item)?)\s+(?:is\s+)?(?:worth|scores?|carries|earns)\s+(\d{1,3})(?:\s*(?:points?|pts?|marks?)\b|(?=\s*[.,;]?\s*(?:$|\p{Lu})))/imu;
+/** A box ticked or not: nothing between. */
+const TICKED = [
+  { value: 0, descriptor: "Not yet" },
+  { value: 1, descriptor: "Ticked" },
+];
 /** "Total ticks: / 10", "Teacher ticks: ____ / 10", "Score: ___ out of 12". */
 const TOTAL_OUT_OF = /\b(?:total|ticks?|score|marks?)\b[^\n/]{0,24}?[_\s]*(?:\/|out of)\s*(\d{1,3})\b/i;
 /**
