@@ -1577,7 +1577,7 @@ describe("criteria", () => {
       "  5 = Finds all errors and explains their root cause.",
     ].join("\n");
     // (Each was titled with its label and scored on 1, 3 and 5 only.)
-    expect(await shapeOf("sheet.txt", sheet)).toEqual([
+    expect(await shapeOf("sheet.md", sheet)).toEqual([
       ["TECHNICAL KNOWLEDGE", 5, [1, 2, 3, 4, 5]],
       ["ATTENTION TO DETAIL", 5, [1, 2, 3, 4, 5]],
     ]);
@@ -2023,11 +2023,12 @@ describe("criteria", () => {
       "Teacher ticks: ____ / 4",
     ].join("\n");
     // (Before: each out of 10, so "3 ticks" read as a pass mark was 3 of 40.)
-    expect(await shapeOf("sheet.txt", sheet)).toEqual([
-      ["Title", 1, null],
-      ["Paragraphs", 1, null],
-      ["Past tense", 1, null],
-      ["Full stops and capitals", 1, null],
+    // (A box is ticked or not: levels 0 and 1, nothing between.)
+    expect(await shapeOf("sheet.md", sheet)).toEqual([
+      ["Title", 1, [0, 1]],
+      ["Paragraphs", 1, [0, 1]],
+      ["Past tense", 1, [0, 1]],
+      ["Full stops and capitals", 1, [0, 1]],
     ]);
     // "Each tick is worth 1." says so too.
     const worth = sheet.replace("Teacher ticks: ____ / 4", "Each tick is worth 1. The Me column does not count.");
