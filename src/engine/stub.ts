@@ -274,14 +274,15 @@ class Generator {
     // list stays empty). A list of objects keeps one, for the evaluation's findings to fill.
     const item = this.flatten(rest ?? true);
     const values = this.plain && !(isPlainObject(item) && this.pickType(item, depth + 1) === "object");
-    let count = depth < OPTIONAL_DEPTH && !values ? Math.max(min, 1, tuple.length) : Math.max(min, tuple.length);
+    const contains = [s.contains, ...((s[CONTAINS_EACH] as Schema[] | undefined) ?? [])].filter((c) => c !== undefined) as Schema[];
+    let count = Math.max(depth < OPTIONAL_DEPTH && !values ? Math.max(min, 1, tuple.length) : Math.max(min, tuple.length), contains.length);
     if (rest === false) count = Math.min(count, tuple.length);
     count = Math.min(count, max);
     const itemName = singular(name);
     const out: unknown[] = [];
     for (let i = 0; i < count; i++) {
       let sub: Schema = i < tuple.length ? tuple[i] : (rest ?? true);
-      if (i === 0 && s.contains !== undefined) sub = { allOf: [sub, s.contains] };
+      if (i < contains.length) sub = { allOf: [sub, contains[i]] };
       out.push(this.value(sub, itemName, depth + 1, s.uniqueItems === true ? i : 0));
     }
     return out;
@@ -438,8 +439,10 @@ export function merge(parts: Schema[]): Schema {
         out[k] = Math.max(prev as number, v);
       else if (["maximum", "exclusiveMaximum", "maxLength", "maxItems", "maxProperties"].includes(k) && typeof v === "number")
         out[k] = Math.min(prev as number, v);
-      else if ((k === "items" || k === "additionalProperties" || k === "contains") && isPlainObject(prev) && isPlainObject(v))
-        out[k] = { allOf: [prev, v] };
+      else if ((k === "items" || k === "additionalProperties") && isPlainObject(prev) && isPlainObject(v)) out[k] = { allOf: [prev, v] };
+      // Two "contains" ask for an item each (a key date labelled "termCommencement", another "breakDate"), not one item
+      // that is both.
+      else if (k === "contains") out[CONTAINS_EACH] = [...((out[CONTAINS_EACH] as Schema[] | undefined) ?? []), v];
       else if (k === "additionalProperties" && (prev === false || v === false)) out[k] = false;
       else if (k === "enum" && Array.isArray(prev) && Array.isArray(v)) {
         const both = prev.filter((x) => v.some((y) => JSON.stringify(x) === JSON.stringify(y)));
@@ -493,6 +496,9 @@ export function safeRegExp(pattern: string): RegExp | null {
     return null;
   }
 }
+
+/** Where merging allOf parts keeps each "contains" after the first: each asks for an item of its own. */
+const CONTAINS_EACH = "x-assay-contains-each";
 
 /**
  * A string for the simple regular expressions output schemas use: literals, escapes

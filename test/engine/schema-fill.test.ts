@@ -1116,6 +1116,21 @@ Date: 5 June 2027`;
     });
   });
 
+  test("an array that must contain an item of each of several kinds gets one of each (not one item that is all of them)", () => {
+    const label = (l: string) => ({ contains: { type: "object", properties: { label: { const: l } }, required: ["label"] }, maxContains: 1 });
+    const schema = object({
+      keyDates: {
+        type: "array",
+        uniqueItems: true,
+        items: object({ label: { enum: ["termCommencement", "breakDate", "termExpiry"] }, date: date() }),
+        allOf: [label("termCommencement"), label("breakDate")],
+      },
+    });
+    // (Before: refused as unsatisfiable, the two "contains" merged into one item labelled both.)
+    const out = filled(schema, finding(60, "pass"), "The term commences on 1 August 2026 and the break date is 31 July 2031.");
+    expect(out.keyDates.map((d: { label: string }) => d.label).sort()).toEqual(["breakDate", "termCommencement"]);
+  });
+
   test("fields an if/then ties together (a Fail's mark, grade, resubmission and deadline) are set together", () => {
     const slip = {
       type: "object",
