@@ -581,6 +581,76 @@ describe("checklists written as a standard", () => {
   });
 });
 
+describe("checklists held out in the twenty-third session (hunt 8)", () => {
+  test("items as headings marked (Required)/(Desirable) under 'The standards' beat the standard's own headings", async () => {
+    const text = [
+      "# Location agreements: our minimum standard",
+      "## Why this standard exists",
+      "We film in people's homes.",
+      "## How to review against it",
+      "Each standard below is marked Required or Desirable.",
+      "## The standards",
+      "### 1. Dates, hours and areas (Required)",
+      "The agreement must say which parts of the property we may use.",
+      "### 2. Public liability insurance (Required)",
+      "We must carry public liability insurance of at least £10 million.",
+      "### 3. Owner confidentiality (Desirable)",
+      "A promise by the owner not to publish photographs of the set.",
+      "## When to refer upwards",
+      "Refer any fee above £5,000.",
+    ].join("\n\n");
+    // (Before: "Why this standard exists", "How to review against it", "The standards" … were the criteria.)
+    expect((await criteriaOf(text)).map((c) => [c.title, c.optional ?? false])).toEqual([
+      ["Dates, hours and areas", false],
+      ["Public liability insurance", false],
+      ["Owner confidentiality", true],
+    ]);
+  });
+
+  test("a numbered list whose items are marked [Required]/[Optional] beside scope bullets; an outcome table named so", async () => {
+    const text = [
+      "# Nomination agreements: review checklist",
+      "## Scope",
+      "It does not apply to:",
+      "- leases under which the University takes a whole building;",
+      "- short-term summer accommodation.",
+      "## The items",
+      "1. Rooms and academic years [Required]. The agreement identifies the building and the rooms.",
+      "2. Rent levels and capped increases [Required]. Rents are stated for each room type.",
+      "3. Repair response times [Required]. The agreement sets maximum response times.",
+      "4. Accessible rooms [Optional]. A number of adapted rooms is reserved.",
+      "## Outcomes",
+      "| Outcome | When | Next step |",
+      "|---|---|---|",
+      "| Sign | Items 1 to 3 all met | Director signs |",
+      "| Do not sign | Any of items 1 to 3 not met | Return a mark-up |",
+    ].join("\n\n");
+    // (Before: "Sign" and "Do not sign" were criteria, and the headings beat the list.)
+    expect((await criteriaOf(text)).map((c) => [c.title, c.optional ?? false])).toEqual([
+      ["Rooms and academic years", false],
+      ["Rent levels and capped increases", false],
+      ["Repair response times", false],
+      ["Accessible rooms", true],
+    ]);
+  });
+
+  test("'Required | Optional' columns to tick: a tick under Optional is an optional item", async () => {
+    const text = [
+      "| Ref | Item | What the agreement must say | Required | Optional |",
+      "|---|---|---|---|---|",
+      "| C1 | Defined services | The services are described with deliverables. | ✓ | |",
+      "| C2 | Right of substitution | The consultancy may send a substitute. | ✓ | |",
+      "| C3 | Non-solicitation of staff | Neither side solicits the other's staff. | | ✓ |",
+    ].join("\n");
+    // (Before: every item required.)
+    expect((await criteriaOf(text)).map((c) => [c.title, c.optional ?? false])).toEqual([
+      ["Defined services", false],
+      ["Right of substitution", false],
+      ["Non-solicitation of staff", true],
+    ]);
+  });
+});
+
 describe("a contract of another kind than the checklist's", () => {
   const checklist = [
     "# Commercial Lease Review Checklist",

@@ -449,6 +449,11 @@ function lineText(line: Line): string {
   }
 }
 
+/** A list item's mark of required or not at its name's end: "Accessible rooms [Optional]". */
+const ITEM_MARK = /\s*[[(](required|mandatory|essential|desirable|optional|recommended)[\])]$/i;
+/** A checklist item's heading marked as required or not: "Public liability insurance (Required)". */
+const MARKED_ITEM = /\((?:required|mandatory|essential|desirable|optional|recommended)\)$/i;
+
 function headingSet(lines: Line[], scaled = false): CandidateSet | null {
   const blocks = headingBlocks(lines);
   const levels = [...new Set(blocks.map((b) => b.level))].sort((a, b) => a - b);
@@ -477,7 +482,11 @@ function headingSet(lines: Line[], scaled = false): CandidateSet | null {
     if (items.length < 2 && !items[0]?.levels) continue;
     // "Score 6" … "Score 1" headings are the points of one scale.
     // (Where one scale is stated for every criterion, a heading without points of its own is scored on it.)
-    const points = items.filter((c) => c.points !== null || (scaled && !c.levels) || (isLevelTitle(c.title) && /\d/.test(c.title))).length;
+    const pointed = items.filter((c) => c.points !== null || (scaled && !c.levels) || (isLevelTitle(c.title) && /\d/.test(c.title))).length;
+    // (Headings marked "(Required)" or "(Desirable)" name a checklist's items, as points name a rubric's criteria:
+    // "### 1. Dates, hours and areas (Required)" under "## The standards", beside "## Why this standard exists".)
+    const marked = blocks.filter((b) => b.level === level && MARKED_ITEM.test(b.title.trim())).length;
+    const points = pointed + (pointed === 0 && marked >= 2 ? marked / 100 : 0);
     // More headings with points wins; then the shallower level (criteria above their sub-parts).
     if (!best || points > best.points) best = { items, points, level };
   }
@@ -1030,7 +1039,21 @@ function parseCriteria(sections: Section[], opts: { instructions?: boolean } = {
   if (heading) sets.push(heading);
   const pointLines = pointLineSet(lines);
   if (pointLines) sets.push(pointLines);
-  const list = listSet(lines, opts.instructions ?? false);
+  const listed = listSet(lines, opts.instructions ?? false);
+  // Items each marked required or optional ("Rooms, building and academic years [Required]") are the checklist's, not
+  // the bullets of its scope or escalation notes beside them; the mark says which are optional.
+  const marked = listed?.items.filter((c) => ITEM_MARK.test(c.title)) ?? [];
+  const list: CandidateSet | null =
+    listed && marked.length >= 3
+      ? {
+          ...listed,
+          requirements: true,
+          items: marked.map((c) => {
+            const optional = /optional|desirable|recommended/i.test(ITEM_MARK.exec(c.title)?.[1] ?? "");
+            return { ...c, title: c.title.replace(ITEM_MARK, "").trim(), ...(optional ? { optional } : {}) };
+          }),
+        }
+      : listed;
   // A mark scheme's marking points ("- cell recognition (1)" under "Q1 (a) … [2 marks]"): items of one mark each that
   // add up to the marks of the lines they stand under are what earns those marks, not criteria of their own.
   const sum = (set: CandidateSet) => set.items.reduce((n, c) => n + (c.points ?? 0), 0);

@@ -643,6 +643,9 @@ function tableCandidates(given: string[][]): Candidate[] {
   // the review concludes, not what it checks.
   const colours = rows.filter((r) => /^(?:green|amber|red|yellow)\b/i.test(r[0]?.trim() ?? ""));
   if (colours.length >= 2 && colours.length >= rows.length - 1) return [];
+  // (Or named so: "Outcome | When | Next step" over "Sign", "Sign after referral", "Do not sign".)
+  if (rows.length >= 3 && /^(?:outcomes?|results?|decisions?|verdicts?|recommendations?|rag(?: rating| status)?)$/i.test(rows[0]?.[0]?.trim() ?? ""))
+    return [];
   const width = Math.max(...rows.map((r) => r.length));
   const first = rows[0];
   const isHeader =
@@ -781,6 +784,8 @@ function tableCandidates(given: string[][]): Candidate[] {
   const ratings = [...header.keys()].filter((i) => i >= 2 && /^(?:rating )?points$/i.test(header[i].trim()) && /\bname$/i.test(header[i - 2].trim()));
   // "Clause | Required | Notes", "Mandatory (Y/N)": a row marked "No" or "Optional" there is not required.
   const requiredCol = header.findIndex((h, i) => i !== titleCol && REQUIRED_HEADER.test(h.trim()));
+  const optionalCol =
+    requiredCol < 0 ? -1 : header.findIndex((h, i) => i !== titleCol && i !== requiredCol && /^(?:optional|desirable|nice to have)$/i.test(h.trim()));
   // A section's row among a marking sheet's criteria ("A | Requirements" over "A1 | User stories … | 10"): its code
   // opens the codes of the rows it heads.
   const section = (row: string[]) =>
@@ -848,8 +853,11 @@ function tableCandidates(given: string[][]): Candidate[] {
     const desirable = /desirable|^e\s*\/\s*d$/i.test(header[requiredCol]?.trim() ?? "") && /^d$/i.test(mark);
     // ("⭐ Challenge | add a 'Top tip'" beside numbered "I can" rows: an extra a pupil may leave out.)
     const extra = titleCol > 0 && /^(?:[⭐★*]\s*)?(?:challenge|extension|extra|bonus)\b/i.test(row[0]?.trim() ?? "");
+    // ("Required | Optional" columns to tick: a tick under "Optional" is an optional row.)
+    const tickedOptional = optionalCol >= 0 && /^(?:[✓✔☑xX]|yes|y)$/i.test(row[optionalCol]?.trim() ?? "") && !/^(?:[✓✔☑xX]|yes|y)$/i.test(mark);
     const optional =
       extra ||
+      tickedOptional ||
       (requiredCol >= 0 && (/^(?:no|n|should|could)$/i.test(mark) || desirable || (OPTIONAL_SECTION.test(mark) && mark.split(/\s+/).length <= 4)));
     const rated = ratings
       .filter((i) => (row[i] ?? "").trim() !== "" && Number.isFinite(Number(row[i])))
