@@ -8,7 +8,7 @@ import { InputFacts, isMarker, isRole, type Label, type Party, sameRole } from "
 import { levelWordRank } from "./local/rubric-words";
 import { ABSENT, shareOf } from "./local/verdict";
 import { compileSchema, isPlainObject, type JsonSchema } from "./schema";
-import { merge, safeRegExp, stubFromSchema } from "./stub";
+import { merge, patternPropertyFor, safeRegExp, stubFromSchema } from "./stub";
 import type { Criterion, Evaluation } from "./types";
 
 export interface FillSource {
@@ -181,9 +181,7 @@ class Filler {
     const criteria = this.source.evaluation.criteria;
     if (criterion === null && isPlainObject(current) && Object.keys(properties).length === 0 && isPlainObject(s.patternProperties)) {
       const entries = Object.keys(current);
-      const schemas = entries.map(
-        (name) => Object.entries(s.patternProperties as Record<string, JsonSchema | boolean>).find(([p]) => safeRegExp(p)?.test(name))?.[1],
-      );
+      const schemas = entries.map((name) => patternPropertyFor(s, name));
       if (entries.length === criteria.length && schemas.every((sub) => sub !== undefined && typesOf(this.resolve(sub) ?? {}).has("object"))) {
         for (const [i, name] of entries.entries()) {
           this.fill(schemas[i] as JsonSchema, current, name, { ...field, text: `${field.text} criterion` }, criteria[i], depth + 1);
@@ -1268,20 +1266,20 @@ function enumChoice(members: unknown[], text: string, e: Evaluation, c: Criterio
   ) {
     const unclassified = strings.find((m) => /^(?:U|X)$/i.test(m.trim()));
     if (unclassified !== undefined && share < 0.1) return unclassified;
-    const values = graded.map(Number);
-    const [lo, hi] = [Math.min(...values), Math.max(...values)];
-    const target = lo + share * (hi - lo);
-    return graded.reduce((a, b) => (Math.abs(Number(b) - target) < Math.abs(Number(a) - target) ? b : a));
+    return nearestOnScale(graded, Number, share);
   }
   // Numbers: the one nearest the score.
   const numbers = members.filter((m): m is number => typeof m === "number");
-  if (numbers.length === members.length && /\b(score|grade|rating|level|points?|band)\b/.test(text)) {
-    const lo = Math.min(...numbers);
-    const hi = Math.max(...numbers);
-    const target = lo + share * (hi - lo);
-    return numbers.reduce((a, b) => (Math.abs(b - target) < Math.abs(a - target) ? b : a));
-  }
+  if (numbers.length === members.length && /\b(score|grade|rating|level|points?|band)\b/.test(text)) return nearestOnScale(numbers, (n) => n, share);
   return undefined;
+}
+
+/** The member whose value is nearest `share` of the way from the lowest value to the highest (the first of a tie). */
+function nearestOnScale<T>(members: T[], value: (m: T) => number, share: number): T {
+  const values = members.map(value);
+  const [lo, hi] = [Math.min(...values), Math.max(...values)];
+  const target = lo + share * (hi - lo);
+  return members.reduce((a, b) => (Math.abs(value(b) - target) < Math.abs(value(a) - target) ? b : a));
 }
 
 // Classes of UK marking, best first, with the percentage each starts at: degree classes ("First" at 70 %, "2:2" at

@@ -189,13 +189,13 @@ class Generator {
       if (required.has(key) || (this.optional && depth < OPTIONAL_DEPTH)) out[key] = this.value(sub, key, depth + 1, 0);
     }
     for (const key of required) {
-      if (!(key in out)) out[key] = this.value(this.patternPropertyFor(s, key) ?? extra, key, depth + 1, 0);
+      if (!(key in out)) out[key] = this.value(patternPropertyFor(s, key) ?? extra, key, depth + 1, 0);
     }
     const minProperties = typeof s.minProperties === "number" ? s.minProperties : 0;
     for (let n = 1; Object.keys(out).length < minProperties && n < 1000; n++) {
       const key = this.extraKey(s, out, n);
       if (key === null) break;
-      out[key] = this.value(this.patternPropertyFor(s, key) ?? extra, key, depth + 1, 0);
+      out[key] = this.value(patternPropertyFor(s, key) ?? extra, key, depth + 1, 0);
     }
     return out;
   }
@@ -254,14 +254,6 @@ class Generator {
     const allowed = (key: string) =>
       !(key in out) && (!nameOk || nameOk(key)) && (s.additionalProperties !== false || patterns.some((p) => safeRegExp(p)?.test(key)));
     return candidates.find(allowed) ?? null;
-  }
-
-  private patternPropertyFor(s: JsonSchema, key: string): Schema | undefined {
-    if (!isPlainObject(s.patternProperties)) return undefined;
-    for (const [pattern, sub] of Object.entries(s.patternProperties)) {
-      if (safeRegExp(pattern)?.test(key)) return sub as Schema;
-    }
-    return undefined;
   }
 
   private array(s: JsonSchema, name: string, depth: number): unknown[] {
@@ -495,6 +487,15 @@ export function safeRegExp(pattern: string): RegExp | null {
   } catch {
     return null;
   }
+}
+
+/** The schema of the first of an object's patternProperties whose pattern the key matches; undefined when none does. */
+export function patternPropertyFor(s: JsonSchema, key: string): Schema | undefined {
+  if (!isPlainObject(s.patternProperties)) return undefined;
+  for (const [pattern, sub] of Object.entries(s.patternProperties)) {
+    if (safeRegExp(pattern)?.test(key)) return sub as Schema;
+  }
+  return undefined;
 }
 
 /** Where merging allOf parts keeps each "contains" after the first: each asks for an item of its own. */
