@@ -107,15 +107,6 @@ describe("POST /v1/keys", () => {
         expect: { error: { code: "validation_error", param: "scopes.1" } },
       },
       {
-        name: "rate_limit_rpm out of range",
-        method: "POST",
-        path: "/v1/keys",
-        token: () => u.session,
-        body: { name: "a", rate_limit_rpm: 0 },
-        status: 400,
-        expect: { error: { code: "validation_error", param: "rate_limit_rpm" } },
-      },
-      {
         name: "expires_at in the past",
         method: "POST",
         path: "/v1/keys",
